@@ -1,0 +1,103 @@
+package io.protobench.contract.metrics
+
+import java.lang.management.ManagementFactory
+import java.lang.management.MemoryType
+
+/**
+ * Cumulative resource counters of one JVM at one instant. Two snapshots taken at the
+ * start and end of a measurement window give that process's cost over the window
+ * (see [ProcessUsage.between]). Both servers produce them; the data-server serves
+ * its own at `GET /internal/metrics`.
+ */
+data class ProcessSnapshot(
+    /** Wall clock of the snapshot, epoch milliseconds. */
+    val epochMs: Long,
+    /** Monotonic clock of the snapshot, nanoseconds (only differences are meaningful). */
+    val monotonicNs: Long,
+    /** CPU time used by the whole process since it started, nanoseconds (user + system). */
+    val cpuTimeNs: Long,
+    /** Heap bytes allocated by all threads since the JVM started (approximate, from the JVM's TLAB accounting). */
+    val allocatedBytes: Long,
+    /** Garbage collections since the JVM started, all collectors summed. */
+    val gcCount: Long,
+    /** Time spent in garbage collection since the JVM started, milliseconds, all collectors summed. */
+    val gcTimeMs: Long,
+    /** Heap in use now, bytes. */
+    val heapUsedBytes: Long,
+    /** Highest heap in use since the last [ProcessMetrics.resetPeakHeap], bytes (sum of each pool's peak). */
+    val peakHeapUsedBytes: Long,
+    /** Processors available to this JVM. */
+    val availableProcessors: Int,
+)
+
+/** Reads [ProcessSnapshot]s of the current JVM from its management beans. */
+object ProcessMetrics {
+    private val os = ManagementFactory.getOperatingSystemMXBean() as com.sun.management.OperatingSystemMXBean
+    private val threads = ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+    private val heapPools = ManagementFactory.getMemoryPoolMXBeans().filter { it.type == MemoryType.HEAP }
+
+    fun snapshot(): ProcessSnapshot {
+        val collectors = ManagementFactory.getGarbageCollectorMXBeans()
+        return ProcessSnapshot(
+            epochMs = System.currentTimeMillis(),
+            monotonicNs = System.nanoTime(),
+            cpuTimeNs = os.processCpuTime,
+            allocatedBytes = threads.totalThreadAllocatedBytes,
+            gcCount = collectors.sumOf { it.collectionCount.coerceAtLeast(0) },
+            gcTimeMs = collectors.sumOf { it.collectionTime.coerceAtLeast(0) },
+            heapUsedBytes = ManagementFactory.getMemoryMXBean().heapMemoryUsage.used,
+            peakHeapUsedBytes = heapPools.sumOf { it.peakUsage?.used ?: 0 },
+            availableProcessors = Runtime.getRuntime().availableProcessors(),
+        )
+    }
+
+    /** Starts a new peak-heap period: peaks reported after this are reached after this. */
+    fun resetPeakHeap() = heapPools.forEach { it.resetPeakUsage() }
+
+    /** Whole-machine CPU load in [0, 1] as the JVM sees it, or null when unknown. */
+    fun systemCpuLoad(): Double? = os.cpuLoad.takeIf { it >= 0 }
+
+    /** This process's CPU load in [0, 1] of the whole machine, or null when unknown. */
+    fun processCpuLoad(): Double? = os.processCpuLoad.takeIf { it >= 0 }
+}
+
+/**
+ * One process's cost over a measurement window, from two [ProcessSnapshot]s.
+ * Per-request figures divide by the requests the gateway completed in the window.
+ */
+data class ProcessUsage(
+    val cpuTimeMs: Double,
+    /** CPU time per completed request, microseconds. */
+    val cpuUsPerRequest: Double?,
+    val allocatedBytes: Long,
+    val allocatedBytesPerRequest: Double?,
+    val gcCount: Long,
+    val gcTimeMs: Long,
+    val startHeapMb: Double,
+    val endHeapMb: Double,
+    val peakHeapMb: Double,
+    /** Average share of one core this process used over the window, percent (100 = one full core). */
+    val avgCoreUsagePercent: Double,
+) {
+    companion object {
+        private const val MB = 1024.0 * 1024.0
+
+        fun between(start: ProcessSnapshot, end: ProcessSnapshot, requests: Long): ProcessUsage {
+            val cpuNs = (end.cpuTimeNs - start.cpuTimeNs).coerceAtLeast(0)
+            val allocated = (end.allocatedBytes - start.allocatedBytes).coerceAtLeast(0)
+            val wallNs = (end.monotonicNs - start.monotonicNs).coerceAtLeast(1)
+            return ProcessUsage(
+                cpuTimeMs = cpuNs / 1e6,
+                cpuUsPerRequest = if (requests > 0) cpuNs / 1e3 / requests else null,
+                allocatedBytes = allocated,
+                allocatedBytesPerRequest = if (requests > 0) allocated.toDouble() / requests else null,
+                gcCount = end.gcCount - start.gcCount,
+                gcTimeMs = end.gcTimeMs - start.gcTimeMs,
+                startHeapMb = start.heapUsedBytes / MB,
+                endHeapMb = end.heapUsedBytes / MB,
+                peakHeapMb = maxOf(end.peakHeapUsedBytes, start.heapUsedBytes, end.heapUsedBytes) / MB,
+                avgCoreUsagePercent = 100.0 * cpuNs / wallNs,
+            )
+        }
+    }
+}
