@@ -1,0 +1,37 @@
+package io.protobench.bench.measure
+
+/**
+ * A figure measured in every trial. [higherIsBetter] says which way "better" points
+ * when comparing protocols; [source] says where it is measured.
+ */
+enum class Figure(val key: String, val title: String, val unit: String, val higherIsBetter: Boolean, val source: String) {
+    THROUGHPUT("throughput_rps", "Throughput", "req/s", true, "k6: completed requests / test duration"),
+    LATENCY_AVG("latency_avg_ms", "Latency avg", "ms", false, "k6: http_req_duration, end to end through the gateway"),
+    LATENCY_P50("latency_p50_ms", "Latency p50", "ms", false, "k6"),
+    LATENCY_P90("latency_p90_ms", "Latency p90", "ms", false, "k6"),
+    LATENCY_P95("latency_p95_ms", "Latency p95", "ms", false, "k6"),
+    LATENCY_P99("latency_p99_ms", "Latency p99", "ms", false, "k6"),
+    LATENCY_P999("latency_p999_ms", "Latency p99.9", "ms", false, "k6"),
+    LATENCY_MAX("latency_max_ms", "Latency max", "ms", false, "k6"),
+    ERROR_RATE("error_rate", "Errors", "fraction", false, "k6: failed checks / all checks"),
+    HOP_P50("hop_p50_ms", "Hop p50", "ms", false, "gateway: gateway -> data-server -> decoded"),
+    HOP_P99("hop_p99_ms", "Hop p99", "ms", false, "gateway"),
+    HOP_AVG("hop_avg_ms", "Hop avg", "ms", false, "gateway"),
+    API_CPU_US("api_cpu_us_per_req", "api-server CPU/req", "µs", false, "gateway JVM process CPU time / requests"),
+    DATA_CPU_US("data_cpu_us_per_req", "data-server CPU/req", "µs", false, "data-server JVM process CPU time / requests"),
+    TOTAL_CPU_US("total_cpu_us_per_req", "Both servers CPU/req", "µs", false, "sum of the two above"),
+    REQ_PER_CPU_SECOND("req_per_cpu_second", "Requests per CPU-second", "req/CPU-s", true, "1e6 / both servers' CPU µs per request"),
+    API_ALLOC("api_alloc_bytes_per_req", "api-server alloc/req", "bytes", false, "JVM allocated bytes / requests"),
+    DATA_ALLOC("data_alloc_bytes_per_req", "data-server alloc/req", "bytes", false, "JVM allocated bytes / requests"),
+    API_GC_COUNT("api_gc_count", "api-server GCs", "count", false, "JVM GC count over the window"),
+    DATA_GC_COUNT("data_gc_count", "data-server GCs", "count", false, "JVM GC count over the window"),
+    API_GC_TIME("api_gc_time_ms", "api-server GC time", "ms", false, "JVM GC time over the window"),
+    DATA_GC_TIME("data_gc_time_ms", "data-server GC time", "ms", false, "JVM GC time over the window"),
+    API_PEAK_HEAP("api_peak_heap_mb", "api-server peak heap", "MB", false, "JVM heap pools' peak over the window"),
+    DATA_PEAK_HEAP("data_peak_heap_mb", "data-server peak heap", "MB", false, "JVM heap pools' peak over the window"),
+    ;
+
+    companion object {
+        fun byKey(key: String) = entries.firstOrNull { it.key == key }
+    }
+}

@@ -1,0 +1,99 @@
+package io.protobench.bench.runner
+
+import java.net.InetAddress
+import java.net.ServerSocket
+import java.nio.file.Files
+import java.nio.file.Path
+import java.time.Duration
+import java.util.concurrent.TimeUnit
+
+/** The data-server and the gateway as child JVMs on free loopback ports. */
+class ServerSet(
+    val gatewayUrl: String,
+    val ports: Map<String, Int>,
+    val commands: Map<String, List<String>>,
+    private val processes: List<Process>,
+) : AutoCloseable {
+    val pids: Map<String, Long> get() = mapOf("data-server" to processes[0].pid(), "api-server" to processes[1].pid())
+
+    /** Stops the gateway first, then the data-server; kills what does not stop within 10 s. */
+    override fun close() {
+        processes.reversed().forEach { process ->
+            process.destroy()
+            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
+        }
+    }
+}
+
+class ServerStartFailed(message: String) : RuntimeException(message)
+
+/**
+ * Starts both servers. [jvmOptions] go to both JVMs (default: a fixed 1 GiB heap so
+ * heap growth does not differ between protocols); [gatewayArguments] are extra
+ * Spring properties for the gateway (e.g. `--protobench.gateway.http.version=H2C`).
+ */
+class ServerLauncher(
+    private val toolchain: Toolchain,
+    private val logDir: Path,
+    private val jvmOptions: List<String>,
+    private val gatewayArguments: List<String> = emptyList(),
+    private val dataServerArguments: List<String> = emptyList(),
+    private val startTimeout: Duration = Duration.ofSeconds(120),
+) {
+    fun start(): ServerSet {
+        val dataHttp = freePort()
+        val dataGrpc = freePort()
+        val gateway = freePort()
+        val dataCommand = listOf(toolchain.java.toString()) + jvmOptions + listOf(
+            "-jar", toolchain.serverJar("data-server").toString(),
+            "--server.port=$dataHttp", "--protobench.data.grpc.port=$dataGrpc",
+        ) + dataServerArguments
+        val gatewayCommand = listOf(toolchain.java.toString()) + jvmOptions + listOf(
+            "-jar", toolchain.serverJar("api-server").toString(),
+            "--server.port=$gateway",
+            "--protobench.gateway.data-server.http-port=$dataHttp",
+            "--protobench.gateway.data-server.grpc-port=$dataGrpc",
+        ) + gatewayArguments
+        Files.createDirectories(logDir)
+        val data = launch(dataCommand, "data-server")
+        val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); throw e }
+        val set = ServerSet(
+            gatewayUrl = "http://127.0.0.1:$gateway",
+            ports = mapOf("gateway" to gateway, "data-server-http" to dataHttp, "data-server-grpc" to dataGrpc),
+            commands = mapOf("data-server" to dataCommand, "api-server" to gatewayCommand),
+            processes = listOf(data, api),
+        )
+        try {
+            awaitHealthy(set, listOf("data-server" to data, "api-server" to api))
+        } catch (e: Exception) {
+            set.close()
+            throw e
+        }
+        return set
+    }
+
+    private fun launch(command: List<String>, name: String): Process =
+        ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logDir.resolve("$name.log").toFile()))
+            .start()
+
+    private fun awaitHealthy(set: ServerSet, processes: List<Pair<String, Process>>) {
+        val gateway = GatewayClient(set.gatewayUrl)
+        val deadline = System.nanoTime() + startTimeout.toNanos()
+        while (System.nanoTime() < deadline) {
+            processes.firstOrNull { !it.second.isAlive }?.let { (name, process) ->
+                throw ServerStartFailed("$name exited with code ${process.exitValue()} during start-up; " +
+                    "last lines of ${logDir.resolve("$name.log")}:\n" + tail(logDir.resolve("$name.log")))
+            }
+            if (gateway.isHealthy()) return
+            Thread.sleep(250)
+        }
+        throw ServerStartFailed("servers not healthy after ${startTimeout.seconds} s; see the logs in $logDir")
+    }
+
+    private fun tail(log: Path): String =
+        runCatching { Files.readAllLines(log).takeLast(15).joinToString("\n") }.getOrDefault("(no log)")
+
+    private fun freePort(): Int = ServerSocket(0, 1, InetAddress.getLoopbackAddress()).use { it.localPort }
+}

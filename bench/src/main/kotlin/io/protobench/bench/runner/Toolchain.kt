@@ -1,0 +1,66 @@
+package io.protobench.bench.runner
+
+import java.io.File
+import java.nio.file.Files
+import java.nio.file.Path
+import java.util.concurrent.TimeUnit
+
+/** A required tool is missing or unusable; the message says what to install. */
+class ToolchainProblem(message: String) : RuntimeException(message)
+
+/**
+ * Finds the programs a run needs: the JVM for the servers, their jars and k6.
+ * k6 is pinned to [K6_VERSION]; when no k6 is on PATH it is installed with
+ * `go install` into `<project>/tools/bin` (git-ignored).
+ */
+class Toolchain(private val projectDir: Path) {
+    companion object {
+        const val K6_VERSION = "v1.8.1"
+        const val K6_MODULE = "go.k6.io/k6"
+    }
+
+    /** The java binary of the JVM running this command (Java 17 or newer, checked by the wrapper). */
+    val java: Path = Path.of(System.getProperty("java.home"), "bin", "java")
+
+    fun serverJar(module: String): Path {
+        val target = projectDir.resolve(module).resolve("target")
+        val jar = Files.list(target.takeIf { Files.isDirectory(it) } ?: throw missingJar(module)).use { files ->
+            files.filter { it.fileName.toString().matches(Regex("$module-.*-exec\\.jar")) }.findFirst().orElse(null)
+        }
+        return jar ?: throw missingJar(module)
+    }
+
+    private fun missingJar(module: String) = ToolchainProblem(
+        "no runnable jar for $module under $module/target: build it with `mvn -B -DskipTests package` " +
+            "(the ./protobench wrapper does this for you)")
+
+    /** k6 from PATH, else the pinned one under tools/bin, installed there first if needed. */
+    fun k6(log: (String) -> Unit): Path {
+        onPath("k6")?.let { return it }
+        val local = projectDir.resolve("tools/bin/k6")
+        if (Files.isExecutable(local)) return local
+        val go = onPath("go") ?: throw ToolchainProblem(
+            "k6 is not installed and Go is not on PATH to install it: install Go 1.22 or newer " +
+                "(https://go.dev/doc/install) or k6 $K6_VERSION, then run again")
+        log("installing k6 $K6_VERSION with go install (one time, a few minutes)...")
+        Files.createDirectories(local.parent)
+        val process = ProcessBuilder(go.toString(), "install", "$K6_MODULE@$K6_VERSION")
+            .also { it.environment()["GOBIN"] = local.parent.toAbsolutePath().toString() }
+            .redirectErrorStream(true)
+            .redirectOutput(projectDir.resolve("tools/k6-install.log").toFile())
+            .start()
+        if (!process.waitFor(20, TimeUnit.MINUTES) || process.exitValue() != 0 || !Files.isExecutable(local)) {
+            throw ToolchainProblem("installing k6 with `go install $K6_MODULE@$K6_VERSION` failed; see tools/k6-install.log")
+        }
+        return local
+    }
+
+    /** `k6 version` output, for the environment record. */
+    fun k6Version(k6: Path): String = runCatching {
+        val process = ProcessBuilder(k6.toString(), "version").redirectErrorStream(true).start()
+        process.inputStream.bufferedReader().readText().trim().also { process.waitFor(10, TimeUnit.SECONDS) }
+    }.getOrElse { "unknown (${it.message})" }
+
+    private fun onPath(name: String): Path? = System.getenv("PATH").orEmpty().split(File.pathSeparator)
+        .map { Path.of(it, name) }.firstOrNull { Files.isExecutable(it) }
+}
