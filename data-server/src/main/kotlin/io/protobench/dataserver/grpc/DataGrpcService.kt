@@ -1,0 +1,62 @@
+package io.protobench.dataserver.grpc
+
+import io.grpc.Status
+import io.protobench.contract.InvalidParameter
+import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.ComplexData
+import io.protobench.contract.proto.ComplexRequest
+import io.protobench.contract.proto.DataChunk
+import io.protobench.contract.proto.DataRequest
+import io.protobench.contract.proto.DataResponse
+import io.protobench.contract.proto.DataServiceGrpcKt
+import io.protobench.dataserver.complex.ComplexMessages
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.flow
+
+/**
+ * `protobench.DataService`. Builds each response message per call from cached
+ * payloads and level objects; grpc-java serializes it. Bad input fails the call with
+ * INVALID_ARGUMENT and the [InvalidParameter] message.
+ */
+class DataGrpcService(
+    private val payloads: GrpcPayloads,
+    private val complex: ComplexMessages,
+) : DataServiceGrpcKt.DataServiceCoroutineImplBase() {
+
+    override suspend fun getData(request: DataRequest): DataResponse {
+        val size = validated { PayloadSize.parse(request.size) }
+        return DataResponse.newBuilder()
+            .setRequestId(request.requestId)
+            .setSize(size.bytes)
+            .setPayload(payloads.whole(size))
+            .build()
+    }
+
+    override fun getDataStream(request: DataRequest): Flow<DataChunk> = flow {
+        val size = validated { PayloadSize.parse(request.size) }
+        payloads.chunks(size).forEachIndexed { index, data ->
+            emit(
+                DataChunk.newBuilder()
+                    .setRequestId(request.requestId)
+                    .setIndex(index)
+                    .setTotalSize(size.bytes)
+                    .setData(data)
+                    .build(),
+            )
+        }
+    }
+
+    override suspend fun getComplexData(request: ComplexRequest): ComplexData =
+        complex.messageFor(validated { ComplexityLevel.parse(request.complexity) })
+
+    override fun getComplexDataStream(request: ComplexRequest): Flow<ComplexData> = flow {
+        emit(getComplexData(request))
+    }
+
+    private inline fun <T> validated(parse: () -> T): T = try {
+        parse()
+    } catch (e: InvalidParameter) {
+        throw Status.INVALID_ARGUMENT.withDescription(e.message).asException()
+    }
+}

@@ -1,0 +1,31 @@
+package io.protobench.dataserver.web
+
+import io.protobench.contract.metrics.ProcessMetrics
+import io.protobench.contract.metrics.ProcessSnapshot
+import io.protobench.dataserver.info.EffectiveSettings
+import io.protobench.dataserver.info.EffectiveSettingsReader
+import org.springframework.http.HttpStatus
+import org.springframework.http.MediaType
+import org.springframework.web.bind.annotation.GetMapping
+import org.springframework.web.bind.annotation.PostMapping
+import org.springframework.web.bind.annotation.RequestMapping
+import org.springframework.web.bind.annotation.ResponseStatus
+import org.springframework.web.bind.annotation.RestController
+
+/** What the gateway and the bench read about this process: resource counters and settings. */
+@RestController
+@RequestMapping("/internal")
+class InternalController(private val settings: EffectiveSettingsReader) {
+
+    /** Cumulative CPU, allocation, GC and heap counters of this JVM now. */
+    @GetMapping("/metrics", produces = [MediaType.APPLICATION_JSON_VALUE])
+    suspend fun metrics(): ProcessSnapshot = ProcessMetrics.snapshot()
+
+    /** Starts a new peak-heap period (call at the start of a measurement window). */
+    @PostMapping("/metrics/reset-peak")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    suspend fun resetPeak() = ProcessMetrics.resetPeakHeap()
+
+    @GetMapping("/settings", produces = [MediaType.APPLICATION_JSON_VALUE])
+    suspend fun settings(): EffectiveSettings = settings.read()
+}

@@ -1,0 +1,47 @@
+package io.protobench.dataserver.web
+
+import io.protobench.contract.payload.DataPayload
+import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.DataResponse
+import io.protobench.dataserver.payload.PayloadCatalog
+import io.protobench.dataserver.payload.SizeCatalog
+import org.springframework.http.MediaType
+import org.springframework.web.bind.annotation.GetMapping
+import org.springframework.web.bind.annotation.RequestMapping
+import org.springframework.web.bind.annotation.RequestParam
+import org.springframework.web.bind.annotation.RestController
+
+/**
+ * Payloads over HTTP. Both bodies are encoded per request from the cached bytes:
+ * Jackson writes [DataPayload] (payload as base64), Spring's protobuf codec
+ * serializes [DataResponse] (payload as a zero-copy view of the cached bytes).
+ */
+@RestController
+@RequestMapping("/data")
+class PayloadController(private val catalog: PayloadCatalog) {
+
+    @GetMapping("/json", produces = [MediaType.APPLICATION_JSON_VALUE])
+    suspend fun json(
+        @RequestParam(required = false) size: String?,
+        @RequestParam(defaultValue = "") requestId: String,
+    ): DataPayload {
+        val payload = catalog.payloadFor(PayloadSize.parse(size))
+        return DataPayload(requestId, payload.size.bytes, payload.bytes)
+    }
+
+    @GetMapping("/binary", produces = [APPLICATION_PROTOBUF])
+    suspend fun binary(
+        @RequestParam(required = false) size: String?,
+        @RequestParam(defaultValue = "") requestId: String,
+    ): DataResponse {
+        val payload = catalog.payloadFor(PayloadSize.parse(size))
+        return DataResponse.newBuilder()
+            .setRequestId(requestId)
+            .setSize(payload.size.bytes)
+            .setPayload(payload.byteString)
+            .build()
+    }
+
+    @GetMapping("/sizes", produces = [MediaType.APPLICATION_JSON_VALUE])
+    suspend fun sizes(): SizeCatalog = SizeCatalog.CURRENT
+}

@@ -1,0 +1,104 @@
+package io.protobench.dataserver
+
+import io.grpc.Status
+import io.grpc.StatusRuntimeException
+import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.ComplexRequest
+import io.protobench.contract.proto.DataRequest
+import io.protobench.dataserver.grpc.GrpcServer
+import io.protobench.dataserver.support.DataServerTest
+import io.protobench.dataserver.support.GrpcTestClient
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.catchThrowableOfType
+import org.junit.jupiter.api.AfterAll
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.TestInstance
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.CsvSource
+import org.springframework.beans.factory.annotation.Autowired
+import org.springframework.http.MediaType
+import org.springframework.test.web.reactive.server.WebTestClient
+
+/** Bad sizes and levels are the client's fault: 400 / INVALID_ARGUMENT naming what is accepted, never a 500. */
+@DataServerTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadInputTest {
+    @Autowired
+    private lateinit var web: WebTestClient
+
+    @Autowired
+    private lateinit var grpcServer: GrpcServer
+
+    private val grpc by lazy { GrpcTestClient(grpcServer.port) }
+
+    @AfterAll
+    fun closeChannel() = grpc.close()
+
+    @ParameterizedTest
+    @CsvSource(
+        "/data/json?size=abc,            size,       abc",
+        "/data/binary?size=abc,          size,       abc",
+        "/data/json?size=9mb,            size,       9mb",
+        "/data/binary?size=8193kb,       size,       8193kb",
+        "/data/json?size=0,              size,       0",
+        "/data/binary?size=-5,           size,       -5",
+        "/data/json,                     size,       ",
+        "/complex/json?complexity=huge,  complexity, huge",
+        "/complex/binary?complexity=x,   complexity, x",
+        "/complex/binary,                complexity, ",
+    )
+    fun `a bad parameter answers 400 with the parameter, the value and what is accepted`(
+        uri: String,
+        parameter: String,
+        value: String?,
+    ) {
+        val accepted = if (parameter == "size") PayloadSize.ACCEPTED else ComplexityLevel.accepted
+        web.get().uri(uri).exchange()
+            .expectStatus().isBadRequest
+            .expectHeader().contentType(MediaType.APPLICATION_JSON)
+            .expectBody()
+            .jsonPath("$.error").value<String> { assertThat(it).contains(parameter).contains(accepted) }
+            .jsonPath("$.parameter").isEqualTo(parameter)
+            .jsonPath("$.value").isEqualTo(value)
+            .jsonPath("$.accepted").isEqualTo(accepted)
+    }
+
+    @Test
+    fun `a client that accepts only protobuf still gets the JSON 400 without protobuf headers`() {
+        web.get().uri("/data/binary?size=abc").accept(MediaType.parseMediaType("application/x-protobuf")).exchange()
+            .expectStatus().isBadRequest
+            .expectHeader().contentType(MediaType.APPLICATION_JSON)
+            .expectHeader().doesNotExist("X-Protobuf-Message")
+            .expectBody().jsonPath("$.parameter").isEqualTo("size")
+    }
+
+    @Test
+    fun `gRPC unary rejects a bad size with INVALID_ARGUMENT naming what is accepted`() {
+        assertInvalidArgument(PayloadSize.ACCEPTED) { grpc.data.getData(DataRequest.newBuilder().setSize("abc").build()) }
+    }
+
+    @Test
+    fun `gRPC stream rejects a size over 8mb with INVALID_ARGUMENT`() {
+        assertInvalidArgument(PayloadSize.ACCEPTED) {
+            grpc.data.getDataStream(DataRequest.newBuilder().setSize("9mb").build()).hasNext()
+        }
+    }
+
+    @Test
+    fun `gRPC rejects an unknown or missing complexity with INVALID_ARGUMENT`() {
+        assertInvalidArgument(ComplexityLevel.accepted) {
+            grpc.data.getComplexData(ComplexRequest.newBuilder().setComplexity("huge").build())
+        }
+        assertInvalidArgument(ComplexityLevel.accepted) {
+            grpc.data.getComplexDataStream(ComplexRequest.getDefaultInstance()).hasNext()
+        }
+    }
+
+    private fun assertInvalidArgument(accepted: String, call: () -> Any) {
+        val error = catchThrowableOfType(StatusRuntimeException::class.java) { call() }
+        assertThat(error).isNotNull
+        assertThat(error.status.code).isEqualTo(Status.Code.INVALID_ARGUMENT)
+        assertThat(error.status.description).contains(accepted)
+    }
+}

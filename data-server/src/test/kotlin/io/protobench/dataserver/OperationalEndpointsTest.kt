@@ -1,0 +1,162 @@
+package io.protobench.dataserver
+
+import com.fasterxml.jackson.module.kotlin.readValue
+import io.grpc.health.v1.HealthCheckRequest
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus
+import io.grpc.health.v1.HealthGrpc
+import io.grpc.reflection.v1.ServerReflectionGrpc
+import io.grpc.reflection.v1.ServerReflectionRequest
+import io.grpc.reflection.v1.ServerReflectionResponse
+import io.grpc.stub.StreamObserver
+import io.protobench.contract.Json
+import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.complex.RecordShape
+import io.protobench.contract.metrics.ProcessSnapshot
+import io.protobench.contract.payload.PayloadGenerator
+import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.DataResponse
+import io.protobench.contract.proto.DataServiceGrpc
+import io.protobench.dataserver.grpc.GrpcServer
+import io.protobench.dataserver.support.DataServerTest
+import io.protobench.dataserver.support.GrpcTestClient
+import io.protobench.dataserver.support.bodyOf
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.AfterAll
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.TestInstance
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.EnumSource
+import org.springframework.beans.factory.annotation.Autowired
+import org.springframework.boot.test.web.server.LocalServerPort
+import org.springframework.http.MediaType
+import org.springframework.test.web.reactive.server.WebTestClient
+import reactor.netty.http.HttpProtocol
+import reactor.netty.http.client.HttpClient
+import java.time.Duration
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.TimeUnit
+
+/** Catalog, metrics, settings, actuator, gRPC health and reflection, and HTTP/2 cleartext. */
+@DataServerTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OperationalEndpointsTest {
+    @Autowired
+    private lateinit var web: WebTestClient
+
+    @Autowired
+    private lateinit var grpcServer: GrpcServer
+
+    @LocalServerPort
+    private var httpPort: Int = 0
+
+    private val mapper = Json.newMapper()
+    private val grpc by lazy { GrpcTestClient(grpcServer.port) }
+
+    @AfterAll
+    fun closeChannel() = grpc.close()
+
+    @Test
+    fun `sizes lists the seed sizes, the cap and what is accepted`() {
+        web.get().uri("/data/sizes").exchange()
+            .expectStatus().isOk
+            .expectBody()
+            .jsonPath("$.seedSizes").isEqualTo(PayloadSize.SEED_SIZES)
+            .jsonPath("$.maxBytes").isEqualTo(8 * 1024 * 1024)
+            .jsonPath("$.accepted").isEqualTo(PayloadSize.ACCEPTED)
+    }
+
+    @Test
+    fun `levels lists the measured shape of every level in order`() {
+        val shapes: List<RecordShape> = mapper.readValue(web.bodyOf("/complex/levels", MediaType.APPLICATION_JSON_VALUE))
+        assertThat(shapes).isEqualTo(ComplexityLevel.entries.map { RecordShape.of(it) })
+    }
+
+    @Test
+    fun `metrics returns a process snapshot whose CPU time grows with work`() {
+        val first = snapshot()
+        repeat(20) { web.bodyOf("/complex/json?complexity=extreme", MediaType.APPLICATION_JSON_VALUE) }
+        val second = snapshot()
+        assertThat(second.cpuTimeNs).isGreaterThan(first.cpuTimeNs)
+        assertThat(second.allocatedBytes).isGreaterThan(first.allocatedBytes)
+        assertThat(second.availableProcessors).isEqualTo(Runtime.getRuntime().availableProcessors())
+    }
+
+    @Test
+    fun `reset-peak answers 204`() {
+        web.post().uri("/internal/metrics/reset-peak").exchange().expectStatus().isNoContent
+    }
+
+    @Test
+    fun `settings reports the bound ports and the JVM`() {
+        web.get().uri("/internal/settings").exchange()
+            .expectStatus().isOk
+            .expectBody()
+            .jsonPath("$.httpPort").isEqualTo(httpPort)
+            .jsonPath("$.grpcPort").isEqualTo(grpcServer.port)
+            .jsonPath("$.jdkVersion").isEqualTo(System.getProperty("java.version"))
+            .jsonPath("$.jdkVendor").isEqualTo(System.getProperty("java.vendor"))
+            .jsonPath("$.jvmInputArguments").isArray
+            .jsonPath("$.libraries['grpc-java']").isNotEmpty
+    }
+
+    @Test
+    fun `actuator exposes health and prometheus`() {
+        web.get().uri("/actuator/health").exchange()
+            .expectStatus().isOk
+            .expectBody().jsonPath("$.status").isEqualTo("UP")
+        val metrics = web.get().uri("/actuator/prometheus").exchange()
+            .expectStatus().isOk
+            .expectBody(String::class.java).returnResult().responseBody
+        assertThat(metrics).contains("jvm_memory_used_bytes")
+    }
+
+    @Test
+    fun `the bound gRPC port is published as local grpc port`(@Autowired env: org.springframework.core.env.Environment) {
+        assertThat(grpcServer.port).isPositive
+        assertThat(env.getProperty(GrpcServer.PORT_PROPERTY, Int::class.java)).isEqualTo(grpcServer.port)
+    }
+
+    @Test
+    fun `gRPC health reports SERVING for the server and the data service`() {
+        val health = HealthGrpc.newBlockingStub(grpc.channel)
+        listOf("", DataServiceGrpc.SERVICE_NAME).forEach { service ->
+            val status = health.check(HealthCheckRequest.newBuilder().setService(service).build()).status
+            assertThat(status).describedAs("health of '%s'", service).isEqualTo(ServingStatus.SERVING)
+        }
+    }
+
+    @Test
+    fun `gRPC reflection lists the data service`() {
+        val answer = CompletableFuture<ServerReflectionResponse>()
+        val requests = ServerReflectionGrpc.newStub(grpc.channel).serverReflectionInfo(object : StreamObserver<ServerReflectionResponse> {
+            override fun onNext(value: ServerReflectionResponse) { answer.complete(value) }
+            override fun onError(t: Throwable) { answer.completeExceptionally(t) }
+            override fun onCompleted() {}
+        })
+        requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build())
+        val services = answer.get(5, TimeUnit.SECONDS).listServicesResponse.serviceList.map { it.name }
+        requests.onCompleted()
+        assertThat(services).contains("protobench.DataService", "grpc.health.v1.Health")
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = H2cStart::class)
+    fun `HTTP 2 cleartext delivers the same payload`(start: H2cStart) {
+        val (version, body) = HttpClient.create().protocol(*start.protocols)
+            .get().uri("http://127.0.0.1:$httpPort/data/binary?size=100kb")
+            .responseSingle { response, content -> content.asByteArray().map { response.version().text() to it } }
+            .block(Duration.ofSeconds(10))!!
+        assertThat(version).isEqualTo("HTTP/2.0")
+        assertThat(DataResponse.parseFrom(body).payload.toByteArray())
+            .isEqualTo(PayloadGenerator.payloadFor(PayloadSize.parse("100kb")))
+    }
+
+    /** The two ways a client starts h2c: prior knowledge, or an HTTP/1.1 Upgrade. */
+    enum class H2cStart(vararg val protocols: HttpProtocol) {
+        PRIOR_KNOWLEDGE(HttpProtocol.H2C),
+        UPGRADE(HttpProtocol.HTTP11, HttpProtocol.H2C),
+    }
+
+    private fun snapshot(): ProcessSnapshot =
+        mapper.readValue(web.bodyOf("/internal/metrics", MediaType.APPLICATION_JSON_VALUE), ProcessSnapshot::class.java)
+}
