@@ -1,0 +1,105 @@
+package io.protobench.apiserver.config
+
+import io.protobench.contract.payload.PayloadSize
+import org.springframework.boot.context.properties.ConfigurationProperties
+
+/**
+ * How the gateway calls the data-server: where it is, which HTTP version and pool the
+ * HTTP hop uses, how many gRPC channels, and the time limits. Documented with defaults
+ * in `api-server.yml`. An instance is always valid: construction refuses bad values
+ * with an [InvalidSettings] listing every violation, so a misconfigured gateway does
+ * not start.
+ */
+@ConfigurationProperties("protobench.gateway")
+data class GatewaySettings(
+    val dataServer: DataServer = DataServer(),
+    val http: Http = Http(),
+    val grpc: Grpc = Grpc(),
+    val timeouts: Timeouts = Timeouts(),
+) {
+    init {
+        val violations = violations()
+        if (violations.isNotEmpty()) throw InvalidSettings(violations)
+    }
+
+    data class DataServer(
+        val host: String = "127.0.0.1",
+        /** Port of the data-server's HTTP endpoints (/data, /complex, /internal). */
+        val httpPort: Int = 8081,
+        /** Port of the data-server's gRPC server (DataService and health). */
+        val grpcPort: Int = 9091,
+    )
+
+    /** HTTP version of the HTTP/JSON and HTTP/Binary hops. */
+    enum class HttpVersion {
+        /** HTTP/1.1, one request at a time per pooled connection. */
+        HTTP_1_1,
+
+        /** HTTP/2 over cleartext with prior knowledge; requests multiplexed over the pooled connections. */
+        H2C,
+    }
+
+    data class Http(
+        val version: HttpVersion = HttpVersion.HTTP_1_1,
+        /** Most connections the HTTP hop keeps open to the data-server. */
+        val poolSize: Int = 500,
+        /** Most requests waiting for a pooled connection; more fail at once (-1 = no limit). */
+        val pendingAcquireMax: Int = 10_000,
+    )
+
+    data class Grpc(
+        /** ManagedChannels (each one HTTP/2 connection) used round-robin by the gRPC hops. */
+        val channels: Int = 1,
+        /** Largest gRPC message the gateway accepts, bytes; must hold an 8 MiB payload plus framing. */
+        val maxInboundMessageBytes: Int = 16 * PayloadSize.MIB,
+    )
+
+    data class Timeouts(
+        /** Time allowed to open a connection to the data-server, ms (HTTP and gRPC). */
+        val connectMs: Long = 2_000,
+        /**
+         * Deadline of one hop, ms: from sending the request until the whole response has
+         * arrived (HTTP: Mono timeout over the exchange; gRPC: call deadline).
+         */
+        val requestMs: Long = 10_000,
+        /** Deadline of the gateway's own calls to the data-server (health, /internal metrics and settings), ms. */
+        val controlMs: Long = 5_000,
+    )
+
+    /** Every rule the values break, in property order; empty when the settings are usable. */
+    fun violations(): List<Violation> = listOfNotNull(
+        check("data-server.host", dataServer.host, "a host name or IP address") { it.isNotBlank() },
+        check("data-server.http-port", dataServer.httpPort, PORTS) { it in 1..65_535 },
+        check("data-server.grpc-port", dataServer.grpcPort, PORTS) { it in 1..65_535 },
+        check("http.pool-size", http.poolSize, "1..100000") { it in 1..100_000 },
+        check("http.pending-acquire-max", http.pendingAcquireMax, "-1 (no limit) or 1..1000000") {
+            it == -1 || it in 1..1_000_000
+        },
+        check("grpc.channels", grpc.channels, "1..64") { it in 1..64 },
+        check("grpc.max-inbound-message-bytes", grpc.maxInboundMessageBytes, "at least $MIN_INBOUND (9 MiB)") {
+            it >= MIN_INBOUND
+        },
+        check("timeouts.connect-ms", timeouts.connectMs, "1..600000") { it in 1..600_000 },
+        check("timeouts.request-ms", timeouts.requestMs, "1..3600000") { it in 1..3_600_000 },
+        check("timeouts.control-ms", timeouts.controlMs, "1..600000") { it in 1..600_000 },
+    )
+
+    companion object {
+        const val PREFIX = "protobench.gateway"
+        private const val PORTS = "1..65535"
+
+        /** The largest payload (8 MiB) plus room for the message framing. */
+        const val MIN_INBOUND = PayloadSize.MAX_BYTES + PayloadSize.MIB
+
+        private fun <T> check(property: String, value: T, accepted: String, isValid: (T) -> Boolean): Violation? =
+            if (isValid(value)) null else Violation("$PREFIX.$property", value.toString(), accepted)
+    }
+}
+
+/** One setting that is not accepted: the full property name, the value given and what is accepted. */
+data class Violation(val property: String, val value: String, val accepted: String) {
+    override fun toString() = "$property = '$value': accepted $accepted"
+}
+
+class InvalidSettings(val violations: List<Violation>) :
+    RuntimeException("invalid gateway settings: " + violations.joinToString("; "))

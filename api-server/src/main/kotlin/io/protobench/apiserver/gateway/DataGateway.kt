@@ -1,0 +1,95 @@
+package io.protobench.apiserver.gateway
+
+import io.protobench.apiserver.client.DataClients
+import io.protobench.apiserver.client.Fetched
+import io.protobench.apiserver.client.HopFailure
+import io.protobench.apiserver.client.asUnexpectedFailure
+import io.protobench.apiserver.measure.MeasurementWindow
+import io.protobench.apiserver.measure.WindowRecording
+import io.protobench.contract.InvalidParameter
+import io.protobench.contract.Protocol
+import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.payload.PayloadSize
+import org.springframework.stereotype.Service
+import java.util.UUID
+import kotlin.coroutines.cancellation.CancellationException
+import kotlin.time.Duration
+import kotlin.time.DurationUnit
+import kotlin.time.TimeSource
+
+/**
+ * One gateway request: validate the input (before anything is sent), call the
+ * data-server over the chosen protocol, time the hop and record it in the open
+ * measurement window. Hop latency: from just before the gateway sends the request to
+ * the data-server until the response is fully decoded.
+ */
+@Service
+class DataGateway(
+    private val clients: DataClients,
+    private val window: MeasurementWindow,
+    private val timeSource: TimeSource,
+) {
+    suspend fun data(protocolSegment: String, sizeText: String?): DataReply {
+        val recording = window.current()
+        val (protocol, size) = validated(recording) { Protocol.fromPathSegment(protocolSegment) to PayloadSize.parse(sizeText) }
+        val requestId = newRequestId()
+        val hop = timedHop(protocol, recording) { clients.of(protocol).fetchData(size, requestId) }
+        return DataReply(requestId, protocol.label, hop.result.payload.size(), hop.latencyMs)
+    }
+
+    suspend fun complex(protocolSegment: String, complexityText: String?): ComplexReply {
+        val recording = window.current()
+        val (protocol, level) =
+            validated(recording) { Protocol.fromPathSegment(protocolSegment) to ComplexityLevel.parse(complexityText) }
+        val requestId = newRequestId()
+        val hop = timedHop(protocol, recording) { clients.of(protocol).fetchComplex(level, requestId) }
+        return ComplexReply(requestId, protocol.label, level.id, hop.result.wireBytes, hop.latencyMs)
+    }
+
+    /** Bad input is a failed request of the open window too (the load generator sees it fail). */
+    private inline fun <T> validated(recording: WindowRecording?, parse: () -> T): T =
+        try {
+            parse()
+        } catch (e: InvalidParameter) {
+            recording?.recordFailure()
+            throw e
+        }
+
+    private suspend fun <T : Fetched> timedHop(
+        protocol: Protocol,
+        recording: WindowRecording?,
+        call: suspend () -> T,
+    ): Timed<T> {
+        val start = timeSource.markNow()
+        val result = try {
+            call()
+        } catch (e: Throwable) {
+            recording?.recordFailure()
+            throw if (e is CancellationException) e else FailedHop(protocol, e.asUnexpectedFailure())
+        }
+        val latency = start.elapsedNow()
+        recording?.recordSuccess(latency, result.wireBytes)
+        return Timed(result, latency)
+    }
+
+    private fun newRequestId() = UUID.randomUUID().toString()
+
+    private class Timed<T>(val result: T, latency: Duration) {
+        val latencyMs: Double = latency.toDouble(DurationUnit.MILLISECONDS)
+    }
+}
+
+/** A hop over [protocol] that failed; the web layer answers 502/503/504 from [failure]. */
+class FailedHop(val protocol: Protocol, val failure: HopFailure) : RuntimeException(failure.detail, failure)
+
+/** `GET /api/data/...`: [payloadSize] = payload bytes received and decoded; [latencyMs] = hop latency, ms. */
+data class DataReply(val requestId: String, val protocol: String, val payloadSize: Int, val latencyMs: Double)
+
+/** `GET /api/complex/...`: [serializedSize] = bytes of the encoded object as received; [latencyMs] = hop latency, ms. */
+data class ComplexReply(
+    val requestId: String,
+    val protocol: String,
+    val complexity: String,
+    val serializedSize: Long,
+    val latencyMs: Double,
+)

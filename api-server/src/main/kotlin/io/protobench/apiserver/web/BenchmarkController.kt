@@ -1,0 +1,24 @@
+package io.protobench.apiserver.web
+
+import io.protobench.apiserver.measure.MeasurementWindow
+import io.protobench.apiserver.measure.WindowReport
+import io.protobench.apiserver.measure.WindowStarted
+import org.springframework.web.bind.annotation.PostMapping
+import org.springframework.web.bind.annotation.RequestParam
+import org.springframework.web.bind.annotation.RestController
+
+/** Opens and closes the measurement window around a load run. */
+@RestController
+class BenchmarkController(private val window: MeasurementWindow) {
+
+    /** Opens a window (replacing an open one); [protocol] and [testName] are labels echoed in the report. */
+    @PostMapping("/benchmark/start")
+    suspend fun start(
+        @RequestParam(required = false) protocol: String?,
+        @RequestParam(required = false) testName: String?,
+    ): WindowStarted = window.start(protocol, testName)
+
+    /** Closes the open window and reports it; 409 when none is open. */
+    @PostMapping("/benchmark/end")
+    suspend fun end(): WindowReport = window.end()
+}

@@ -1,0 +1,48 @@
+package io.protobench.apiserver.support
+
+import io.protobench.dataserver.DataServerApplication
+import org.springframework.boot.builder.SpringApplicationBuilder
+import org.springframework.boot.web.reactive.context.ReactiveWebServerApplicationContext
+import org.springframework.context.ConfigurableApplicationContext
+import org.springframework.context.annotation.Bean
+import org.springframework.context.annotation.Configuration
+import org.springframework.http.client.ReactorResourceFactory
+import org.springframework.test.context.DynamicPropertyRegistry
+
+/**
+ * The real data-server, started in the test JVM on a random HTTP port and a free gRPC
+ * port (its own `application.yml`; h2c enabled there).
+ */
+class TestDataServer private constructor(private val context: ConfigurableApplicationContext) : AutoCloseable {
+    val httpPort: Int = (context as ReactiveWebServerApplicationContext).webServer.port
+    val grpcPort: Int = context.environment.getRequiredProperty("local.grpc.port", Int::class.java)
+
+    /** Points the gateway under test at this data-server. */
+    fun register(registry: DynamicPropertyRegistry) {
+        registry.add("protobench.gateway.data-server.http-port") { httpPort }
+        registry.add("protobench.gateway.data-server.grpc-port") { grpcPort }
+    }
+
+    override fun close() = context.close()
+
+    companion object {
+        fun start(): TestDataServer = TestDataServer(
+            SpringApplicationBuilder(DataServerApplication::class.java, OwnNettyResources::class.java)
+                .run("--server.port=0", "--protobench.data.grpc.port=0", "--spring.jmx.enabled=false"),
+        )
+
+        /** One data-server for every test class that does not stop it. */
+        val shared: TestDataServer by lazy { start() }
+    }
+
+    /**
+     * Gives the data-server Netty event loops of its own. With Spring Boot's default
+     * (Reactor's global resources), closing it would also dispose the loops of the
+     * gateway running in the same JVM.
+     */
+    @Configuration(proxyBeanMethods = false)
+    class OwnNettyResources {
+        @Bean
+        fun reactorResourceFactory() = ReactorResourceFactory().apply { isUseGlobalResources = false }
+    }
+}
