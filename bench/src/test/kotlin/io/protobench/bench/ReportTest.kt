@@ -41,7 +41,7 @@ class ReportTest {
         }
         return RunRecord(
             runId = "fixed",
-            scenario = ScenarioRecord("fixed", "A fixed run", null, throughput.keys.toList(), listOf(grpc, binary), "closed", 30_000, 10_000, 3),
+            scenario = ScenarioRecord("fixed", "A fixed run", null, throughput.keys.toList(), listOf(grpc, binary), emptyList(), "closed", 30_000, 10_000, 3),
             options = emptyMap(), environment = mapOf("cpuModel" to "Test CPU", "cpuCores" to 2),
             startedAt = "2026-11-21T00:00:00Z", finishedAt = "2026-11-21T00:10:00Z", status = "complete",
             shuffleSeed = 1, trials = trials,

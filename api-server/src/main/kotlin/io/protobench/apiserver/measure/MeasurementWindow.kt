@@ -51,8 +51,9 @@ class MeasurementWindow(
             dataServer.resetPeakHeap()
             dataServer.snapshot()
         }
+        val mark = timeSource.markNow()
         val window = OpenWindow(
-            protocol, testName, clock.instant(), timeSource.markNow(), WindowRecording(),
+            protocol, testName, clock.instant(), mark, WindowRecording(mark),
             localStart, remoteStart, sampler.launchIn(scope),
         )
         open.set(window)
@@ -64,6 +65,7 @@ class MeasurementWindow(
         val window = open.getAndSet(null) ?: throw NoOpenWindow()
         val duration = window.mark.elapsedNow()
         val counts = window.recording.drain()
+        val timeline = window.recording.timeline.completedSeconds()
         val samples = window.sampling.stop()
         val localEnd = local.snapshot()
         val remoteEnd = attempt { dataServer.snapshot() }
@@ -84,6 +86,7 @@ class MeasurementWindow(
             processes = processes(window, localEnd, remoteEnd, counts.total),
             clientSettings = clientSettings,
             dataServerSettings = remoteSettings.value,
+            timeline = timeline,
         )
     }
 

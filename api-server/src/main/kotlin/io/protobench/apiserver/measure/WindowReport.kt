@@ -42,6 +42,8 @@ data class WindowReport(
     val clientSettings: Any,
     /** The data-server's `/internal/settings`, or null if it could not be read. */
     val dataServerSettings: JsonNode?,
+    /** Completed requests per second of the window, for steady-state checks. */
+    val timeline: TimelineReport,
 )
 
 /**

@@ -47,6 +47,7 @@ class RunCommand : CliktCommand(name = "run") {
     private val jvmOptions by option("--jvm-opt", help = "JVM option for both servers (repeatable; default -Xms1g -Xmx1g)").multiple()
     private val gatewayProperties by option("--gateway", help = "Spring property for the gateway, e.g. protobench.gateway.http.version=H2C (repeatable)").multiple()
     private val dataProperties by option("--data-server", help = "Spring property for the data-server, e.g. protobench.data.grpc-payload-mode=copy (repeatable)").multiple()
+    private val noPinning by option("--no-pinning", help = "Do not pin k6 and the servers to disjoint CPU sets even when there are enough cores").flag()
     private val seed by option("--seed", help = "Seed of the trial shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
 
@@ -65,8 +66,9 @@ class RunCommand : CliktCommand(name = "run") {
             gatewayArguments = gatewayProperties.map { "--$it" },
             dataServerArguments = dataProperties.map { "--$it" },
             shuffleSeed = seed ?: Random.nextLong(),
+            pinning = !noPinning,
             given = overrides.given() + mapOf(
-                "scenario" to scenarioName, "restartServers" to restartServers.toString(), "jvmOptions" to jvm.joinToString(" "),
+                "scenario" to scenarioName, "restartServers" to restartServers.toString(), "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
                 "gateway" to gatewayProperties.joinToString(" "), "dataServer" to dataProperties.joinToString(" "),
             ),
         )

@@ -1,7 +1,7 @@
 package io.protobench.bench.cli
 
 import com.github.ajalt.clikt.parameters.groups.OptionGroup
-import com.github.ajalt.clikt.parameters.options.convert
+import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.split
 import com.github.ajalt.clikt.parameters.types.int
@@ -19,6 +19,7 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
     val warmup by option("--warmup", help = "Uncounted warm-up per cell, e.g. 10s")
     val repetitions by option("--repetitions", "-r", help = "Trials per cell").int()
     val protocols by option("--protocols", help = "Comma-separated protocols, e.g. gRPC/Unary,HTTP/Binary").split(",")
+    val noiseControl by option("--noise-control", help = "Add an A/A control cell per condition (the first protocol measured twice) to measure the noise floor").flag()
 
     fun applyTo(scenario: Scenario): Scenario {
         val file = scenario.toFile()
@@ -27,6 +28,7 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
             warmup = warmup ?: file.warmup,
             repetitions = repetitions ?: file.repetitions,
             protocols = protocols ?: file.protocols,
+            noiseControl = noiseControl || (file.noiseControl ?: false),
         )
         return ScenarioParser.validate(changed, "command line (scenario ${scenario.name})")
     }
@@ -34,5 +36,6 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
     fun given(): Map<String, String> = listOfNotNull(
         duration?.let { "duration" to it }, warmup?.let { "warmup" to it },
         repetitions?.let { "repetitions" to it.toString() }, protocols?.let { "protocols" to it.joinToString(",") },
+        if (noiseControl) "noiseControl" to "true" else null,
     ).toMap()
 }

@@ -34,13 +34,30 @@ data class ScenarioRecord(
     val conditions: List<String>,
     /** Protocol labels in scenario order. */
     val protocols: List<String>,
+    /** A/A control cells, as "<protocol> (A/A)" labels; empty without noise control. */
+    val controls: List<String> = emptyList(),
     val loadModel: String,
     val durationMs: Long,
     val warmupMs: Long,
     val repetitions: Int,
+    /** Most warm-up rounds (fewer when every cell settled sooner). */
+    val warmupRounds: Int = 1,
 )
 
-data class WarmupRecord(val condition: String, val protocol: String, val requests: Long?, val error: String?)
+/** One uncounted warm-up round of one cell. */
+data class WarmupRecord(
+    val condition: String,
+    val protocol: String,
+    /** 1-based warm-up round. */
+    val round: Int,
+    /** k6 throughput of this round, req/s. */
+    val throughputRps: Double?,
+    /** Relative change from the cell's previous warm-up round (0.05 = +5%); null in round 1. */
+    val changeFromPrevious: Double?,
+    /** True when the change was small enough to call the cell settled; null in round 1. */
+    val settled: Boolean?,
+    val error: String? = null,
+)
 
 /** One measured trial of one cell. */
 data class TrialRecord(
@@ -59,4 +76,12 @@ data class TrialRecord(
     val gateway: JsonNode?,
     /** Why the trial produced no figures, when it failed. */
     val error: String? = null,
+    /** CPU of k6, both servers and the machine over the trial, from /proc. */
+    val cpu: CpuUsage? = null,
+    /**
+     * Why this trial's figures deserve doubt, each as "kind: detail": `machine` or
+     * `load generator` saturated, `target rate` not held (open model), `unsteady`
+     * throughput. Empty when none applies.
+     */
+    val flags: List<String> = emptyList(),
 )

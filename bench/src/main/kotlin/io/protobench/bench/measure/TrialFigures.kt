@@ -18,6 +18,14 @@ object TrialFigures {
         return figures
     }
 
+    /** CPU shares from /proc over the trial. */
+    fun fromCpu(usage: CpuUsage): Map<String, Double?> = mapOf(
+        Figure.K6_CORES.key to usage.coresUsed["k6"],
+        Figure.API_CORES.key to usage.coresUsed["api-server"],
+        Figure.DATA_CORES.key to usage.coresUsed["data-server"],
+        Figure.MACHINE_BUSY.key to usage.machineBusyShare,
+    )
+
     /** Metrics of k6's end-of-test summary (handleSummary data). */
     fun fromK6(summary: JsonNode): Map<String, Double?> {
         val metrics = summary.path("metrics")
@@ -35,8 +43,28 @@ object TrialFigures {
             Figure.LATENCY_P999.key to duration.number("p(99.9)"),
             Figure.LATENCY_MAX.key to duration.number("max"),
             Figure.ERROR_RATE.key to if (passes + fails > 0) fails / (passes + fails) else null,
+            Figure.DROPPED_ITERATIONS.key to (metrics.path("dropped_iterations").path("values").number("count") ?: 0.0),
         )
     }
+
+    /** For an open-model trial: how much of the target rate was achieved; null for closed load. */
+    fun rateShare(figures: Map<String, Double?>, targetPerSecond: Int?): Map<String, Double?> {
+        val throughput = figures[Figure.THROUGHPUT.key]
+        if (targetPerSecond == null || throughput == null) return emptyMap()
+        return mapOf(Figure.TARGET_RATE_SHARE.key to throughput / targetPerSecond)
+    }
+
+    /** Open model: a trial that fell short of its target rate is flagged, not silently averaged. */
+    fun rateFlags(figures: Map<String, Double?>, targetPerSecond: Int?): List<String> {
+        val share = figures[Figure.TARGET_RATE_SHARE.key] ?: return emptyList()
+        val dropped = figures[Figure.DROPPED_ITERATIONS.key] ?: 0.0
+        if (share >= RATE_HELD && dropped == 0.0) return emptyList()
+        return listOf(String.format(java.util.Locale.ROOT, "target rate: achieved %.0f/s of %d/s (%.0f%%), %.0f iterations dropped",
+            figures[Figure.THROUGHPUT.key], targetPerSecond, share * 100, dropped))
+    }
+
+    /** An open-model trial holds its rate when it achieves at least this share of it (and drops nothing). */
+    const val RATE_HELD = 0.97
 
     /** Fields of the gateway's `/benchmark/end` answer. */
     fun fromGateway(end: JsonNode): Map<String, Double?> {

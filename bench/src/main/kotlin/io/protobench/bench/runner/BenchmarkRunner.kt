@@ -1,16 +1,10 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.ScenarioRecord
-import io.protobench.bench.measure.TrialFigures
-import io.protobench.bench.measure.TrialRecord
-import io.protobench.bench.measure.WarmupRecord
-import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Load
 import io.protobench.bench.scenario.Scenario
-import io.protobench.bench.scenario.Target
-import io.protobench.contract.Protocol
-import io.protobench.contract.payload.PayloadSize
 import java.nio.file.Files
 import java.nio.file.Path
 import java.time.Clock
@@ -27,6 +21,8 @@ data class RunOptions(
     val gatewayArguments: List<String>,
     val dataServerArguments: List<String>,
     val shuffleSeed: Long,
+    /** Pin k6 and the servers to disjoint CPU sets when the machine has enough cores. */
+    val pinning: Boolean = true,
     /** The options as the user gave them, recorded in run.json. */
     val given: Map<String, String>,
 )
@@ -42,18 +38,22 @@ class BenchmarkRunner(
     private val progress: (String) -> Unit = { System.err.println(it) },
 ) {
     private val toolchain = Toolchain(projectDir)
+    private val cpu = CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond())
 
     fun run(scenario: Scenario, options: RunOptions): RunStore {
         val started = clock.instant()
         val store = RunStore(options.resultsRoot.resolve("${stamp(started)}-${scenario.name}"))
         Files.createDirectories(store.dir)
         val k6 = toolchain.k6(progress)
+        val cores = Runtime.getRuntime().availableProcessors()
+        val placement = CpuPlacement.plan(cores, options.pinning)
         val script = extractScript(store.dir)
         var record = RunRecord(
             runId = store.dir.fileName.toString(),
             scenario = scenario.toRecord(),
             options = options.given,
-            environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions),
+            environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
+                ("placement" to placement.note),
             startedAt = started.toString(),
             status = "running",
             shuffleSeed = options.shuffleSeed,
@@ -62,8 +62,8 @@ class BenchmarkRunner(
         progress("results: ${store.dir}")
 
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
-            options.gatewayArguments, options.dataServerArguments)
-        val k6Runner = K6Runner(k6, store.dir.resolve("logs/k6.log"))
+            options.gatewayArguments, options.dataServerArguments, placement)
+        val k6Runner = K6Runner(k6, store.dir.resolve("logs/k6.log"), placement)
         var servers: ServerSet? = null
         val interrupted = Thread {
             servers?.close()
@@ -73,8 +73,9 @@ class BenchmarkRunner(
         try {
             val first = launcher.start()
             servers = first
-            val session = Session(first, k6Runner, script, store.dir)
-            record = record.copy(warmups = session.warmUp(scenario))
+            val cells = CellRunner(first, k6Runner, cpu, script, store.dir, clock)
+            val warmUp = WarmUp(cells, progress)
+            record = record.copy(warmups = warmUp.run(scenario))
             store.save(record)
             val plan = TrialPlan.of(scenario.cells, scenario.repetitions, options.shuffleSeed)
             for (planned in plan) {
@@ -83,11 +84,11 @@ class BenchmarkRunner(
                     servers?.close()
                     val fresh = launcher.start()
                     servers = fresh
-                    session.servers = fresh
-                    record = record.copy(warmups = record.warmups + session.warmUp(scenario))
+                    cells.servers = fresh
+                    record = record.copy(warmups = record.warmups + warmUp.run(scenario))
                 }
                 progress(progressLine(planned, plan.size, scenario, started))
-                record = record.copy(trials = record.trials + session.trial(planned, scenario))
+                record = record.copy(trials = record.trials + cells.trial(planned, scenario))
                 store.save(record)
             }
             record = record.copy(status = "complete")
@@ -101,62 +102,6 @@ class BenchmarkRunner(
             runCatching { Runtime.getRuntime().removeShutdownHook(interrupted) }
         }
         return store
-    }
-
-    /** Runs cells against one set of servers. */
-    private inner class Session(var servers: ServerSet, val k6: K6Runner, val script: Path, val dir: Path) {
-        private val expectedSizes = mutableMapOf<Pair<Target, Protocol>, Long?>()
-
-        fun warmUp(scenario: Scenario): List<WarmupRecord> {
-            if (scenario.warmup.isZero) return emptyList()
-            return scenario.cells.map { cell ->
-                progress("warm-up ${cell.label} (${scenario.warmup.seconds} s, not counted)")
-                try {
-                    val summary = k6.run(invocation(cell, scenario.warmup))
-                    WarmupRecord(cell.condition.label, cell.protocol.label,
-                        summary.path("metrics").path("http_reqs").path("values").path("count").asLong(), null)
-                } catch (e: RuntimeException) {
-                    WarmupRecord(cell.condition.label, cell.protocol.label, null, e.message)
-                }
-            }
-        }
-
-        fun trial(planned: PlannedTrial, scenario: Scenario): TrialRecord {
-            val cell = planned.cell
-            val startedAt = clock.instant().toString()
-            val gateway = GatewayClient(servers.gatewayUrl)
-            return try {
-                gateway.startWindow(cell.protocol.label, "${scenario.name} ${cell.condition.label} round ${planned.round}")
-                val summary = k6.run(invocation(cell, scenario.duration))
-                val end = gateway.endWindow()
-                TrialRecord(cell.condition.label, cell.protocol.label, planned.round, planned.sequence, startedAt,
-                    TrialFigures.from(summary, end), summary.path("metrics"), end)
-            } catch (e: RuntimeException) {
-                runCatching { gateway.endWindow() }
-                TrialRecord(cell.condition.label, cell.protocol.label, planned.round, planned.sequence, startedAt,
-                    emptyMap(), null, null, error = e.message)
-            }
-        }
-
-        private fun invocation(cell: Cell, duration: Duration) = K6Invocation.of(
-            script, servers.gatewayUrl, cell, duration, expectedValue(cell),
-            dir.resolve("logs/k6-summary.json"),
-        )
-
-        /** The exact payloadSize / serializedSize every answer of this cell must report. */
-        private fun expectedValue(cell: Cell): Long? = expectedSizes.getOrPut(cell.condition.target to cell.protocol) {
-            when (val target = cell.condition.target) {
-                is Target.Size -> PayloadSize.parse(target.size).bytes.toLong()
-                is Target.Level -> levelBytes(target.complexity, cell.protocol)
-            }
-        }
-
-        private fun levelBytes(level: String, protocol: Protocol): Long? {
-            val field = if (protocol == Protocol.HTTP_JSON) "jsonBytes" else "protobufBytes"
-            val shapes = GatewayClient(servers.gatewayUrl).complexities()
-            return shapes.findParents("level").firstOrNull { it.path("level").asText() == level }
-                ?.path(field)?.takeIf { it.isNumber }?.asLong()
-        }
     }
 
     private fun isFirstOfRound(planned: PlannedTrial, plan: List<PlannedTrial>) =
@@ -188,6 +133,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     seedPhase = seedPhase,
     conditions = conditions.map { it.label },
     protocols = protocols.map { it.label },
+    controls = if (noiseControl) listOf(io.protobench.bench.scenario.Cell.controlLabel(protocols.first().label)) else emptyList(),
     loadModel = when (load) {
         is Load.Closed -> "closed"
         is Load.Open -> "open"
@@ -195,4 +141,5 @@ fun Scenario.toRecord() = ScenarioRecord(
     durationMs = duration.toMillis(),
     warmupMs = warmup.toMillis(),
     repetitions = repetitions,
+    warmupRounds = warmupRounds,
 )

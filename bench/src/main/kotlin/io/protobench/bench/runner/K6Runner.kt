@@ -45,13 +45,13 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
 class K6Failed(message: String) : RuntimeException(message)
 
 /** Runs k6 as a child process and returns its end-of-test summary. */
-class K6Runner(private val k6: Path, private val logFile: Path) {
+class K6Runner(private val k6: Path, private val logFile: Path, private val placement: CpuPlacement) {
     private val json = ObjectMapper()
 
     fun run(invocation: K6Invocation): JsonNode {
         val summary = Path.of(invocation.environment.getValue("SUMMARY_PATH"))
         Files.deleteIfExists(summary)
-        val builder = ProcessBuilder(invocation.command(k6))
+        val builder = ProcessBuilder(placement.wrap("k6", invocation.command(k6)))
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
         builder.environment().putAll(invocation.environment)

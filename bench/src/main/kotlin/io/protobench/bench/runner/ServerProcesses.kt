@@ -38,22 +38,23 @@ class ServerLauncher(
     private val jvmOptions: List<String>,
     private val gatewayArguments: List<String> = emptyList(),
     private val dataServerArguments: List<String> = emptyList(),
+    private val placement: CpuPlacement = CpuPlacement.plan(1, enabled = false),
     private val startTimeout: Duration = Duration.ofSeconds(120),
 ) {
     fun start(): ServerSet {
         val dataHttp = freePort()
         val dataGrpc = freePort()
         val gateway = freePort()
-        val dataCommand = listOf(toolchain.java.toString()) + jvmOptions + listOf(
+        val dataCommand = placement.wrap("data-server", listOf(toolchain.java.toString()) + jvmOptions + listOf(
             "-jar", toolchain.serverJar("data-server").toString(),
             "--server.port=$dataHttp", "--protobench.data.grpc.port=$dataGrpc",
-        ) + dataServerArguments
-        val gatewayCommand = listOf(toolchain.java.toString()) + jvmOptions + listOf(
+        ) + dataServerArguments)
+        val gatewayCommand = placement.wrap("api-server", listOf(toolchain.java.toString()) + jvmOptions + listOf(
             "-jar", toolchain.serverJar("api-server").toString(),
             "--server.port=$gateway",
             "--protobench.gateway.data-server.http-port=$dataHttp",
             "--protobench.gateway.data-server.grpc-port=$dataGrpc",
-        ) + gatewayArguments
+        ) + gatewayArguments)
         Files.createDirectories(logDir)
         val data = launch(dataCommand, "data-server")
         val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); throw e }

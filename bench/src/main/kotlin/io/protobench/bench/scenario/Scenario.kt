@@ -22,17 +22,27 @@ data class Scenario(
     val warmup: Duration,
     /** Trials per cell. */
     val repetitions: Int,
+    /** Most warm-up rounds over all cells before trials start, stopping early once every cell has settled. */
+    val warmupRounds: Int = 3,
+    /**
+     * Adds an A/A control cell per condition: the first protocol measured again as if it
+     * were another. The spread between the two is the noise floor of that condition.
+     */
+    val noiseControl: Boolean = false,
 ) {
     /** Every condition the protocols are compared under, in scenario order. */
     val conditions: List<Condition>
         get() = workload.targets.flatMap { target -> load.levels.map { level -> Condition(target, level) } }
 
-    val cells: List<Cell> get() = conditions.flatMap { c -> protocols.map { Cell(c, it) } }
+    val cells: List<Cell>
+        get() = conditions.flatMap { c ->
+            protocols.map { Cell(c, it) } + listOfNotNull(if (noiseControl) Cell(c, protocols.first(), control = true) else null)
+        }
 
-    /** Rough wall time: warm-up and trials of every cell, plus a fixed cost per k6 start and for server start-up. */
+    /** Rough wall time, warm-up counted at its most rounds: trials and warm-up of every cell, k6 starts, server start-up. */
     fun estimatedSeconds(): Long {
-        val perCell = warmup.seconds + repetitions * (duration.seconds + K6_START_SECONDS)
-        return SERVER_START_SECONDS + cells.size * (perCell + K6_START_SECONDS)
+        val perCell = warmupRounds * (warmup.seconds + K6_START_SECONDS) + repetitions * (duration.seconds + K6_START_SECONDS)
+        return SERVER_START_SECONDS + cells.size * perCell
     }
 
     companion object {
@@ -104,7 +114,16 @@ data class Condition(val target: Target, val load: LoadLevel) {
     val label: String get() = "${target.label} ${load.label}"
 }
 
-/** One protocol under one condition: the unit that trials measure. */
-data class Cell(val condition: Condition, val protocol: Protocol) {
-    val label: String get() = "${protocol.label} ${condition.label}"
+/**
+ * One protocol under one condition: the unit that trials measure. A [control] cell is
+ * an A/A copy of a protocol, measured to learn how far two identical cells disagree.
+ */
+data class Cell(val condition: Condition, val protocol: Protocol, val control: Boolean = false) {
+    /** The name of this cell's column in records and reports: "gRPC/Unary" or "gRPC/Unary (A/A)". */
+    val protocolLabel: String get() = if (control) controlLabel(protocol.label) else protocol.label
+    val label: String get() = "$protocolLabel ${condition.label}"
+
+    companion object {
+        fun controlLabel(protocolLabel: String) = "$protocolLabel (A/A)"
+    }
 }

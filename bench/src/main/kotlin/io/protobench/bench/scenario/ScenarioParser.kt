@@ -23,6 +23,8 @@ data class ScenarioFile(
     val duration: String? = null,
     val warmup: String? = null,
     val repetitions: Int? = null,
+    val noiseControl: Boolean? = null,
+    val warmupRounds: Int? = null,
 )
 
 data class LoadFile(
@@ -79,6 +81,8 @@ object ScenarioParser {
         if (warmup == null) violation("warmup", file.warmup, DurationText.ACCEPTED)
         val repetitions = file.repetitions ?: 3
         if (repetitions !in 1..MAX_REPETITIONS) violation("repetitions", repetitions, "a whole number from 1 to $MAX_REPETITIONS")
+        val warmupRounds = file.warmupRounds ?: 3
+        if (warmupRounds !in 1..20) violation("warmupRounds", warmupRounds, "a whole number from 1 to 20")
 
         if (violations.isNotEmpty()) throw InvalidScenario(violations)
         return Scenario(
@@ -91,6 +95,8 @@ object ScenarioParser {
             duration = duration!!,
             warmup = warmup!!,
             repetitions = repetitions,
+            noiseControl = file.noiseControl ?: false,
+            warmupRounds = warmupRounds,
         )
     }
 
@@ -162,4 +168,6 @@ fun Scenario.toFile() = ScenarioFile(
     duration = DurationText.k6(duration),
     warmup = DurationText.k6(warmup),
     repetitions = repetitions,
+    noiseControl = noiseControl,
+    warmupRounds = warmupRounds,
 )

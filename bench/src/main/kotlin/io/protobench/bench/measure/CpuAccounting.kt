@@ -1,0 +1,103 @@
+package io.protobench.bench.measure
+
+import java.nio.file.Files
+import java.nio.file.Path
+
+/**
+ * CPU time from the kernel's own counters (/proc), not from sampled percentages:
+ * per server process (utime + stime of /proc/<pid>/stat), for k6 (the children's
+ * time of this JVM, /proc/self/stat cutime + cstime, which grows by exactly k6's
+ * CPU when the finished k6 process is reaped), and for the whole machine (/proc/stat).
+ * Values are in clock ticks of [ticksPerSecond]. Null where /proc is absent.
+ */
+class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecond: Long = 100) {
+
+    /** Counters at one instant. */
+    data class Reading(
+        val monotonicNs: Long,
+        val processTicks: Map<String, Long?>,
+        val reapedChildrenTicks: Long?,
+        val machineBusyTicks: Long?,
+        val machineTotalTicks: Long?,
+    )
+
+    companion object {
+        /** USER_HZ from `getconf CLK_TCK`; 100 (the Linux default) when that cannot be asked. */
+        fun detectTicksPerSecond(): Long = runCatching {
+            val process = ProcessBuilder("getconf", "CLK_TCK").start()
+            process.inputStream.bufferedReader().readText().trim().toLong().also { process.waitFor() }
+        }.getOrDefault(100L)
+    }
+
+    fun read(processes: Map<String, Long>): Reading {
+        val machine = machineTicks()
+        return Reading(
+            monotonicNs = System.nanoTime(),
+            processTicks = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } },
+            reapedChildrenTicks = statFields(proc.resolve("self/stat"))?.let { it[13] + it[14] },
+            machineBusyTicks = machine?.first,
+            machineTotalTicks = machine?.second,
+        )
+    }
+
+    /**
+     * Fields after the command name of a stat line, as numbers: index 0 is field 3 (state
+     * is skipped as 0), so utime (field 14) is index 11, stime 12, cutime 13, cstime 14.
+     */
+    private fun statFields(file: Path): List<Long>? = runCatching {
+        val line = Files.readString(file)
+        line.substring(line.lastIndexOf(')') + 2).trim().split(" ").map { it.toLongOrNull() ?: 0L }
+    }.getOrNull()
+
+    /** (busy, total) jiffies of all CPUs; busy excludes idle and iowait. */
+    private fun machineTicks(): Pair<Long, Long>? = runCatching {
+        val cpu = Files.readAllLines(proc.resolve("stat")).first { it.startsWith("cpu ") }
+        val values = cpu.substringAfter("cpu").trim().split(Regex("\\s+")).map { it.toLong() }
+        // user nice system idle iowait irq softirq steal (guest time is already inside user)
+        val total = values.take(8).sum()
+        total - values[3] - values[4] to total
+    }.getOrNull()
+
+    /** Cores-worth of CPU each process and k6 used between two readings, and the machine's busy share. */
+    fun usage(start: Reading, end: Reading, cores: Int): CpuUsage {
+        val wallSeconds = (end.monotonicNs - start.monotonicNs) / 1e9
+        fun cores(ticks: Long?) = ticks?.let { it.toDouble() / ticksPerSecond / wallSeconds }
+        val processes = start.processTicks.keys.associateWith { name ->
+            val a = start.processTicks[name]; val b = end.processTicks[name]
+            cores(if (a != null && b != null) b - a else null)
+        }
+        val k6 = cores(end.reapedChildrenTicks?.let { e -> start.reapedChildrenTicks?.let { e - it } })
+        val busy = end.machineBusyTicks?.let { e -> start.machineBusyTicks?.let { e - it } }
+        val total = end.machineTotalTicks?.let { e -> start.machineTotalTicks?.let { e - it } }
+        val machineBusy = if (busy != null && total != null && total > 0) busy.toDouble() / total else null
+        return CpuUsage(wallSeconds, processes + ("k6" to k6), machineBusy, cores)
+    }
+}
+
+/**
+ * CPU used over one trial. [coresUsed]: per process, CPU seconds per wall second
+ * (1.0 = one core fully busy). [machineBusyShare]: busy fraction of all cores.
+ */
+data class CpuUsage(
+    val wallSeconds: Double,
+    val coresUsed: Map<String, Double?>,
+    val machineBusyShare: Double?,
+    val cores: Int,
+) {
+    /** What saturated during the trial, in words; empty when nothing did. */
+    fun saturation(): List<String> = buildList {
+        machineBusyShare?.takeIf { it >= MACHINE_SATURATED }?.let {
+            add(String.format(java.util.Locale.ROOT, "machine: %.0f%% of %d cores busy", it * 100, cores))
+        }
+        coresUsed["k6"]?.takeIf { it >= K6_SATURATED_SHARE * cores }?.let {
+            add(String.format(java.util.Locale.ROOT, "load generator: k6 used %.2f of %d cores", it, cores))
+        }
+    }
+
+    companion object {
+        /** The machine counts as saturated when at least this share of all cores was busy. */
+        const val MACHINE_SATURATED = 0.90
+        /** k6 counts as saturating when it alone used this share of all cores: the servers were starved by it. */
+        const val K6_SATURATED_SHARE = 0.45
+    }
+}

@@ -1,0 +1,76 @@
+package io.protobench.bench
+
+import io.protobench.bench.measure.CpuAccounting
+import io.protobench.bench.measure.CpuUsage
+import io.protobench.bench.runner.CpuPlacement
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.within
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.nio.file.Files
+import java.nio.file.Path
+
+/** Saturation detection and CPU placement on fixed data: a fake /proc, fixed core counts. */
+class SaturationTest {
+    private fun writeProc(proc: Path, serverTicks: Long, childTicks: Long, busy: Long, idle: Long) {
+        Files.createDirectories(proc.resolve("42"))
+        Files.createDirectories(proc.resolve("self"))
+        // pid (comm with spaces) state ppid ... utime(14) stime(15) cutime(16) cstime(17)
+        Files.writeString(proc.resolve("42/stat"), "42 (java main) S 1 1 1 0 -1 0 0 0 0 0 ${serverTicks} 0 0 0 20 0")
+        Files.writeString(proc.resolve("self/stat"), "7 (java) S 1 1 1 0 -1 0 0 0 0 0 5 5 ${childTicks} 0 20 0")
+        Files.writeString(proc.resolve("stat"), "cpu  $busy 0 0 $idle 0 0 0 0 0 0\ncpu0 1 2 3 4\n")
+    }
+
+    @Test
+    fun `cpu shares come from tick differences over wall time`(@TempDir proc: Path) {
+        val accounting = CpuAccounting(proc, ticksPerSecond = 100)
+        writeProc(proc, serverTicks = 1000, childTicks = 0, busy = 10_000, idle = 10_000)
+        val start = accounting.read(mapOf("data-server" to 42L)).copy(monotonicNs = 0)
+        writeProc(proc, serverTicks = 1150, childTicks = 200, busy = 10_380, idle = 10_020)
+        val end = accounting.read(mapOf("data-server" to 42L)).copy(monotonicNs = 2_000_000_000)
+
+        val usage = accounting.usage(start, end, cores = 2)
+
+        assertThat(usage.coresUsed["data-server"]!!).isCloseTo(0.75, within(1e-9)) // 150 ticks = 1.5 s over 2 s
+        assertThat(usage.coresUsed["k6"]!!).isCloseTo(1.0, within(1e-9))           // 200 ticks = 2 s over 2 s
+        assertThat(usage.machineBusyShare!!).isCloseTo(0.95, within(1e-9))         // 380 busy of 400
+        assertThat(usage.saturation()).containsExactly("machine: 95% of 2 cores busy", "load generator: k6 used 1.00 of 2 cores")
+    }
+
+    @Test
+    fun `a quiet machine is not flagged`() {
+        val usage = CpuUsage(10.0, mapOf("k6" to 0.3, "api-server" to 0.5), machineBusyShare = 0.6, cores = 4)
+        assertThat(usage.saturation()).isEmpty()
+    }
+
+    @Test
+    fun `a missing proc gives no figures rather than wrong ones`(@TempDir empty: Path) {
+        val accounting = CpuAccounting(empty)
+        val usage = accounting.usage(accounting.read(mapOf("x" to 1L)), accounting.read(mapOf("x" to 1L)), 2)
+        assertThat(usage.coresUsed["x"]).isNull()
+        assertThat(usage.machineBusyShare).isNull()
+        assertThat(usage.saturation()).isEmpty()
+    }
+
+    @Test
+    fun `with too few cores nothing is pinned and the report is told why`() {
+        val placement = CpuPlacement.plan(cores = 2, enabled = true, tasksetAvailable = true)
+        assertThat(placement.sets).isEmpty()
+        assertThat(placement.note).contains("2 cores cannot give")
+        assertThat(placement.wrap("k6", listOf("k6", "run"))).containsExactly("k6", "run")
+    }
+
+    @Test
+    fun `with enough cores the three processes get disjoint sets`() {
+        val placement = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true)
+        assertThat(placement.sets).containsEntry("k6", "0-1").containsEntry("api-server", "2-4").containsEntry("data-server", "5-7")
+        assertThat(placement.wrap("data-server", listOf("java", "-jar", "d.jar"))).containsExactly("taskset", "-c", "5-7", "java", "-jar", "d.jar")
+        assertThat(CpuPlacement.plan(cores = 3, enabled = true, tasksetAvailable = true).sets.values).containsExactly("0", "1", "2")
+    }
+
+    @Test
+    fun `pinning can be turned off and needs taskset`() {
+        assertThat(CpuPlacement.plan(8, enabled = false, tasksetAvailable = true).sets).isEmpty()
+        assertThat(CpuPlacement.plan(8, enabled = true, tasksetAvailable = false).note).contains("taskset is not installed")
+    }
+}
