@@ -73,6 +73,7 @@ class BenchmarkRunner(
         try {
             val first = launcher.start()
             servers = first
+            record = record.copy(environment = record.environment + ("serverCommands" to first.commands))
             val cells = CellRunner(first, k6Runner, cpu, script, store.dir, clock)
             val warmUp = WarmUp(cells, progress)
             record = record.copy(warmups = warmUp.run(scenario))
