@@ -73,15 +73,19 @@ class RunCommand : CliktCommand(name = "run") {
             ),
         )
         echo("scenario ${scenario.name}: ${scenario.cells.size} cells x ${scenario.repetitions} trials, about ${scenario.estimatedSeconds() / 60 + 1} min")
+        val writeReport = { store: RunStore, record: io.protobench.bench.measure.RunRecord ->
+            echo("report: ${ReportWriter.write(store.dir, record)}", err = true)
+        }
         val store = try {
-            BenchmarkRunner(projectDir()).run(scenario, options)
+            BenchmarkRunner(projectDir(), onFinished = writeReport).run(scenario, options)
         } catch (e: ToolchainProblem) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: java.io.IOException) {
+            echo("cannot write results: ${e.message}", err = true)
+            throw ProgramResult(EXIT_RUN_FAILED)
         }
         val record = RunStore.load(store.dir)
-        val report = ReportWriter.write(store.dir, record)
-        echo("report: $report")
         if (record.status != "complete") throw ProgramResult(EXIT_RUN_FAILED)
     }
 }

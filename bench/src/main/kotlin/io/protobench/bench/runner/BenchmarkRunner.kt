@@ -36,6 +36,8 @@ class BenchmarkRunner(
     private val projectDir: Path,
     private val clock: Clock = Clock.systemUTC(),
     private val progress: (String) -> Unit = { System.err.println(it) },
+    /** Called with the final record when the run ends, also when it is interrupted (e.g. to write the report). */
+    private val onFinished: (RunStore, RunRecord) -> Unit = { _, _ -> },
 ) {
     private val toolchain = Toolchain(projectDir)
     private val cpu = CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond())
@@ -65,9 +67,15 @@ class BenchmarkRunner(
             options.gatewayArguments, options.dataServerArguments, placement)
         val k6Runner = K6Runner(k6, store.dir.resolve("logs/k6.log"), placement)
         var servers: ServerSet? = null
+        val stopping = java.util.concurrent.atomic.AtomicBoolean(false)
         val interrupted = Thread {
+            stopping.set(true)
             servers?.close()
-            store.save(record.copy(status = "interrupted", finishedAt = clock.instant().toString()))
+            val last = record.copy(status = "interrupted", failure = "stopped by a signal (Ctrl-C or SIGTERM)",
+                finishedAt = clock.instant().toString())
+            store.seal(last)
+            runCatching { onFinished(store, last) }
+            System.err.println("interrupted: ${last.trials.size} trials kept in ${store.runJson}")
         }
         Runtime.getRuntime().addShutdownHook(interrupted)
         try {
@@ -93,15 +101,17 @@ class BenchmarkRunner(
                 store.save(record)
             }
             record = record.copy(status = "complete")
-        } catch (e: RuntimeException) {
-            record = record.copy(status = "failed", failure = e.message)
-            progress("run failed: ${e.message}")
+        } catch (e: Exception) {
+            record = record.copy(status = "failed", failure = e.message ?: e.javaClass.simpleName)
+            if (!stopping.get()) progress("run failed: ${record.failure}")
         } finally {
             servers?.close()
             record = record.copy(finishedAt = clock.instant().toString())
             store.save(record)
             runCatching { Runtime.getRuntime().removeShutdownHook(interrupted) }
         }
+        // An interrupted run was finished by the shutdown hook; this thread is only unwinding.
+        if (!store.sealed) onFinished(store, record)
         return store
     }
 

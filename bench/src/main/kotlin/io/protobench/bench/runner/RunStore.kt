@@ -8,15 +8,31 @@ import java.nio.file.Files
 import java.nio.file.Path
 import java.nio.file.StandardCopyOption
 
-/** Reads and writes `run.json`; writes go through a temporary file so a crash never leaves half a record. */
+/**
+ * Reads and writes `run.json`; writes go through a temporary file so a crash never
+ * leaves half a record, one writer at a time. After [seal] (an interrupted run's last
+ * word) later saves are ignored, so a run thread still unwinding cannot overwrite it.
+ */
 class RunStore(val dir: Path) {
     val runJson: Path = dir.resolve("run.json")
+    @Volatile
+    var sealed = false
+        private set
 
+    @Synchronized
     fun save(record: RunRecord) {
+        if (sealed) return
         Files.createDirectories(dir)
         val temporary = dir.resolve("run.json.tmp")
         mapper.writeValue(temporary.toFile(), record)
         Files.move(temporary, runJson, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
+    }
+
+    /** Saves [record] as the final word: nothing saved afterwards replaces it. */
+    @Synchronized
+    fun seal(record: RunRecord) {
+        save(record)
+        sealed = true
     }
 
     companion object {
