@@ -120,8 +120,8 @@ class BenchmarkRunner(
 
     private fun progressLine(planned: PlannedTrial, total: Int, scenario: Scenario, started: Instant): String {
         val elapsed = Duration.between(started, clock.instant())
-        val perTrial = scenario.duration.seconds + Scenario.K6_START_SECONDS
-        val remaining = Duration.ofSeconds((total - planned.sequence + 1) * perTrial)
+        val perTrialMs = scenario.duration.toMillis() + (Scenario.K6_OVERHEAD_SECONDS * 1000).toLong()
+        val remaining = Duration.ofMillis((total - planned.sequence + 1) * perTrialMs)
         return "[${planned.sequence}/$total] ${planned.cell.label} round ${planned.round}/${scenario.repetitions}" +
             "  elapsed ${minutes(elapsed)}  ETA ${minutes(remaining)}"
     }

@@ -39,7 +39,7 @@ class Toolchain(private val projectDir: Path) {
         onPath("k6")?.let { return it }
         val local = projectDir.resolve("tools/bin/k6")
         if (Files.isExecutable(local)) return local
-        val go = onPath("go") ?: throw ToolchainProblem(
+        val go = onPath("go") ?: Path.of("/usr/local/go/bin/go").takeIf { Files.isExecutable(it) } ?: throw ToolchainProblem(
             "k6 is not installed and Go is not on PATH to install it: install Go 1.22 or newer " +
                 "(https://go.dev/doc/install) or k6 $K6_VERSION, then run again")
         log("installing k6 $K6_VERSION with go install (one time, a few minutes)...")

@@ -39,15 +39,20 @@ data class Scenario(
             protocols.map { Cell(c, it) } + listOfNotNull(if (noiseControl) Cell(c, protocols.first(), control = true) else null)
         }
 
-    /** Rough wall time, warm-up counted at its most rounds: trials and warm-up of every cell, k6 starts, server start-up. */
+    /**
+     * Rough wall time in seconds, warm-up counted at its most rounds: server start-up, then
+     * for every cell its warm-up rounds and trials, each k6 run with its fixed overhead.
+     */
     fun estimatedSeconds(): Long {
-        val perCell = warmupRounds * (warmup.seconds + K6_START_SECONDS) + repetitions * (duration.seconds + K6_START_SECONDS)
-        return SERVER_START_SECONDS + cells.size * perCell
+        val perCell = warmupRounds * (warmup.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS) +
+            repetitions * (duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS)
+        return (SERVER_START_SECONDS + cells.size * perCell).toLong()
     }
 
     companion object {
-        const val K6_START_SECONDS = 1L
-        const val SERVER_START_SECONDS = 20L
+        /** Measured on the reference machine: k6 start and exit plus opening and closing the gateway window. */
+        const val K6_OVERHEAD_SECONDS = 0.6
+        const val SERVER_START_SECONDS = 15.0
     }
 }
 
