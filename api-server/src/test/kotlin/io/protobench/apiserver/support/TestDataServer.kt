@@ -2,10 +2,10 @@ package io.protobench.apiserver.support
 
 import io.protobench.dataserver.DataServerApplication
 import org.springframework.boot.builder.SpringApplicationBuilder
+import org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory
 import org.springframework.boot.web.reactive.context.ReactiveWebServerApplicationContext
 import org.springframework.context.ConfigurableApplicationContext
 import org.springframework.context.annotation.Bean
-import org.springframework.context.annotation.Configuration
 import org.springframework.http.client.ReactorResourceFactory
 import org.springframework.test.context.DynamicPropertyRegistry
 
@@ -36,13 +36,19 @@ class TestDataServer private constructor(private val context: ConfigurableApplic
     }
 
     /**
-     * Gives the data-server Netty event loops of its own. With Spring Boot's default
-     * (Reactor's global resources), closing it would also dispose the loops of the
-     * gateway running in the same JVM.
+     * Serves the data-server from Reactor Netty, as its own jar does (the gateway's Tomcat
+     * is on this test classpath too), with Netty event loops of its own: with Spring
+     * Boot's default (Reactor's global resources), closing it would also dispose the loops
+     * of the gateway's HTTP client running in the same JVM.
      */
-    @Configuration(proxyBeanMethods = false)
+    // Deliberately not a @Configuration: it is a source of the data-server's context only,
+    // and must stay invisible to the gateway's component scan of this package.
     class OwnNettyResources {
         @Bean
         fun reactorResourceFactory() = ReactorResourceFactory().apply { isUseGlobalResources = false }
+
+        @Bean
+        fun nettyServerFactory(resources: ReactorResourceFactory) =
+            NettyReactiveWebServerFactory().apply { setResourceFactory(resources) }
     }
 }
