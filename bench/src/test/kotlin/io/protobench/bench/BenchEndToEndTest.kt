@@ -3,6 +3,11 @@ package io.protobench.bench
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.runner.BenchmarkRunner
+import io.protobench.bench.runner.CpuPlacement
+import io.protobench.bench.runner.K6Invocation
+import io.protobench.bench.runner.K6Runner
+import io.protobench.bench.runner.ServerLauncher
+import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
 import io.protobench.bench.scenario.ScenarioParser
@@ -85,5 +90,23 @@ class BenchEndToEndTest {
         assertThat(trial.figures[Figure.TARGET_RATE_SHARE.key]).isBetween(0.5, 1.1)
         assertThat(trial.figures).containsKey(Figure.DROPPED_ITERATIONS.key)
         assertThat(trial.cpu!!.coresUsed["k6"]).isNotNull()
+    }
+
+    @Test
+    fun `a script written for the seed project runs unchanged against our gateway`(@TempDir dir: Path) {
+        val toolchain = Toolchain(projectDir)
+        val k6 = toolchain.k6 {}
+        val script = dir.resolve("seed-style.js")
+        javaClass.getResourceAsStream("/k6/seed-style.js")!!.use { Files.copy(it, script) }
+        val summaryFile = dir.resolve("summary.json")
+        ServerLauncher(toolchain, dir.resolve("logs"), listOf("-Xms256m", "-Xmx512m")).start().use { servers ->
+            val invocation = K6Invocation(script, mapOf("BASE_URL" to servers.gatewayUrl, "SUMMARY_PATH" to summaryFile.toString()),
+                java.time.Duration.ofSeconds(3))
+            val summary = K6Runner(k6, dir.resolve("k6.log"), CpuPlacement.plan(1, enabled = false)).run(invocation)
+
+            val checks = summary.path("metrics").path("checks").path("values")
+            assertThat(checks.path("passes").asLong()).isGreaterThan(10)
+            assertThat(checks.path("fails").asLong()).isZero()
+        }
     }
 }
