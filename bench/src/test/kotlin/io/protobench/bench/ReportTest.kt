@@ -105,4 +105,21 @@ class ReportTest {
         dir.resolve("run.json").toFile().writeText("[1,2]")
         assertThat(runCatching { RunStore.load(dir) }.exceptionOrNull()).hasMessageContaining("not a Proto-Bench run record")
     }
+
+    @Test
+    fun `the protocol cheapest in CPU per request is named when significantly cheaper`() {
+        val cpu = mapOf(grpc to listOf(150.0, 152.0, 149.0), binary to listOf(200.0, 203.0, 198.0))
+        val base = record()
+        val withCpu = base.copy(trials = base.trials.map { t ->
+            t.copy(figures = t.figures + (Figure.TOTAL_CPU_US.key to cpu.getValue(t.protocol)[t.round - 1]))
+        })
+        val analysis = Analysis.of(withCpu).first()
+        val ranking = analysis.rankings.getValue(Figure.TOTAL_CPU_US)
+        assertThat(ranking.order).containsExactly(grpc, binary) // lower is better
+        assertThat(ranking.winner!!.protocol).isEqualTo(grpc)
+
+        val report = MarkdownReport.render(withCpu)
+        assertThat(report).contains("gRPC/Unary uses 25.0% less CPU per request (both servers) than HTTP/Binary")
+        assertThat(report).contains("cheapest in CPU per request: **gRPC/Unary**")
+    }
 }

@@ -79,6 +79,11 @@ object MarkdownReport {
         }
         appendLine()
         a.comparisons.forEach { appendLine("- ${Verdicts.sentence(it)}") }
+        // On the other ranked figures, only the best protocol against each other one.
+        for (ranking in a.rankings.values.filter { it.figure != Figure.THROUGHPUT }) {
+            val best = ranking.order.firstOrNull() ?: continue
+            ranking.comparisons.filter { it.a == best }.forEach { appendLine("- ${Verdicts.sentence(it, ranking.figure)}") }
+        }
         a.controlComparisons.forEach {
             appendLine("- Noise control: ${it.a} against ${it.b} — ${Verdicts.signed(it.differencePercent)}" +
                 (it.ciLowPercent?.let { low -> ", 95% CI ${Verdicts.pct(low)} to ${Verdicts.pct(it.ciHighPercent!!)}" } ?: "") +

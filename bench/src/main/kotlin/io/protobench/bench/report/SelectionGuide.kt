@@ -10,9 +10,22 @@ object SelectionGuide {
         val parsed = analyses.map { parse(it.condition) to it }
         val axes = parsed.flatMap { it.first.keys }.distinct().filter { key -> parsed.map { it.first[key] }.distinct().size > 1 }
         val lines = mutableListOf<String>()
-        for ((_, analysis) in parsed) lines += "- **${analysis.condition}**: ${winnerText(analysis)}"
+        for ((_, analysis) in parsed) {
+            lines += "- **${analysis.condition}**: ${winnerText(analysis)}" + cheapestText(analysis)
+        }
         for (axis in axes) lines += flips(axis, parsed)
         return lines
+    }
+
+    /** The protocol that costs both servers the least CPU per request, when that is significant. */
+    private fun cheapestText(a: ConditionAnalysis): String {
+        val w = a.rankings[io.protobench.bench.measure.Figure.TOTAL_CPU_US]?.winner ?: return ""
+        val c = w.overRunnerUp ?: return ""
+        return if (w.tiedWith.isEmpty() && c.significant) {
+            "; cheapest in CPU per request: **${w.protocol}** (${Verdicts.pct(kotlin.math.abs(c.differencePercent))} less than ${c.b})"
+        } else {
+            "; CPU per request: no protocol significantly cheaper than all others"
+        }
     }
 
     private fun winnerText(a: ConditionAnalysis): String {

@@ -1,19 +1,39 @@
 package io.protobench.bench.report
 
 import io.protobench.bench.stats.Comparison
+import io.protobench.bench.measure.Figure
 import java.util.Locale
 
 /** Words and numbers as the report prints them. */
 object Verdicts {
-    fun sentence(c: Comparison): String {
+    /** One comparison in words; [figure] decides how a significant difference is said. */
+    fun sentence(c: Comparison, figure: Figure = Figure.THROUGHPUT): String {
         val interval = interval(c)
         val floor = c.noiseFloorPercent?.let { "; noise floor ±${pct(it)}" } ?: ""
         val withinFloor = c.noiseFloorPercent != null && kotlin.math.abs(c.differencePercent) <= c.noiseFloorPercent
+        val what = phrase(figure)
         return when {
-            c.undecidedReason != null -> "${c.a} vs ${c.b}: ${signed(c.differencePercent)} throughput (${c.undecidedReason}$floor)"
-            c.significant -> "${c.a} faster than ${c.b} by ${pct(c.differencePercent)}$interval$floor"
-            withinFloor -> "${c.a} vs ${c.b}: within the noise floor, no difference claimed (${signed(c.differencePercent)}$interval$floor)"
-            else -> "${c.a} vs ${c.b}: no significant difference (${signed(c.differencePercent)}$interval$floor)"
+            c.undecidedReason != null -> "${c.a} vs ${c.b}: ${signed(c.differencePercent)} $what (${c.undecidedReason}$floor)"
+            c.significant -> "${better(c, figure)}$interval$floor"
+            withinFloor -> "${c.a} vs ${c.b}: $what within the noise floor, no difference claimed (${signed(c.differencePercent)}$interval$floor)"
+            else -> "${c.a} vs ${c.b}: no significant difference in $what (${signed(c.differencePercent)}$interval$floor)"
+        }
+    }
+
+    private fun phrase(figure: Figure) = when (figure) {
+        Figure.THROUGHPUT -> "throughput"
+        Figure.TOTAL_CPU_US -> "CPU per request (both servers)"
+        Figure.HOP_P50 -> "hop latency (p50)"
+        else -> figure.title
+    }
+
+    private fun better(c: Comparison, figure: Figure): String {
+        val size = pct(kotlin.math.abs(c.differencePercent))
+        return when (figure) {
+            Figure.THROUGHPUT -> "${c.a} faster than ${c.b} by $size"
+            Figure.TOTAL_CPU_US -> "${c.a} uses $size less CPU per request (both servers) than ${c.b}"
+            Figure.HOP_P50 -> "${c.a} has a $size lower hop latency (p50) than ${c.b}"
+            else -> "${c.a} better than ${c.b} in ${figure.title.lowercase()} by $size"
         }
     }
 
