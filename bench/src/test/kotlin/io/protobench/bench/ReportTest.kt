@@ -122,4 +122,18 @@ class ReportTest {
         assertThat(report).contains("gRPC/Unary uses 25.0% less CPU per request (both servers) than HTTP/Binary")
         assertThat(report).contains("cheapest in CPU per request: **gRPC/Unary**")
     }
+
+    @Test
+    fun `a warm-up still moving is reported unless the first trial confirms its plateau`() {
+        val base = record()
+        fun warm(protocol: String, rps: Double, change: Double) =
+            io.protobench.bench.measure.WarmupRecord("size=1kb vus=10", protocol, 3, rps, change, false)
+        // gRPC's first trial (6000) is within 10% of its last warm-up round (5800); HTTP/Binary's (3700) is not (2000).
+        val withWarmups = base.copy(warmups = listOf(warm(grpc, 5800.0, 0.4), warm(binary, 2000.0, 0.5)))
+        val unsettled = io.protobench.bench.report.WarmUpVerdict.unsettled(withWarmups)
+        assertThat(unsettled.map { it.first.protocol }).containsExactly(binary)
+        assertThat(MarkdownReport.render(withWarmups))
+            .contains("Warm-up of HTTP/Binary size=1kb vus=10 had not settled")
+            .doesNotContain("Warm-up of gRPC/Unary")
+    }
 }

@@ -167,9 +167,7 @@ object MarkdownReport {
         val failed = r.trials.filter { it.error != null }
         val withErrors = r.trials.filter { (it.figures[Figure.ERROR_RATE.key] ?: 0.0) > 0 }
         val warmupErrors = r.warmups.filter { it.error != null }
-        // A cell's warm-up verdict is that of its last round.
-        val unsettled = r.warmups.groupBy { it.condition to it.protocol }.values.map { it.maxBy { w -> w.round } }
-            .filter { it.settled == false }
+        val unsettled = WarmUpVerdict.unsettled(r)
         if (failed.isEmpty() && withErrors.isEmpty() && warmupErrors.isEmpty() && unsettled.isEmpty()) return
         appendLine("## Problems")
         appendLine()
@@ -178,9 +176,11 @@ object MarkdownReport {
             appendLine("- Trial ${it.sequence} (${it.protocol} ${it.condition}): ${Verdicts.pct(100 * it.figures.getValue(Figure.ERROR_RATE.key)!!)} of checks failed")
         }
         warmupErrors.forEach { appendLine("- Warm-up of ${it.protocol} ${it.condition} failed: ${it.error}") }
-        unsettled.forEach {
-            appendLine("- Warm-up of ${it.protocol} ${it.condition} never settled: throughput still changed " +
-                "${Verdicts.signed(100 * it.changeFromPrevious!!)} in its last round (${it.round}); its trials may still include JIT warm-up")
+        unsettled.forEach { (last, firstTrial) ->
+            appendLine("- Warm-up of ${last.protocol} ${last.condition} had not settled: its last round (${last.round}) still moved " +
+                "${Verdicts.signed(100 * last.changeFromPrevious!!)} from the one before" +
+                (firstTrial?.let { ", and the first trial differed from it by ${Verdicts.signed(it)}" } ?: "") +
+                "; its trials may still include JIT warm-up")
         }
         appendLine()
     }

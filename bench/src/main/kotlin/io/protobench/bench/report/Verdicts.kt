@@ -14,7 +14,7 @@ object Verdicts {
         val what = phrase(figure)
         return when {
             c.undecidedReason != null -> "${c.a} vs ${c.b}: ${signed(c.differencePercent)} $what (${c.undecidedReason}$floor)"
-            c.significant -> "${better(c, figure)}$interval$floor"
+            c.significant -> "${better(c, figure)}${magnitudeInterval(c)}$floor"
             withinFloor -> "${c.a} vs ${c.b}: $what within the noise floor, no difference claimed (${signed(c.differencePercent)}$interval$floor)"
             else -> "${c.a} vs ${c.b}: no significant difference in $what (${signed(c.differencePercent)}$interval$floor)"
         }
@@ -35,6 +35,14 @@ object Verdicts {
             Figure.HOP_P50 -> "${c.a} has a $size lower hop latency (p50) than ${c.b}"
             else -> "${c.a} better than ${c.b} in ${figure.title.lowercase()} by $size"
         }
+    }
+
+    /** The interval of a significant difference as sizes of the advantage: "95% CI 9.5% to 19.6%". */
+    private fun magnitudeInterval(c: Comparison): String {
+        val low = c.ciLowPercent ?: return ""
+        val high = c.ciHighPercent ?: return ""
+        val (from, to) = if (c.differencePercent < 0) -high to -low else low to high
+        return ", 95% CI ${pct(from)} to ${pct(to)}"
     }
 
     private fun interval(c: Comparison) =
