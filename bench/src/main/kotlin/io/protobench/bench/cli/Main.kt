@@ -14,7 +14,9 @@ import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.types.int
 import com.github.ajalt.clikt.parameters.types.long
+import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ReportWriter
+import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.runner.BenchmarkRunner
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
@@ -86,6 +88,8 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_RUN_FAILED)
         }
         val record = RunStore.load(store.dir)
+        echo("\nProtocol selection guide (${record.status} run; details and flags in report.md):")
+        SelectionGuide.lines(Analysis.of(record)).forEach { echo(it.removePrefix("- ").replace("**", "")) }
         if (record.status != "complete") throw ProgramResult(EXIT_RUN_FAILED)
     }
 }
