@@ -28,8 +28,15 @@ sealed interface Fetched {
 /** A decoded payload. [payload] is a view of the received bytes (no copy). */
 class FetchedData(val payload: ByteString, override val wireBytes: Long) : Fetched
 
-/** A decoded level object; [wireBytes] is the size of the encoded object as received. */
-class FetchedComplex(val body: ComplexBody, override val wireBytes: Long) : Fetched
+/**
+ * A decoded level object; [wireBytes] is the size of the encoded object as received.
+ * It is computed on first use, which the gateway makes only after the hop's timer has
+ * stopped: for a parsed gRPC message it means walking the whole message
+ * (`serializedSize`), work the HTTP hops do not have and the hop latency must not include.
+ */
+class FetchedComplex(val body: ComplexBody, wireBytes: () -> Long) : Fetched {
+    override val wireBytes: Long by lazy(LazyThreadSafetyMode.NONE, wireBytes)
+}
 
 /** A level object in the form its protocol decodes it to. */
 sealed interface ComplexBody {

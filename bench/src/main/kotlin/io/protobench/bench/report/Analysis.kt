@@ -2,6 +2,7 @@ package io.protobench.bench.report
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.scenario.Cell
 import io.protobench.bench.stats.Comparison
 import io.protobench.bench.stats.Estimate
 
@@ -62,8 +63,6 @@ object Analysis {
      */
     val RANKED = listOf(Figure.THROUGHPUT, Figure.TOTAL_CPU_US, Figure.HOP_P50)
 
-    private const val CONTROL_SUFFIX = " (A/A)"
-
     fun of(record: RunRecord): List<ConditionAnalysis> = record.scenario.conditions.map { condition ->
         val cells = record.scenario.protocols.map { protocol -> cellStats(record, condition, protocol) }
         val controls = record.scenario.controls.map { control -> cellStats(record, condition, control) }
@@ -78,7 +77,7 @@ object Analysis {
         fun compare(a: String, b: String, floor: Double?) =
             Comparison.of(a, values(record, condition, a, figure), b, values(record, condition, b, figure), floor)
 
-        val controlComparisons = controls.mapNotNull { compare(it.protocol, it.protocol.removeSuffix(CONTROL_SUFFIX), null) }
+        val controlComparisons = controls.mapNotNull { compare(it.protocol, Cell.controlledLabel(it.protocol), null) }
         val floor = controlComparisons.mapNotNull(::noiseFloor).maxOrNull()
         val measured = cells.filter { it.median(figure) != null }
         val ordered = if (figure.higherIsBetter) measured.sortedByDescending { it.median(figure) } else measured.sortedBy { it.median(figure) }

@@ -23,7 +23,7 @@ class Measured(val k6Summary: JsonNode, val gateway: JsonNode, val cpu: io.proto
  * drives the cell with k6, closes the window, and reads CPU from /proc around it.
  */
 class CellRunner(
-    var servers: ServerSet,
+    servers: ServerSet,
     private val k6: K6Runner,
     private val cpu: CpuAccounting,
     private val script: Path,
@@ -32,9 +32,18 @@ class CellRunner(
 ) {
     private val expectedSizes = mutableMapOf<Pair<Target, Protocol>, Long?>()
 
+    /** The servers cells run against; replaced when they are restarted. */
+    var servers: ServerSet = servers
+        set(value) {
+            field = value
+            gateway = GatewayClient(value.gatewayUrl)
+        }
+
+    /** One control client per server set (each JDK HttpClient owns a selector thread). */
+    private var gateway = GatewayClient(servers.gatewayUrl)
+
     /** One measured run of [cell]; throws when k6 or the gateway fails (the window is closed either way). */
     fun measure(cell: Cell, duration: Duration, testName: String): Measured {
-        val gateway = GatewayClient(servers.gatewayUrl)
         val before = cpu.read(servers.pids)
         gateway.startWindow(cell.protocolLabel, testName)
         val summary = try {
@@ -82,7 +91,7 @@ class CellRunner(
 
     private fun levelBytes(level: String, protocol: Protocol): Long? {
         val field = if (protocol == Protocol.HTTP_JSON) "jsonBytes" else "protobufBytes"
-        return GatewayClient(servers.gatewayUrl).complexities().findParents("level")
+        return gateway.complexities().findParents("level")
             .firstOrNull { it.path("level").asText() == level }?.path(field)?.takeIf { it.isNumber }?.asLong()
     }
 }

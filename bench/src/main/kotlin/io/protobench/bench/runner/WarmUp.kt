@@ -1,5 +1,7 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.WarmupRecord
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Scenario
@@ -37,8 +39,8 @@ class WarmUp(private val cells: CellRunner, private val progress: (String) -> Un
 
     private fun warm(cell: Cell, scenario: Scenario, round: Int, before: Double?): WarmupRecord = try {
         val m = cells.measure(cell, scenario.warmup, "warm-up ${cell.condition.label} round $round")
-        val rps = m.k6Summary.path("metrics").path("http_reqs").path("values").path("rate").asDouble()
-        val change = before?.takeIf { it > 0 }?.let { rps / it - 1 }
+        val rps = TrialFigures.fromK6(m.k6Summary)[Figure.THROUGHPUT.key]
+        val change = before?.takeIf { it > 0 }?.let { previous -> rps?.let { it / previous - 1 } }
         WarmupRecord(cell.condition.label, cell.protocolLabel, round, rps, change, change?.let { abs(it) <= SETTLED_CHANGE })
     } catch (e: RuntimeException) {
         WarmupRecord(cell.condition.label, cell.protocolLabel, round, null, null, null, e.message)

@@ -129,6 +129,11 @@ data class Cell(val condition: Condition, val protocol: Protocol, val control: B
     val label: String get() = "$protocolLabel ${condition.label}"
 
     companion object {
-        fun controlLabel(protocolLabel: String) = "$protocolLabel (A/A)"
+        private const val CONTROL_SUFFIX = " (A/A)"
+
+        fun controlLabel(protocolLabel: String) = protocolLabel + CONTROL_SUFFIX
+
+        /** The protocol label an A/A control label copies. */
+        fun controlledLabel(controlLabel: String) = controlLabel.removeSuffix(CONTROL_SUFFIX)
     }
 }

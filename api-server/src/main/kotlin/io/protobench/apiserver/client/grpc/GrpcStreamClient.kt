@@ -28,6 +28,6 @@ class GrpcStreamClient(private val channels: GrpcChannels) : DataClient {
         val message = messages.singleOrNull()
             ?: throw HopFailure.BadResponse("expected one ${level.id} message in the stream, got ${messages.size}")
         if (!message.carries(level)) throw HopFailure.BadResponse("asked for ${level.id}, got ${message.recordCase}")
-        return FetchedComplex(ComplexBody.Message(message), message.serializedSize.toLong())
+        return FetchedComplex(ComplexBody.Message(message)) { message.serializedSize.toLong() }
     }
 }

@@ -26,7 +26,7 @@ class GrpcUnaryClient(private val channels: GrpcChannels) : DataClient {
     override suspend fun fetchComplex(level: ComplexityLevel, requestId: String): FetchedComplex {
         val message = channels.call { it.stub().getComplexData(complexRequest(level, requestId)) }
         if (!message.carries(level)) throw HopFailure.BadResponse("asked for ${level.id}, got ${message.recordCase}")
-        return FetchedComplex(ComplexBody.Message(message), message.serializedSize.toLong())
+        return FetchedComplex(ComplexBody.Message(message)) { message.serializedSize.toLong() }
     }
 }
 

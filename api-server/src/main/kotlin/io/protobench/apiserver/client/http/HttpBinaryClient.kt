@@ -28,7 +28,7 @@ class HttpBinaryClient(private val http: DataServerHttp) : DataClient {
         val body = http.get("/complex/binary?complexity=${level.id}&requestId=$requestId", PROTOBUF)
         val message = parse(body) { ComplexData.parseFrom(it) }
         if (!message.carries(level)) throw HopFailure.BadResponse("asked for ${level.id}, got ${message.recordCase}")
-        return FetchedComplex(ComplexBody.Message(message), body.size.toLong())
+        return FetchedComplex(ComplexBody.Message(message)) { body.size.toLong() }
     }
 
     private fun <T> parse(body: ByteArray, parser: (ByteArray) -> T): T =

@@ -32,7 +32,7 @@ class HttpJsonClient(private val http: DataServerHttp) : DataClient {
     override suspend fun fetchComplex(level: ComplexityLevel, requestId: String): FetchedComplex {
         val body = http.get("/complex/json?complexity=${level.id}&requestId=$requestId", JSON)
         val record = decode<LevelRecord>(body, levelReaders.getValue(level))
-        return FetchedComplex(ComplexBody.Objects(record), body.size.toLong())
+        return FetchedComplex(ComplexBody.Objects(record)) { body.size.toLong() }
     }
 
     private fun <T> decode(body: ByteArray, reader: ObjectReader): T =
