@@ -122,7 +122,7 @@ class GatewayEndToEndTest {
             assertThat(body["accepted"].asText()).`as`(uri).isNotBlank()
         }
         assertThat(web.getJson("/api/data/ftp?size=1kb").second["accepted"].asText())
-            .isEqualTo("http/json, http/binary, grpc, grpc/stream")
+            .isEqualTo("http/json, http/binary, grpc, grpc/stream, none")
     }
 
     @Test
