@@ -32,7 +32,7 @@ class DataGateway(
 ) {
     suspend fun data(routeSegment: String, sizeText: String?): DataReply {
         val recording = window.current()
-        val (route, size) = validated(recording) { Route.fromPathSegment(routeSegment) to PayloadSize.parse(sizeText) }
+        val (route, size) = validated(recording) { Route.fromPathSegment(routeSegment) to sizeOrDefault(sizeText) }
         val requestId = newRequestId()
         return when (route) {
             Route.Null -> DataReply(requestId, NullHop.LABEL, size.bytes, nullHop(recording))
@@ -46,7 +46,7 @@ class DataGateway(
     suspend fun complex(routeSegment: String, complexityText: String?): ComplexReply {
         val recording = window.current()
         val (route, level) =
-            validated(recording) { Route.fromPathSegment(routeSegment) to ComplexityLevel.parse(complexityText) }
+            validated(recording) { Route.fromPathSegment(routeSegment) to complexityOrDefault(complexityText) }
         val requestId = newRequestId()
         return when (route) {
             // The byte count a protobuf hop would have carried, as /api/complexities reports it.
@@ -98,6 +98,20 @@ class DataGateway(
     }
 
     private fun newRequestId() = UUID.randomUUID().toString()
+
+    // A missing parameter takes the seed gateway's default (some seed k6 scripts omit it);
+    // a present one must be valid, even when empty.
+    private fun sizeOrDefault(text: String?): PayloadSize = text?.let(PayloadSize::parse) ?: DEFAULT_SIZE
+
+    private fun complexityOrDefault(text: String?): ComplexityLevel = text?.let(ComplexityLevel::parse) ?: DEFAULT_COMPLEXITY
+
+    companion object {
+        /** The size of a request without `size`: 1mb, as in the seed project's gateway. */
+        val DEFAULT_SIZE = PayloadSize(PayloadSize.MIB)
+
+        /** The level of a request without `complexity`: simple, as in the seed project's gateway. */
+        val DEFAULT_COMPLEXITY = ComplexityLevel.SIMPLE
+    }
 
     private class Timed<T>(val result: T, latency: Duration) {
         val latencyMs: Double = latency.toDouble(DurationUnit.MILLISECONDS)
