@@ -19,8 +19,8 @@ import kotlin.time.TimeSource
 
 /**
  * One gateway request: validate the input (before anything is sent), call the
- * data-server over the chosen protocol, time the hop and record it in the open
- * measurement window. Hop latency: from just before the gateway sends the request to
+ * data-server over the chosen protocol (or nobody, for the [NullHop]), time the hop
+ * and record it in the open measurement window. Hop latency: from just before the gateway sends the request to
  * the data-server until the response is fully decoded.
  */
 @Service
@@ -28,22 +28,47 @@ class DataGateway(
     private val clients: DataClients,
     private val window: MeasurementWindow,
     private val timeSource: TimeSource,
+    private val shapes: LevelShapes,
 ) {
-    suspend fun data(protocolSegment: String, sizeText: String?): DataReply {
+    suspend fun data(routeSegment: String, sizeText: String?): DataReply {
         val recording = window.current()
-        val (protocol, size) = validated(recording) { Protocol.fromPathSegment(protocolSegment) to PayloadSize.parse(sizeText) }
+        val (route, size) = validated(recording) { Route.fromPathSegment(routeSegment) to sizeOrDefault(sizeText) }
         val requestId = newRequestId()
-        val hop = timedHop(protocol, recording) { clients.of(protocol).fetchData(size, requestId) }
-        return DataReply(requestId, protocol.label, hop.result.payload.size(), hop.latencyMs)
+        return when (route) {
+            Route.Null -> DataReply(requestId, NullHop.LABEL, size.bytes, nullHop(recording))
+            is Route.Hop -> {
+                val hop = timedHop(route.protocol, recording) { clients.of(route.protocol).fetchData(size, requestId) }
+                DataReply(requestId, route.protocol.label, hop.result.payload.size(), hop.latencyMs)
+            }
+        }
     }
 
-    suspend fun complex(protocolSegment: String, complexityText: String?): ComplexReply {
+    suspend fun complex(routeSegment: String, complexityText: String?): ComplexReply {
         val recording = window.current()
-        val (protocol, level) =
-            validated(recording) { Protocol.fromPathSegment(protocolSegment) to ComplexityLevel.parse(complexityText) }
+        val (route, level) =
+            validated(recording) { Route.fromPathSegment(routeSegment) to complexityOrDefault(complexityText) }
         val requestId = newRequestId()
-        val hop = timedHop(protocol, recording) { clients.of(protocol).fetchComplex(level, requestId) }
-        return ComplexReply(requestId, protocol.label, level.id, hop.result.wireBytes, hop.latencyMs)
+        return when (route) {
+            // The byte count a protobuf hop would have carried, as /api/complexities reports it.
+            Route.Null -> ComplexReply(
+                requestId, NullHop.LABEL, level.id, shapes.of(level).protobufBytes.toLong(), nullHop(recording),
+            )
+            is Route.Hop -> {
+                val hop = timedHop(route.protocol, recording) { clients.of(route.protocol).fetchComplex(level, requestId) }
+                ComplexReply(requestId, route.protocol.label, level.id, hop.result.wireBytes, hop.latencyMs)
+            }
+        }
+    }
+
+    /**
+     * The null hop: nothing is called or built, so the latency recorded is the timer's
+     * own cost (about 0) and no bytes cross the hop. Returns the latency, ms.
+     */
+    private fun nullHop(recording: WindowRecording?): Double {
+        val start = timeSource.markNow()
+        val latency = start.elapsedNow()
+        recording?.recordSuccess(latency, wireBytes = 0)
+        return latency.toDouble(DurationUnit.MILLISECONDS)
     }
 
     /** Bad input is a failed request of the open window too (the load generator sees it fail). */
@@ -73,6 +98,20 @@ class DataGateway(
     }
 
     private fun newRequestId() = UUID.randomUUID().toString()
+
+    // A missing parameter takes the seed gateway's default (some seed k6 scripts omit it);
+    // a present one must be valid, even when empty.
+    private fun sizeOrDefault(text: String?): PayloadSize = text?.let(PayloadSize::parse) ?: DEFAULT_SIZE
+
+    private fun complexityOrDefault(text: String?): ComplexityLevel = text?.let(ComplexityLevel::parse) ?: DEFAULT_COMPLEXITY
+
+    companion object {
+        /** The size of a request without `size`: 1mb, as in the seed project's gateway. */
+        val DEFAULT_SIZE = PayloadSize(PayloadSize.MIB)
+
+        /** The level of a request without `complexity`: simple, as in the seed project's gateway. */
+        val DEFAULT_COMPLEXITY = ComplexityLevel.SIMPLE
+    }
 
     private class Timed<T>(val result: T, latency: Duration) {
         val latencyMs: Double = latency.toDouble(DurationUnit.MILLISECONDS)

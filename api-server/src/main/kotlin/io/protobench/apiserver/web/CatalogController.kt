@@ -2,6 +2,8 @@ package io.protobench.apiserver.web
 
 import com.fasterxml.jackson.annotation.JsonInclude
 import io.protobench.apiserver.client.DataServerControl
+import io.protobench.apiserver.gateway.LevelShapes
+import io.protobench.apiserver.gateway.NullHop
 import io.protobench.contract.Protocol
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.complex.RecordShape
@@ -15,11 +17,8 @@ import org.springframework.web.bind.annotation.RestController
 
 /** What the gateway accepts, and whether it can reach the data-server. */
 @RestController
-class CatalogController(private val control: DataServerControl) {
-    /** Measured from the contract's objects, so it needs no data-server. */
-    private val complexities by lazy {
-        Complexities(ComplexityLevel.accepted, ComplexityLevel.entries.map(RecordShape::of))
-    }
+class CatalogController(private val control: DataServerControl, shapes: LevelShapes) {
+    private val complexities = Complexities(ComplexityLevel.accepted, shapes.all)
 
     @GetMapping("/api/sizes")
     fun sizes() = Sizes(PayloadSize.SEED_SIZES, PayloadSize.MAX_BYTES, PayloadSize.ACCEPTED)
@@ -27,8 +26,10 @@ class CatalogController(private val control: DataServerControl) {
     @GetMapping("/api/complexities")
     fun complexities() = complexities
 
+    /** The four protocols, then the null hop (the harness control, which calls no data-server). */
     @GetMapping("/api/protocols")
-    fun protocols() = Protocol.entries.map { ProtocolInfo(it.label, it.pathSegment) }
+    fun protocols() = Protocol.entries.map { ProtocolInfo(it.label, it.pathSegment, callsDataServer = true) } +
+        ProtocolInfo(NullHop.LABEL, NullHop.PATH_SEGMENT, callsDataServer = false)
 
     /** 200 when the data-server answers over HTTP and its gRPC health service says SERVING; 503 otherwise. */
     @GetMapping("/api/health")
@@ -43,7 +44,7 @@ class CatalogController(private val control: DataServerControl) {
 
     data class Complexities(val accepted: String, val levels: List<RecordShape>)
 
-    data class ProtocolInfo(val label: String, val pathSegment: String)
+    data class ProtocolInfo(val label: String, val pathSegment: String, val callsDataServer: Boolean)
 
     /** [dataServer]: "UP" or "DOWN" per transport; [problems]: why each DOWN one is down (absent when all are up). */
     data class Health(

@@ -2,6 +2,7 @@ package io.protobench.apiserver.web
 
 import io.protobench.apiserver.client.HopFailure
 import io.protobench.apiserver.gateway.FailedHop
+import io.protobench.apiserver.gateway.NullHop
 import io.protobench.apiserver.measure.NoOpenWindow
 import io.protobench.contract.InvalidParameter
 import org.springframework.http.HttpStatus
@@ -48,7 +49,7 @@ object ErrorMapping {
         val status = error.statusCode
         val message = when (status.value()) {
             404 -> "no endpoint $method $path; the gateway serves /api/data/{$PROTOCOLS}?size=, " +
-                "/api/complex/{$PROTOCOLS}?complexity=, /api/sizes, /api/complexities, /api/protocols, /api/health, " +
+                "/api/complex/{$PROTOCOLS}?complexity= (and the null hop ${NullHop.PATH_SEGMENT} in place of a protocol), /api/sizes, /api/complexities, /api/protocols, /api/health, " +
                 "POST /benchmark/start, POST /benchmark/end"
             else -> error.reason ?: error.message
         }

@@ -11,7 +11,8 @@ import org.springframework.web.bind.annotation.RestController
 /**
  * The calls the load generator makes: `/api/data/<protocol>?size=` and
  * `/api/complex/<protocol>?complexity=`, where <protocol> is http/json, http/binary,
- * grpc or grpc/stream.
+ * grpc or grpc/stream, or `none` for the null hop (no data-server call). A missing
+ * `size` means 1mb and a missing `complexity` simple, as in the seed project.
  */
 @RestController
 class GatewayController(private val gateway: DataGateway) {

@@ -109,11 +109,12 @@ class GatewayEndToEndTest {
             "/api/data/grpc?size=abc" to "size",
             "/api/data/grpc?size=9mb" to "size",
             "/api/data/grpc?size=0" to "size",
-            "/api/data/http/json" to "size",
+            "/api/data/http/json?size=" to "size",
             "/api/data/ftp?size=1kb" to "protocol",
             "/api/data/grpc/unary?size=1kb" to "protocol",
             "/api/complex/http/binary?complexity=insane" to "complexity",
             "/api/complex/soap?complexity=simple" to "protocol",
+            "/api/complex/grpc?complexity=" to "complexity",
         )
         for ((uri, parameter) in cases) {
             val (status, body) = web.getJson(uri)
@@ -122,7 +123,20 @@ class GatewayEndToEndTest {
             assertThat(body["accepted"].asText()).`as`(uri).isNotBlank()
         }
         assertThat(web.getJson("/api/data/ftp?size=1kb").second["accepted"].asText())
-            .isEqualTo("http/json, http/binary, grpc, grpc/stream")
+            .isEqualTo("http/json, http/binary, grpc, grpc/stream, none")
+    }
+
+    @Test
+    fun `a missing size means 1mb and a missing complexity simple, as in the seed gateway`() = assertSoftly { softly ->
+        for (segment in Protocol.entries.map { it.pathSegment } + "none") {
+            val (dataStatus, data) = web.getJson("/api/data/$segment")
+            softly.assertThat(dataStatus).`as`(segment).isEqualTo(200)
+            softly.assertThat(data["payloadSize"].asInt()).`as`(segment).isEqualTo(1024 * 1024)
+
+            val (complexStatus, complex) = web.getJson("/api/complex/$segment")
+            softly.assertThat(complexStatus).`as`(segment).isEqualTo(200)
+            softly.assertThat(complex["complexity"].asText()).`as`(segment).isEqualTo("simple")
+        }
     }
 
     @Test
