@@ -1,12 +1,13 @@
-// The one k6 script behind every Proto-Bench cell. Everything that varies between
-// cells (path, load model, expected answer) comes from environment variables set
-// by the bench runner (io.protobench.bench.runner.K6Invocation), so phases and
-// protocols are data, never copies of this file.
+// The one k6 script behind every Proto-Bench run. Everything that varies (endpoints,
+// load model, expected answers) comes from environment variables set by the bench
+// runner (io.protobench.bench.runner.K6Invocation), so phases, protocols and controls
+// are data, never copies of this file.
 //
 //   BASE_URL        gateway base URL, e.g. http://127.0.0.1:8080
-//   TARGET_PATH     gateway path of the cell, e.g. /api/data/grpc?size=1kb
-//   EXPECT_FIELD    payloadSize | serializedSize
-//   EXPECT_VALUE    exact value the field must have; empty = any value > 0
+//   TARGETS         JSON list of {path, field, value}: the gateway path, the answer field
+//                   that must equal value (payloadSize | serializedSize; value null = any > 0).
+//                   One target for a trial; several for a fork's soak, where each virtual
+//                   user cycles through them.
 //   LOAD_MODEL      closed (constant VUs) | open (constant arrival rate)
 //   VUS             closed: virtual users
 //   RATE, MAX_VUS   open: requests per second, and the VU pool that may serve them
@@ -16,7 +17,7 @@ import http from 'k6/http';
 import { check } from 'k6';
 
 const env = __ENV;
-const expectedValue = env.EXPECT_VALUE ? Number(env.EXPECT_VALUE) : null;
+const targets = JSON.parse(env.TARGETS);
 
 function scenario() {
   if (env.LOAD_MODEL === 'open') {
@@ -25,7 +26,7 @@ function scenario() {
       rate: Number(env.RATE),
       timeUnit: '1s',
       duration: env.DURATION,
-      preAllocatedVUs: Math.min(Number(env.MAX_VUS), Math.max(1, Number(env.RATE))),
+      preAllocatedVUs: Number(env.MAX_VUS),
       maxVUs: Number(env.MAX_VUS),
     };
   }
@@ -37,18 +38,20 @@ export const options = {
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'count'],
 };
 
-const url = env.BASE_URL + env.TARGET_PATH;
+// Module state is per virtual user: each starts at a different target and moves on.
+let next = __VU;
+
+function correct(r, target) {
+  if (r.status !== 200) return false;
+  const value = r.json(target.field);
+  return target.value === null ? value > 0 : value === target.value;
+}
 
 export default function () {
-  const res = http.get(url, { timeout: '30s' });
-  check(res, {
-    'status is 200': (r) => r.status === 200,
-    'answer has the expected size': (r) => {
-      if (r.status !== 200) return false;
-      const value = r.json(env.EXPECT_FIELD);
-      return expectedValue === null ? value > 0 : value === expectedValue;
-    },
-  });
+  const target = targets[next++ % targets.length];
+  const res = http.get(env.BASE_URL + target.path, { timeout: '30s' });
+  // One check, so k6's check passes are exactly the correct answers.
+  check(res, { 'correct answer (status 200, expected size)': (r) => correct(r, target) });
 }
 
 export function handleSummary(data) {

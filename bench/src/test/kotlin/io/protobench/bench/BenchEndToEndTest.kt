@@ -1,6 +1,11 @@
 package io.protobench.bench
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.report.Analysis
+import io.protobench.bench.runner.ChildProcesses
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.runner.BenchmarkRunner
 import io.protobench.bench.runner.CpuPlacement
@@ -25,71 +30,81 @@ class BenchEndToEndTest {
     /** Surefire runs in bench/; the project root holds the server modules and tools/. */
     private val projectDir: Path = Path.of("").toAbsolutePath().parent
 
+    private fun options(results: Path, seed: Long) =
+        RunOptions(results, listOf("-Xms256m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError"), emptyList(), emptyList(), seed, given = mapOf("test" to "e2e"))
+
     @Test
-    fun `a tiny closed-model scenario produces run json and a report`(@TempDir results: Path) {
+    fun `a tiny cost-mode scenario runs two forks with the null hop and a calibrated rate`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("""
             name: e2e
             sizes: [1kb]
             protocols: [HTTP/JSON, gRPC/Unary]
             load: {model: closed, vus: [2]}
-            duration: 3s
-            warmup: 1s
-            warmupRounds: 1
-            repetitions: 2
+            duration: 2s
+            forks: 2
+            maxForks: 2
+            soak: {window: 1s, min: 3s, max: 6s}
         """.trimIndent(), "e2e test")
-        val options = RunOptions(results, false, listOf("-Xms256m", "-Xmx512m"), emptyList(), emptyList(), 7, given = mapOf("test" to "e2e"))
 
-        val store = BenchmarkRunner(projectDir, progress = {}).run(scenario, options)
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 7))
         val record = RunStore.load(store.dir)
 
-        assertThat(record.status).isEqualTo("complete")
-        assertThat(record.trials).hasSize(4)
-        assertThat(record.warmups).hasSize(2).allSatisfy { assertThat(it.error).isNull() }
-        assertThat(record.trials.map { it.protocol to it.round })
-            .containsExactlyInAnyOrder("HTTP/JSON" to 1, "gRPC/Unary" to 1, "HTTP/JSON" to 2, "gRPC/Unary" to 2)
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat(record.forks).hasSize(2).allSatisfy { fork ->
+            assertThat(fork.status).isEqualTo(ForkStatus.COMPLETE)
+            assertThat(fork.soak!!.windows).isNotEmpty
+            assertThat(fork.trials.map { it.kind to it.arm }).containsExactlyInAnyOrder(
+                TrialKind.CAPACITY to "HTTP/JSON", TrialKind.CAPACITY to "gRPC/Unary",
+                TrialKind.COST to "HTTP/JSON", TrialKind.COST to "gRPC/Unary", TrialKind.COST to "Null hop")
+        }
+        val rate = record.calibrations.single().ratePerSecond
         record.trials.forEach { trial ->
             assertThat(trial.error).isNull()
+            assertThat(trial.valid).isTrue()
+            assertThat(trial.correctAnswers).isPositive()
             assertThat(trial.figures[Figure.THROUGHPUT.key]).isPositive()
-            assertThat(trial.figures[Figure.ERROR_RATE.key]).isEqualTo(0.0)
-            assertThat(trial.figures[Figure.HOP_P50.key]).isPositive()
-            assertThat(trial.figures[Figure.DATA_CPU_US.key]).isPositive()
             assertThat(trial.figures[Figure.API_CPU_US.key]).isPositive()
-            assertThat(trial.gateway!!.path("protocol").asText()).isEqualTo(trial.protocol)
-            assertThat(trial.gateway!!.path("successRequests").asLong()).isPositive()
+            assertThat(trial.gateway!!.path("protocol").asText()).isEqualTo(trial.arm)
+            if (trial.kind == TrialKind.COST) assertThat(trial.load).isEqualTo("rate=$rate/s")
         }
+        // The null hop never calls the data-server: its hop latency is zero and it moves no bytes on the hop.
+        val nullHop = record.trials.filter { it.arm == "Null hop" }
+        assertThat(nullHop).allSatisfy { assertThat(it.gateway!!.path("dataTransfer").path("totalBytes").asLong()).isZero() }
         assertThat(record.environment["k6"].toString()).contains("v1.")
         assertThat(record.environment["gitCommit"]).isNotNull()
+        assertThat(record.planning).isNotNull()
 
         val report = Files.readString(ReportWriter.write(store.dir, record))
-        assertThat(report).contains("## size=1kb vus=2", "| HTTP/JSON |", "gRPC/Unary", "Protocol selection guide")
-        assertThat(Files.readAllLines(store.dir.resolve("cells.csv"))).hasSize(3)
+        assertThat(report).contains("## size=1kb vus=2", "| HTTP/JSON |", "Null hop", "Hop CPU", "Protocol selection guide", "## Forks")
         assertThat(store.dir.resolve("logs/data-server.log")).exists()
+        assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1) // only the runner: no child left
     }
 
     @Test
-    fun `a tiny open-model scenario records the achieved share of its target rate`(@TempDir results: Path) {
+    fun `an open-model condition runs at its given rate without probes and checks the level's exact size`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("""
             name: e2e-open
             complexities: [medium]
             protocols: [gRPC/Unary]
             load: {model: open, rates: [40], maxVus: 20}
-            duration: 3s
-            warmup: 0s
-            repetitions: 1
+            duration: 2s
+            forks: 2
+            maxForks: 2
+            nullHop: false
+            soak: {window: 1s, min: 2s, max: 3s}
         """.trimIndent(), "e2e open test")
-        val options = RunOptions(results, false, listOf("-Xms256m", "-Xmx512m"), emptyList(), emptyList(), 3, given = emptyMap())
 
-        val record = RunStore.load(BenchmarkRunner(projectDir, progress = {}).run(scenario, options).dir)
+        val record = RunStore.load(BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 3)).dir)
 
-        assertThat(record.status).isEqualTo("complete")
-        assertThat(record.scenario.loadModel).isEqualTo("open")
-        val trial = record.trials.single()
-        assertThat(trial.error).isNull()
-        assertThat(trial.condition).isEqualTo("complexity=medium rate=40/s")
-        assertThat(trial.figures[Figure.ERROR_RATE.key]).isEqualTo(0.0) // serializedSize checked exactly against the level's shape
-        assertThat(trial.figures[Figure.TARGET_RATE_SHARE.key]).isBetween(0.5, 1.1)
-        assertThat(trial.figures).containsKey(Figure.DROPPED_ITERATIONS.key)
-        assertThat(trial.cpu!!.coresUsed["k6"]).isNotNull()
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat(record.calibrations).isEmpty()
+        assertThat(record.trials).hasSize(2).allSatisfy { trial ->
+            assertThat(trial.kind).isEqualTo(TrialKind.COST)
+            assertThat(trial.condition).isEqualTo("complexity=medium rate=40/s")
+            assertThat(trial.wrongAnswers).isZero() // serializedSize checked exactly against the level's shape
+            assertThat(trial.figures[Figure.TARGET_RATE_SHARE.key]).isBetween(0.5, 1.1)
+            assertThat(trial.figures[Figure.K6_CORES.key]).isNotNull()
+        }
     }
 
     @Test
@@ -99,10 +114,11 @@ class BenchEndToEndTest {
         val script = dir.resolve("seed-style.js")
         javaClass.getResourceAsStream("/k6/seed-style.js")!!.use { Files.copy(it, script) }
         val summaryFile = dir.resolve("summary.json")
-        ServerLauncher(toolchain, dir.resolve("logs"), listOf("-Xms256m", "-Xmx512m")).start().use { servers ->
+        val children = ChildProcesses(dir.resolve("children.pid"))
+        ServerLauncher(toolchain, dir.resolve("logs"), listOf("-Xms256m", "-Xmx512m"), children = children).start().use { servers ->
             val invocation = K6Invocation(script, mapOf("BASE_URL" to servers.gatewayUrl, "SUMMARY_PATH" to summaryFile.toString()),
                 java.time.Duration.ofSeconds(3))
-            val summary = K6Runner(k6, dir.resolve("k6.log"), CpuPlacement.plan(1, enabled = false)).run(invocation)
+            val summary = K6Runner(k6, dir.resolve("k6.log"), CpuPlacement.plan(1, enabled = false), children).run(invocation)
 
             val checks = summary.path("metrics").path("checks").path("values")
             assertThat(checks.path("passes").asLong()).isGreaterThan(10)

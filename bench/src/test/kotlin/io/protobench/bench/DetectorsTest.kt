@@ -1,6 +1,7 @@
 package io.protobench.bench
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.Steadiness
 import io.protobench.bench.measure.TrialFigures
 import org.assertj.core.api.Assertions.assertThat
@@ -38,8 +39,8 @@ class DetectorsTest {
         val figures = mapOf(Figure.THROUGHPUT.key to 812.0, Figure.DROPPED_ITERATIONS.key to 1880.0)
         val withShare = figures + TrialFigures.rateShare(figures, 1000)
         assertThat(withShare[Figure.TARGET_RATE_SHARE.key]).isEqualTo(0.812)
-        assertThat(TrialFigures.rateFlags(withShare, 1000)).containsExactly(
-            "target rate: achieved 812/s of 1000/s (81%), 1880 iterations dropped")
+        assertThat(TrialFigures.rateFlags(withShare, 1000)).containsExactly(Flag.RateNotHeld(812.0, 1000, 1880.0))
+        assertThat(TrialFigures.rateFlags(withShare, 1000).single().describe()).isEqualTo("achieved 812/s of 1000/s, 1880 iterations dropped")
     }
 
     @Test

@@ -1,139 +1,147 @@
 package io.protobench.bench
 
+import io.protobench.bench.Fixtures.NULL_HOP
+import io.protobench.bench.Fixtures.cost
 import io.protobench.bench.measure.Figure
-import io.protobench.bench.measure.RunRecord
-import io.protobench.bench.measure.ScenarioRecord
-import io.protobench.bench.measure.TrialRecord
+import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
+import io.protobench.bench.report.ClaimOutcome
 import io.protobench.bench.report.CsvReport
 import io.protobench.bench.report.MarkdownReport
-import io.protobench.bench.report.SeedReference
+import io.protobench.bench.report.SeedClaims
+import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.runner.RunStore
+import io.protobench.bench.verdict.Outcome
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Path
 
-/** Report derivation from a fixed run record: winners, flips, ties, seed comparison. */
+/** Analysis and reports from fixed run records: hop isolation, the three outcomes, the guide, the seeds, problems. */
 class ReportTest {
     private val grpc = "gRPC/Unary"
     private val binary = "HTTP/Binary"
+    private val json = "HTTP/JSON"
+    private val jitter = listOf(1.0, 1.03, 0.98, 1.01, 0.99)
 
-    /** Throughput per trial for each condition and protocol; other figures fixed. */
-    private val throughput = mapOf(
-        "size=1kb vus=10" to mapOf(grpc to listOf(6000.0, 6100.0, 5950.0), binary to listOf(3700.0, 3650.0, 3720.0)),
-        "size=100kb vus=10" to mapOf(grpc to listOf(4000.0, 4300.0, 3900.0), binary to listOf(4100.0, 3950.0, 4200.0)),
-        "size=1mb vus=10" to mapOf(grpc to listOf(1200.0, 1180.0, 1210.0), binary to listOf(2500.0, 2450.0, 2520.0)),
-    )
+    /** Small noise of its own per arm and fork, so no two arms keep an exact ratio. */
+    private fun own(arm: String, fork: Int) = 1 + 0.02 * kotlin.math.sin(arm.hashCode() * 0.7 + fork * 2.3)
 
-    private fun record(): RunRecord {
-        var sequence = 0
-        val trials = throughput.flatMap { (condition, byProtocol) ->
-            byProtocol.flatMap { (protocol, values) ->
-                values.mapIndexed { i, rps ->
-                    TrialRecord(condition, protocol, i + 1, ++sequence, "2026-11-21T00:00:00Z",
-                        mapOf(Figure.THROUGHPUT.key to rps, Figure.LATENCY_P99.key to 10_000 / rps,
-                            Figure.API_CPU_US.key to 100.0, Figure.DATA_CPU_US.key to 50.0,
-                            Figure.TOTAL_CPU_US.key to 150.0, Figure.REQ_PER_CPU_SECOND.key to 1e6 / 150, Figure.ERROR_RATE.key to 0.0),
-                        null, null)
-                }
-            }
+    /** Harness 300 µs; gRPC's hop 100 µs, HTTP/Binary's 101 µs (equivalent), HTTP/JSON's 200 µs; fork luck shared by all arms. */
+    private fun record(forks: Int = 5) = Fixtures.record(listOf("size=1kb vus=10"), listOf(json, binary, grpc, NULL_HOP), forks) { _, kind, arm, fork ->
+        if (kind != TrialKind.COST) return@record null
+        val luck = jitter[fork - 1]
+        val hop = mapOf(json to 200.0, binary to 101.0, grpc to 100.0, NULL_HOP to 0.0).getValue(arm)
+        cost((300 + hop * own(arm, fork)) * luck, hopP50 = if (arm == NULL_HOP) 0.0 else hop * own(arm, fork + 9) / 100)
+    }
+
+    @Test
+    fun `the hop is the arm minus the null hop of the same fork`() {
+        val a = Analysis.of(record()).single()
+        val hop = a.cost.associateBy { it.arm }.mapValues { it.value.mean(Figure.HOP_CPU_US)!! }
+        assertThat(hop.getValue(json)).isCloseTo(200.0, org.assertj.core.data.Offset.offset(3.0))
+        assertThat(hop.getValue(grpc)).isCloseTo(100.0, org.assertj.core.data.Offset.offset(3.0))
+        assertThat(hop.getValue(NULL_HOP)).isEqualTo(0.0)
+        // Hop share: hop over everything counted per request (k6 150 µs + servers).
+        assertThat(a.cost.single { it.arm == json }.mean(Figure.HOP_SHARE)).isBetween(0.25, 0.35)
+    }
+
+    @Test
+    fun `a large difference is decided cheaper, a tiny one equivalent, in one Holm family`() {
+        val family = Analysis.of(record()).single().family(TrialKind.COST)!!
+        assertThat(family.decisions).hasSize(3 * 2) // 3 protocol pairs x 2 figures
+        val hopCpu = family.decisions.filter { it.figure == Figure.HOP_CPU_US.key }
+        val jsonVsGrpc = hopCpu.single { it.a == json && it.b == grpc }.outcome as Outcome.Better
+        assertThat(jsonVsGrpc.winner).isEqualTo(grpc)
+        assertThat(jsonVsGrpc.sizePercent).isBetween(45.0, 55.0)
+        assertThat(hopCpu.single { it.a == binary && it.b == grpc }.outcome).isEqualTo(Outcome.Equivalent)
+    }
+
+    @Test
+    fun `the guide names a protocol only where it beat every other, and says equivalent where shown`() {
+        val lines = SelectionGuide.lines(Analysis.of(record()))
+        assertThat(lines.single()).contains("cheapest hop in CPU: no single winner", "equivalent within the margin: HTTP/Binary ≈ gRPC/Unary")
+        val withoutBinary = record().let { r -> r.copy(forks = r.forks.map { f -> f.copy(trials = f.trials.filter { it.arm != binary }) }) }
+        assertThat(SelectionGuide.lines(Analysis.of(withoutBinary)).single()).contains("cheapest hop in CPU: **gRPC/Unary**")
+    }
+
+    @Test
+    fun `an A-A control that comes out different flags the condition untrustworthy`() {
+        val aa = "$grpc (A/A)"
+        val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(grpc, binary, NULL_HOP, aa), 5) { _, kind, arm, fork ->
+            if (kind != TrialKind.COST) return@record null
+            val hop = mapOf(grpc to 100.0, binary to 100.0, NULL_HOP to 0.0, aa to 160.0).getValue(arm)
+            cost((300 + hop) * jitter[fork - 1])
         }
-        return RunRecord(
-            runId = "fixed",
-            scenario = ScenarioRecord("fixed", "A fixed run", null, throughput.keys.toList(), listOf(grpc, binary), emptyList(), "closed", 30_000, 10_000, 3),
-            options = emptyMap(), environment = mapOf("cpuModel" to "Test CPU", "cpuCores" to 2),
-            startedAt = "2026-11-21T00:00:00Z", finishedAt = "2026-11-21T00:10:00Z", status = "complete",
-            shuffleSeed = 1, trials = trials,
-        )
+        val a = Analysis.of(r).single()
+        assertThat(a.untrustworthy).isTrue()
+        assertThat(MarkdownReport.render(r)).contains("A/A check:", "this condition is untrustworthy")
+        assertThat(SelectionGuide.lines(listOf(a)).single()).contains("no verdict here is trusted")
     }
 
     @Test
-    fun `winners are named only when significant, and ties are said as such`() {
-        val analyses = Analysis.of(record()).associateBy { it.condition }
-        assertThat(analyses.getValue("size=1kb vus=10").winner!!.protocol).isEqualTo(grpc)
-        assertThat(analyses.getValue("size=1kb vus=10").winner!!.tiedWith).isEmpty()
-        assertThat(analyses.getValue("size=1mb vus=10").winner!!.protocol).isEqualTo(binary)
-        assertThat(analyses.getValue("size=100kb vus=10").winner!!.tiedWith).isNotEmpty()
+    fun `seed ratios are judged against our interval with magnitude`() {
+        assertThat(SeedClaims.judge(1.10, 1.05, 1.20)).isEqualTo(ClaimOutcome.REPRODUCED)
+        assertThat(SeedClaims.judge(4.63, 1.05, 1.30)).isEqualTo(ClaimOutcome.SAME_DIRECTION)
+        assertThat(SeedClaims.judge(2.11, 0.893, 1.21)).isEqualTo(ClaimOutcome.CONTRADICTED) // no difference where the seeds claim +111%
+        assertThat(SeedClaims.judge(1.5, 0.7, 0.9)).isEqualTo(ClaimOutcome.CONTRADICTED)
+        assertThat(SeedClaims.judge(1.5, null, null)).isEqualTo(ClaimOutcome.INCONCLUSIVE)
     }
 
     @Test
-    fun `the guide is derived from the data, including the flip and the tie`() {
-        val report = MarkdownReport.render(record())
-        assertThat(report).contains("## size=1kb vus=10")
-        assertThat(report).contains("use **gRPC/Unary**")
-        assertThat(report).contains("**Flip along size** (vus=10): gRPC/Unary wins at size=1kb, HTTP/Binary at size=1mb (no significant winner at 100kb)")
-        assertThat(report).contains("no significant difference between")
-        assertThat(report).contains("gRPC/Unary faster than HTTP/Binary by")
-        assertThat(report).contains("Measured on: Test CPU, 2 cores")
-    }
-
-    @Test
-    fun `flipping the data flips the guide`() {
-        val swapped = record().let { r ->
-            r.copy(trials = r.trials.map { t -> t.copy(protocol = if (t.protocol == grpc) binary else grpc) })
+    fun `seed claims are matched by phase and condition and carry the seeds' own spread`() {
+        val claims = SeedClaims.all
+        assertThat(claims.filter { it.phase == "phase4" && it.condition == "size=10kb vus=10" && it.figure == "throughput_rps" }).hasSize(1)
+        val r = Fixtures.record(listOf("size=10kb vus=10"), listOf(binary, grpc), 4) { _, kind, arm, fork ->
+            if (kind != TrialKind.CAPACITY) null
+            else mapOf(Figure.THROUGHPUT.key to (if (arm == grpc) 5750.0 else 4000.0) * jitter[fork - 1] * (1 + 0.04 * kotlin.math.sin(arm.length * 1.9 + fork * 2.1)))
         }
-        assertThat(MarkdownReport.render(swapped)).contains("HTTP/Binary wins at size=1kb, gRPC/Unary at size=1mb")
+        val phase2 = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(phases = listOf("phase2")) }))
+        val checks = SeedClaims.check(Analysis.of(phase2)).filter { it.claim.figure == "throughput_rps" }
+        val pair = checks.single { it.a == grpc && it.b == binary }
+        assertThat(pair.claim.phase).isEqualTo("phase2")
+        assertThat(pair.seedElsewhere.map { it.first }).contains("phase4")
+        assertThat(pair.outcome).isEqualTo(ClaimOutcome.REPRODUCED) // seeds +42.8%, ours about +44% with a few percent of noise
     }
 
     @Test
-    fun `our ratios are set beside the seeds' for matching conditions`() {
-        val pairs = SeedReference.compare(Analysis.of(record()))
-        val phase2 = pairs.single { it.condition == "size=1kb vus=10" }
-        assertThat(phase2.a).isEqualTo(grpc) // the seeds found gRPC/Unary faster at 1kb
-        assertThat(phase2.outcome).isEqualTo("reproduced")
-        val phase1 = pairs.single { it.condition == "size=1mb vus=10" }
-        assertThat(phase1.a).isEqualTo(binary)
-        assertThat(phase1.outcome).isEqualTo("reproduced")
-        assertThat(MarkdownReport.render(record())).contains("| phase2 | size=1kb vus=10 | gRPC/Unary vs HTTP/Binary |")
+    fun `an invalid trial is listed under problems and left out of every verdict`() {
+        val base = record()
+        val broken = base.copy(forks = base.forks.map { f ->
+            if (f.index != 2) f else f.copy(trials = f.trials.map { t -> if (t.arm == json) t.copy(correctAnswers = 900, wrongAnswers = 100) else t })
+        })
+        val a = Analysis.of(broken).single()
+        assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(4)
+        assertThat(MarkdownReport.render(broken)).contains("## Problems", "is invalid and left out of every verdict: 10.00% of answers were wrong")
     }
 
     @Test
-    fun `run json round-trips and the csv has one row per cell`(@TempDir dir: Path) {
+    fun `a figure that is not finite does not break the report`() {
+        val base = record()
+        val odd = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
+            t.copy(figures = t.figures + (Figure.LATENCY_P99.key to Double.POSITIVE_INFINITY) + (Figure.HOP_P50.key to Double.NaN))
+        }) })
+        assertThat(MarkdownReport.render(odd)).contains("## size=1kb vus=10")
+    }
+
+    @Test
+    fun `run json round-trips and the csv has one row per arm and kind`(@TempDir dir: Path) {
         val store = RunStore(dir)
         store.save(record())
         val back = RunStore.load(dir)
-        assertThat(back.trials).hasSize(18)
+        assertThat(back.trials).hasSize(4 * 5)
         val csv = CsvReport.render(back).lines().filter { it.isNotBlank() }
-        assertThat(csv).hasSize(1 + 6)
-        assertThat(csv[0]).startsWith("condition,protocol,trials,failed_trials,throughput_rps_median")
+        assertThat(csv).hasSize(1 + 4)
+        assertThat(csv[0]).startsWith("condition,kind,arm,forks,throughput_rps_mean")
+        assertThat(MarkdownReport.render(back)).contains("Measured on: Test CPU, 2 cores")
     }
 
     @Test
-    fun `a missing or foreign run json is a clear error`(@TempDir dir: Path) {
+    fun `a missing, foreign or older run json is a clear error`(@TempDir dir: Path) {
         assertThat(runCatching { RunStore.load(dir) }.exceptionOrNull()).hasMessageContaining("no run.json")
         dir.resolve("run.json").toFile().writeText("[1,2]")
         assertThat(runCatching { RunStore.load(dir) }.exceptionOrNull()).hasMessageContaining("not a Proto-Bench run record")
-    }
-
-    @Test
-    fun `the protocol cheapest in CPU per request is named when significantly cheaper`() {
-        val cpu = mapOf(grpc to listOf(150.0, 152.0, 149.0), binary to listOf(200.0, 203.0, 198.0))
-        val base = record()
-        val withCpu = base.copy(trials = base.trials.map { t ->
-            t.copy(figures = t.figures + (Figure.TOTAL_CPU_US.key to cpu.getValue(t.protocol)[t.round - 1]))
-        })
-        val analysis = Analysis.of(withCpu).first()
-        val ranking = analysis.rankings.getValue(Figure.TOTAL_CPU_US)
-        assertThat(ranking.order).containsExactly(grpc, binary) // lower is better
-        assertThat(ranking.winner!!.protocol).isEqualTo(grpc)
-
-        val report = MarkdownReport.render(withCpu)
-        assertThat(report).contains("gRPC/Unary uses 25.0% less CPU per request (both servers) than HTTP/Binary")
-        assertThat(report).contains("cheapest in CPU per request: **gRPC/Unary**")
-    }
-
-    @Test
-    fun `a warm-up still moving is reported unless the first trial confirms its plateau`() {
-        val base = record()
-        fun warm(protocol: String, rps: Double, change: Double) =
-            io.protobench.bench.measure.WarmupRecord("size=1kb vus=10", protocol, 3, rps, change, false)
-        // gRPC's first trial (6000) is within 10% of its last warm-up round (5800); HTTP/Binary's (3700) is not (2000).
-        val withWarmups = base.copy(warmups = listOf(warm(grpc, 5800.0, 0.4), warm(binary, 2000.0, 0.5)))
-        val unsettled = io.protobench.bench.report.WarmUpVerdict.unsettled(withWarmups)
-        assertThat(unsettled.map { it.first.protocol }).containsExactly(binary)
-        assertThat(MarkdownReport.render(withWarmups))
-            .contains("Warm-up of HTTP/Binary size=1kb vus=10 had not settled")
-            .doesNotContain("Warm-up of gRPC/Unary")
+        dir.resolve("run.json").toFile().writeText("""{"schemaVersion": 1}""")
+        assertThat(runCatching { RunStore.load(dir) }.exceptionOrNull()).hasMessageContaining("schema 1")
     }
 }

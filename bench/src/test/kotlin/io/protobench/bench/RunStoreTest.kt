@@ -1,7 +1,7 @@
 package io.protobench.bench
 
 import io.protobench.bench.measure.RunRecord
-import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.runner.RunStore
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
@@ -10,25 +10,33 @@ import java.nio.file.Path
 import kotlin.concurrent.thread
 
 class RunStoreTest {
-    private fun record(status: String) = RunRecord(
-        runId = "r", scenario = ScenarioRecord("s", "", null, listOf("c"), listOf("p"), emptyList(), "closed", 1, 0, 1),
-        options = emptyMap(), environment = emptyMap(), startedAt = "t", status = status, shuffleSeed = 1,
+    private fun record(status: RunStatus, failure: String? = null) = RunRecord(
+        runId = "r", scenario = Fixtures.scenario(listOf("c"), listOf("p")),
+        options = emptyMap(), environment = emptyMap(), startedAt = "t", status = status, failure = failure, seed = 1,
     )
 
     @Test
     fun `an interrupted run's sealed record is not overwritten by the unwinding run thread`(@TempDir dir: Path) {
         val store = RunStore(dir)
-        store.save(record("running"))
-        store.seal(record("interrupted"))
-        store.save(record("failed"))
-        assertThat(RunStore.load(dir).status).isEqualTo("interrupted")
+        store.save(record(RunStatus.RUNNING))
+        store.seal(record(RunStatus.INTERRUPTED))
+        store.save(record(RunStatus.FAILED))
+        assertThat(RunStore.load(dir).status).isEqualTo(RunStatus.INTERRUPTED)
     }
 
     @Test
     fun `concurrent saves never leave a broken run json`(@TempDir dir: Path) {
         val store = RunStore(dir)
-        val writers = (1..4).map { n -> thread { repeat(50) { store.save(record("w$n-$it")) } } }
+        val writers = (1..4).map { n -> thread { repeat(50) { store.save(record(RunStatus.RUNNING, "w$n-$it")) } } }
         writers.forEach { it.join() }
-        assertThat(RunStore.load(dir).status).startsWith("w")
+        assertThat(RunStore.load(dir).failure).startsWith("w")
+    }
+
+    @Test
+    fun `two runs started in the same second get their own folders`(@TempDir dir: Path) {
+        val first = RunStore.create(dir, "20260101-000000-quick")
+        val second = RunStore.create(dir, "20260101-000000-quick")
+        assertThat(second.dir).isNotEqualTo(first.dir)
+        assertThat(second.dir.fileName.toString()).isEqualTo("20260101-000000-quick-2")
     }
 }

@@ -34,13 +34,17 @@ class SaturationTest {
         assertThat(usage.coresUsed["data-server"]!!).isCloseTo(0.75, within(1e-9)) // 150 ticks = 1.5 s over 2 s
         assertThat(usage.coresUsed["k6"]!!).isCloseTo(1.0, within(1e-9))           // 200 ticks = 2 s over 2 s
         assertThat(usage.machineBusyShare!!).isCloseTo(0.95, within(1e-9))         // 380 busy of 400
-        assertThat(usage.saturation()).containsExactly("machine: 95% of 2 cores busy", "load generator: k6 used 1.00 of 2 cores")
+        assertThat(usage.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() })
+            .containsExactly("machine 95% busy over 2 cores (limit 90%)", "k6 used 1.00 of 2 cores")
+        // Cost mode allows less: a fixed rate must leave the machine below 70% busy.
+        assertThat(CpuUsage(2.0, emptyMap(), 0.75, 2).flags(CpuUsage.MACHINE_BUSY_COST_LIMIT)).hasSize(1)
+        assertThat(CpuUsage(2.0, emptyMap(), 0.75, 2).flags(CpuUsage.MACHINE_SATURATED)).isEmpty()
     }
 
     @Test
     fun `a quiet machine is not flagged`() {
         val usage = CpuUsage(10.0, mapOf("k6" to 0.3, "api-server" to 0.5), machineBusyShare = 0.6, cores = 4)
-        assertThat(usage.saturation()).isEmpty()
+        assertThat(usage.flags(CpuUsage.MACHINE_SATURATED)).isEmpty()
     }
 
     @Test
@@ -49,7 +53,7 @@ class SaturationTest {
         val usage = accounting.usage(accounting.read(mapOf("x" to 1L)), accounting.read(mapOf("x" to 1L)), 2)
         assertThat(usage.coresUsed["x"]).isNull()
         assertThat(usage.machineBusyShare).isNull()
-        assertThat(usage.saturation()).isEmpty()
+        assertThat(usage.flags(CpuUsage.MACHINE_SATURATED)).isEmpty()
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.protobench.bench
 
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Load
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Workload
@@ -19,11 +20,22 @@ class ScenarioParserTest {
     fun `every built-in scenario parses and has the seeds' conditions`() {
         val all = ScenarioCatalog.all().associateBy { it.name }
         assertThat(all.keys).containsExactlyInAnyOrderElementsOf(ScenarioCatalog.builtInNames)
-        assertThat((all.getValue("phase4").workload as Workload.Payload).sizes).containsExactly("10kb", "50kb", "100kb", "200kb", "500kb")
-        assertThat((all.getValue("phase3").load as Load.Closed).vus).containsExactly(50, 100, 200, 500)
-        assertThat((all.getValue("phase6").workload as Workload.Complexity).levels).containsExactly("ultra", "extreme")
-        assertThat(all.getValue("seed004").duration).isEqualTo(Duration.ofSeconds(60))
-        assertThat(all.getValue("quick").cells).hasSize(8)
+        assertThat((all.getValue("phase4").parts.single().workload as Workload.Payload).sizes).containsExactly("10kb", "50kb", "100kb", "200kb", "500kb")
+        assertThat((all.getValue("phase3").parts.single().load as Load.Closed).vus).containsExactly(50, 100, 200, 500)
+        assertThat((all.getValue("phase6").parts.single().workload as Workload.Complexity).levels).containsExactly("ultra", "extreme")
+        assertThat(all.getValue("quick").cells).hasSize(2 * 5) // four protocols and the null hop
+        assertThat(all.getValue("quick").mode).isEqualTo(Mode.COST)
+        assertThat(all.getValue("phase1").arms.map { it.label }).contains("Null hop", "HTTP/JSON (A/A)")
+    }
+
+    @Test
+    fun `seeds measures every phase's conditions once, tagged with each phase`() {
+        val seeds = ScenarioCatalog.builtIn("seeds")!!
+        val byLabel = seeds.conditions.associateBy { it.label }
+        assertThat(byLabel.getValue("size=10kb vus=10").phases).containsExactly("phase2", "phase4")
+        assertThat(byLabel.getValue("complexity=ultra vus=10").phases).containsExactly("phase6", "phase7")
+        assertThat(seeds.conditions).hasSize(1 + 2 + 4 + 5 + 3 + 2 - 1)
+        assertThat(seeds.budget).isEqualTo(Duration.ofMinutes(40))
     }
 
     @Test
@@ -34,13 +46,17 @@ class ScenarioParserTest {
             protocols: [grpc, HTTP/JSON]
             load: {model: closed, vus: [1, 5]}
             duration: 2s
-            warmup: 500ms
-            repetitions: 2
+            forks: 4
+            margin: 3%
+            soak: {window: 2s, min: 4s, max: 20s}
         """.trimIndent(), "mine.yaml")
         assertThat(s.protocols).containsExactly(Protocol.GRPC_UNARY, Protocol.HTTP_JSON)
         assertThat(s.conditions.map { it.label }).containsExactly("size=1kb vus=1", "size=1kb vus=5", "size=2mb vus=1", "size=2mb vus=5")
-        assertThat(s.cells).hasSize(8)
-        assertThat(s.warmup).isEqualTo(Duration.ofMillis(500))
+        assertThat(s.cells).hasSize(4 * 3)
+        assertThat(s.forks).isEqualTo(4)
+        assertThat(s.maxForks).isEqualTo(12)
+        assertThat(s.margin).isEqualTo(0.03)
+        assertThat(s.soak.max).isEqualTo(Duration.ofSeconds(20))
     }
 
     @Test
@@ -51,9 +67,10 @@ class ScenarioParserTest {
             protocols: [gRPC/Unary, SOAP]
             load: {model: closed, vus: [0]}
             duration: soon
-            repetitions: 0
+            forks: 1
+            margin: 80%
         """.trimIndent())
-        assertThat(v.map { it.field }).containsExactlyInAnyOrder("name", "sizes[1]", "protocols[1]", "load.vus", "duration", "repetitions")
+        assertThat(v.map { it.field }).containsExactlyInAnyOrder("name", "sizes[1]", "protocols[1]", "load.vus", "duration", "forks", "margin")
         assertThat(v.first { it.field == "sizes[1]" }.accepted).contains("up to 8mb")
         assertThat(v.first { it.field == "protocols[1]" }.accepted).contains("gRPC/Stream")
         assertThat(v.first { it.field == "duration" }.value).isEqualTo("soon")
@@ -84,7 +101,7 @@ class ScenarioParserTest {
     @Test
     fun `broken YAML is an error naming the document, not a crash`() {
         assertThat(violations("name: \"unterminated").single().field).isEqualTo("(document)")
-        assertThat(violations("name: x\nrepetitions: many").single().field).isEqualTo("repetitions")
+        assertThat(violations("name: x\nforks: many").single().field).isEqualTo("forks")
     }
 
     @Test

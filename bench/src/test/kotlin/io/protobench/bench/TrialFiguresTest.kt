@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.runner.K6Invocation
+import io.protobench.bench.runner.K6Target
+import io.protobench.bench.runner.Offered
 import io.protobench.bench.scenario.ScenarioParser
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within
@@ -19,15 +21,17 @@ class TrialFiguresTest {
         val k6 = json.readTree("""{"metrics":{
             "http_reqs":{"values":{"count":3000,"rate":1000.5}},
             "http_req_duration":{"values":{"avg":2.5,"med":2.0,"p(90)":3.0,"p(95)":4.0,"p(99)":6.0,"p(99.9)":9.0,"max":12.0}},
-            "checks":{"values":{"passes":5998,"fails":2}}}}""")
+            "checks":{"values":{"passes":2998,"fails":2}}},
+            "state":{"testRunDurationMs":3000}}""")
         val gateway = json.readTree("""{"latency":{"p50Ms":1.0,"p99Ms":3.0,"avgMs":1.2},
             "processes":{"apiServer":{"cpuUsPerRequest":120.0,"allocatedBytesPerRequest":5000,"gcCount":2,"gcTimeMs":7,"peakHeapMb":300.0},
                          "dataServer":{"cpuUsPerRequest":80.0,"allocatedBytesPerRequest":3000,"gcCount":1,"gcTimeMs":3,"peakHeapMb":200.0}}}""")
         val f = TrialFigures.from(k6, gateway)
-        assertThat(f[Figure.THROUGHPUT.key]).isEqualTo(1000.5)
+        // Throughput counts correct answers only: the script's one check passes for status 200 with the exact size.
+        assertThat(f[Figure.THROUGHPUT.key]!!).isCloseTo(2998 / 3.0, within(1e-9))
         assertThat(f[Figure.LATENCY_P50.key]).isEqualTo(2.0)
         assertThat(f[Figure.LATENCY_P999.key]).isEqualTo(9.0)
-        assertThat(f[Figure.ERROR_RATE.key]!!).isCloseTo(2 / 6000.0, within(1e-12))
+        assertThat(f[Figure.ERROR_RATE.key]!!).isCloseTo(2 / 3000.0, within(1e-12))
         assertThat(f[Figure.TOTAL_CPU_US.key]).isEqualTo(200.0)
         assertThat(f[Figure.REQ_PER_CPU_SECOND.key]).isEqualTo(5000.0)
         assertThat(f[Figure.DATA_PEAK_HEAP.key]).isEqualTo(200.0)
@@ -43,9 +47,10 @@ class TrialFiguresTest {
     @Test
     fun `the k6 invocation carries the cell as environment`() {
         val scenario = ScenarioParser.parse("name: t\nduration: 3s\ncomplexities: [ultra]\nprotocols: [gRPC/Stream]\nload: {model: open, rates: [50], maxVus: 20}", "t")
-        val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", scenario.cells.single(), Duration.ofSeconds(3), 1234, Path.of("/tmp/sum.json"))
-        assertThat(inv.environment).containsEntry("TARGET_PATH", "/api/complex/grpc/stream?complexity=ultra")
-            .containsEntry("EXPECT_FIELD", "serializedSize").containsEntry("EXPECT_VALUE", "1234")
+        val cell = scenario.cells.first()
+        val target = K6Target(cell.condition.target.gatewayPath(cell.arm), "serializedSize", 1234)
+        val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), Offered.Rate(50, 20), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
+        assertThat(inv.environment).containsEntry("TARGETS", """[{"path":"/api/complex/grpc/stream?complexity=ultra","field":"serializedSize","value":1234}]""")
             .containsEntry("LOAD_MODEL", "open").containsEntry("RATE", "50").containsEntry("MAX_VUS", "20")
             .containsEntry("DURATION", "3000ms")
     }

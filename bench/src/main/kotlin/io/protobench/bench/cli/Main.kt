@@ -21,12 +21,13 @@ import io.protobench.bench.runner.BenchmarkRunner
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
 import io.protobench.bench.runner.ToolchainProblem
+import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.ScenarioCatalog
 import java.nio.file.Path
 import kotlin.random.Random
 
-/** Exit codes: 0 done; 1 bad command line (Clikt); 2 bad scenario or input file; 3 a run that failed or was cut short. */
+/** Exit codes: 0 done; 1 bad command line (Clikt); 2 bad scenario, input file or missing tool (nothing ran); 3 a run that failed or was cut short. */
 private const val EXIT_INVALID_INPUT = 2
 private const val EXIT_RUN_FAILED = 3
 
@@ -45,12 +46,11 @@ class RunCommand : CliktCommand(name = "run") {
 
     private val scenarioName by argument("SCENARIO").default("quick")
     private val overrides by ScenarioOverrides()
-    private val restartServers by option("--restart-servers", help = "Restart both servers before every round (cold JIT each round, warm-up repeated)").flag()
     private val jvmOptions by option("--jvm-opt", help = "JVM option for both servers (repeatable; default -Xms1g -Xmx1g)").multiple()
     private val gatewayProperties by option("--gateway", help = "Spring property for the gateway, e.g. protobench.gateway.http.version=H2C (repeatable)").multiple()
     private val dataProperties by option("--data-server", help = "Spring property for the data-server, e.g. protobench.data.grpc-payload-mode=copy (repeatable)").multiple()
     private val noPinning by option("--no-pinning", help = "Do not pin k6 and the servers to disjoint CPU sets even when there are enough cores").flag()
-    private val seed by option("--seed", help = "Seed of the trial shuffle (default: random, recorded in run.json)").long()
+    private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
 
     override fun run() {
@@ -60,26 +60,34 @@ class RunCommand : CliktCommand(name = "run") {
             echo(e.message, err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
-        val jvm = jvmOptions.ifEmpty { listOf("-Xms1g", "-Xmx1g") }
+        val resultsRoot = projectDir().resolve(resultsDir)
+        checkWritable(resultsRoot)
+        // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
+        val jvm = jvmOptions.ifEmpty { listOf("-Xms1g", "-Xmx1g") } + "-XX:+ExitOnOutOfMemoryError"
         val options = RunOptions(
-            resultsRoot = projectDir().resolve(resultsDir),
-            restartServersEachRound = restartServers,
+            resultsRoot = resultsRoot,
             jvmOptions = jvm,
             gatewayArguments = gatewayProperties.map { "--$it" },
             dataServerArguments = dataProperties.map { "--$it" },
-            shuffleSeed = seed ?: Random.nextLong(),
+            seed = seed ?: Random.nextLong(),
             pinning = !noPinning,
             given = overrides.given() + mapOf(
-                "scenario" to scenarioName, "restartServers" to restartServers.toString(), "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
+                "scenario" to scenarioName, "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
                 "gateway" to gatewayProperties.joinToString(" "), "dataServer" to dataProperties.joinToString(" "),
             ),
         )
-        echo("scenario ${scenario.name}: ${scenario.cells.size} cells x ${scenario.repetitions} trials, about ${scenario.estimatedSeconds() / 60 + 1} min")
+        echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.arms.size} arms, " +
+            "${scenario.forks}-${scenario.maxForks} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
+            (scenario.budget?.let { ", budget ${it.toMinutes()} min" } ?: ""))
         val writeReport = { store: RunStore, record: io.protobench.bench.measure.RunRecord ->
-            echo("report: ${ReportWriter.write(store.dir, record)}", err = true)
+            try {
+                echo("report: ${ReportWriter.write(store.dir, record)}", err = true)
+            } catch (e: java.io.IOException) {
+                echo("cannot write the report (${e.message}); run.json is kept: rebuild it with `protobench report ${store.dir}`", err = true)
+            }
         }
         val store = try {
-            BenchmarkRunner(projectDir(), onFinished = writeReport).run(scenario, options)
+            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = writeReport).run(scenario, options)
         } catch (e: ToolchainProblem) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
@@ -88,19 +96,42 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_RUN_FAILED)
         }
         val record = RunStore.load(store.dir)
-        echo("\nProtocol selection guide (${record.status} run; details and flags in report.md):")
-        SelectionGuide.lines(Analysis.of(record)).forEach { echo(it.removePrefix("- ").replace("**", "")) }
-        if (record.status != "complete") throw ProgramResult(EXIT_RUN_FAILED)
+        echo("\nProtocol selection guide (${record.status.name.lowercase()} run; details and flags in report.md):")
+        val analyses = Analysis.of(record)
+        SelectionGuide.lines(analyses).forEach { echo(it.removePrefix("- ").replace("**", "")) }
+        aaCalibration(analyses)?.let { echo(it) }
+        if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
+    }
+
+    /** The A/A false-positive rate over every A/A comparison of the run, when there were any. */
+    private fun aaCalibration(analyses: List<io.protobench.bench.report.ConditionAnalysis>): String? {
+        val aa = analyses.flatMap { a -> a.families.flatMap { it.aaDecisions } }
+        if (aa.isEmpty()) return null
+        val wrong = aa.count { it.isBetter }
+        return "A/A calibration: $wrong of ${aa.size} A/A comparisons came out \"better\" (false-positive rate " +
+            "${io.protobench.bench.report.Numbers.percentText(wrong.toDouble() / aa.size)}); " +
+            "${aa.count { it.outcome is io.protobench.bench.verdict.Outcome.Equivalent }} equivalent, " +
+            "${aa.count { it.outcome is io.protobench.bench.verdict.Outcome.Inconclusive }} inconclusive"
+    }
+
+    /** Bad input, not a failed run: nothing is created when results cannot be written. */
+    private fun checkWritable(root: Path) {
+        val existing = generateSequence(root.toAbsolutePath()) { it.parent }.firstOrNull { java.nio.file.Files.exists(it) }
+        if (existing == null || !java.nio.file.Files.isDirectory(existing) || !java.nio.file.Files.isWritable(existing)) {
+            echo("cannot write results under $root: ${existing ?: root} is not a writable folder; give --results a writable folder", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
     }
 }
 
 class ListCommand : CliktCommand(name = "list") {
     override fun help(context: Context) = "Show the built-in scenarios with their cell count and estimated time."
     override fun run() {
-        echo(String.format("%-9s %6s %7s %9s  %s", "name", "cells", "trials", "est. time", "description"))
+        echo(String.format("%-9s %5s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
         for (s in ScenarioCatalog.all()) {
-            val minutes = s.estimatedSeconds() / 60.0
-            echo(String.format(java.util.Locale.ROOT, "%-9s %6d %7d %7.0f m  %s", s.name, s.cells.size, s.cells.size * s.repetitions, minutes, s.description))
+            val minutes = s.budget?.toMinutes()?.toDouble() ?: (s.estimatedSeconds() / 60.0)
+            echo(String.format(java.util.Locale.ROOT, "%-9s %5s %5d %6s %7.0f m  %s", s.name, s.mode.id, s.conditions.size,
+                "${s.forks}-${s.maxForks}", minutes, s.description))
         }
     }
 }
@@ -117,8 +148,24 @@ class ReportCommand : CliktCommand(name = "report") {
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         val target = if (java.nio.file.Files.isDirectory(path)) path else path.parent
-        echo("report: ${ReportWriter.write(target, record)}")
+        if (record.status == RunStatus.RUNNING && !ownerAlive(target)) {
+            echo("this run is abandoned: its CLI is no longer running (killed or crashed); the report shows what it measured", err = true)
+        }
+        try {
+            echo("report: ${ReportWriter.write(target, record)}")
+        } catch (e: java.io.IOException) {
+            echo("cannot write the report in $target: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
     }
+}
+
+/** Whether the CLI that wrote a run folder's children.pid is still running. */
+private fun ownerAlive(dir: Path): Boolean {
+    val first = runCatching { java.nio.file.Files.readAllLines(dir.resolve(io.protobench.bench.runner.ChildProcesses.FILE_NAME)).firstOrNull() }.getOrNull()
+        ?: return false
+    val pid = first.substringBefore(" ").toLongOrNull() ?: return false
+    return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 }
 
 fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand()).main(args)

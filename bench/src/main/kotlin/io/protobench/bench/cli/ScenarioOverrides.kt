@@ -5,28 +5,32 @@ import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.split
 import com.github.ajalt.clikt.parameters.types.int
-import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.Scenario
-import io.protobench.bench.scenario.ScenarioFile
 import io.protobench.bench.scenario.ScenarioParser
-import io.protobench.bench.scenario.Workload
-import io.protobench.bench.scenario.Load
 import io.protobench.bench.scenario.toFile
 
 /** Command-line flags that replace a scenario's fields; the result is validated like a file. */
 class ScenarioOverrides : OptionGroup("Scenario overrides") {
-    val duration by option("--duration", help = "Measured time per trial, e.g. 30s")
-    val warmup by option("--warmup", help = "Uncounted warm-up per cell, e.g. 10s")
-    val repetitions by option("--repetitions", "-r", help = "Trials per cell").int()
+    val mode by option("--mode", help = "cost (fixed rate at a share of capacity; default) or capacity (closed model, saturated)")
+    val duration by option("--duration", help = "Measured time per arm per fork, e.g. 5s")
+    val forks by option("--forks", "--repetitions", "-r", help = "Forks (fresh JVM pairs) every condition gets at least").int()
+    val maxForks by option("--max-forks", help = "Most forks a condition gets while its comparisons are undecided").int()
+    val budget by option("--budget", help = "Wall-time budget for adding forks where comparisons are undecided, e.g. 40m")
+    val margin by option("--margin", help = "Practical margin of equivalence, e.g. 5%")
     val protocols by option("--protocols", help = "Comma-separated protocols, e.g. gRPC/Unary,HTTP/Binary").split(",")
-    val noiseControl by option("--noise-control", help = "Add an A/A control cell per condition (the first protocol measured twice) to measure the noise floor").flag()
+    val noiseControl by option("--noise-control", help = "Add an A/A control per condition (the first protocol measured twice)").flag()
 
     fun applyTo(scenario: Scenario): Scenario {
         val file = scenario.toFile()
+        val changedForks = forks ?: file.forks
         val changed = file.copy(
+            mode = mode ?: file.mode,
             duration = duration ?: file.duration,
-            warmup = warmup ?: file.warmup,
-            repetitions = repetitions ?: file.repetitions,
+            forks = changedForks,
+            // Raising the minimum raises the maximum with it unless that is given too.
+            maxForks = maxForks ?: file.maxForks?.let { maxOf(it, changedForks ?: it) },
+            budget = budget ?: file.budget,
+            margin = margin ?: file.margin,
             protocols = protocols ?: file.protocols,
             noiseControl = noiseControl || (file.noiseControl ?: false),
         )
@@ -34,8 +38,8 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
     }
 
     fun given(): Map<String, String> = listOfNotNull(
-        duration?.let { "duration" to it }, warmup?.let { "warmup" to it },
-        repetitions?.let { "repetitions" to it.toString() }, protocols?.let { "protocols" to it.joinToString(",") },
-        if (noiseControl) "noiseControl" to "true" else null,
+        mode?.let { "mode" to it }, duration?.let { "duration" to it }, forks?.let { "forks" to it.toString() },
+        maxForks?.let { "maxForks" to it.toString() }, budget?.let { "budget" to it }, margin?.let { "margin" to it },
+        protocols?.let { "protocols" to it.joinToString(",") }, if (noiseControl) "noiseControl" to "true" else null,
     ).toMap()
 }

@@ -84,19 +84,17 @@ data class CpuUsage(
     val machineBusyShare: Double?,
     val cores: Int,
 ) {
-    /** What saturated during the trial, in words; empty when nothing did. */
-    fun saturation(): List<String> = buildList {
-        machineBusyShare?.takeIf { it >= MACHINE_SATURATED }?.let {
-            add(String.format(java.util.Locale.ROOT, "machine: %.0f%% of %d cores busy", it * 100, cores))
-        }
-        coresUsed["k6"]?.takeIf { it >= K6_SATURATED_SHARE * cores }?.let {
-            add(String.format(java.util.Locale.ROOT, "load generator: k6 used %.2f of %d cores", it, cores))
-        }
-    }
+    /** What was too busy during the trial; [machineLimit] is the busy share the mode allows. */
+    fun flags(machineLimit: Double): List<Flag> = listOfNotNull(
+        machineBusyShare?.takeIf { it >= machineLimit }?.let { Flag.MachineBusy(it, machineLimit, cores) },
+        coresUsed["k6"]?.takeIf { it >= K6_SATURATED_SHARE * cores }?.let { Flag.LoadGeneratorBusy(it, K6_SATURATED_SHARE, cores) },
+    )
 
     companion object {
-        /** The machine counts as saturated when at least this share of all cores was busy. */
+        /** Capacity mode: the machine counts as saturated when at least this share of all cores was busy. */
         const val MACHINE_SATURATED = 0.90
+        /** Cost mode: a fixed rate must leave the machine below this share busy, or CPU per request is inflated. */
+        const val MACHINE_BUSY_COST_LIMIT = 0.70
         /** k6 counts as saturating when it alone used this share of all cores: the servers were starved by it. */
         const val K6_SATURATED_SHARE = 0.45
     }

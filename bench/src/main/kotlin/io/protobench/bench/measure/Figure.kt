@@ -5,7 +5,7 @@ package io.protobench.bench.measure
  * when comparing protocols; [source] says where it is measured.
  */
 enum class Figure(val key: String, val title: String, val unit: String, val higherIsBetter: Boolean, val source: String) {
-    THROUGHPUT("throughput_rps", "Throughput", "req/s", true, "k6: completed requests / test duration"),
+    THROUGHPUT("throughput_rps", "Throughput", "req/s", true, "k6: correct answers (status 200, exact expected size) / test duration"),
     LATENCY_AVG("latency_avg_ms", "Latency avg", "ms", false, "k6: http_req_duration, end to end through the gateway"),
     LATENCY_P50("latency_p50_ms", "Latency p50", "ms", false, "k6"),
     LATENCY_P90("latency_p90_ms", "Latency p90", "ms", false, "k6"),
@@ -19,6 +19,9 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     HOP_P50("hop_p50_ms", "Hop p50", "ms", false, "gateway: gateway -> data-server -> decoded"),
     HOP_P99("hop_p99_ms", "Hop p99", "ms", false, "gateway"),
     HOP_AVG("hop_avg_ms", "Hop avg", "ms", false, "gateway"),
+    HOP_CPU_US("hop_cpu_us_per_req", "Hop CPU/req", "µs", false, "both servers' CPU/req minus the null hop's in the same fork: what the hop itself costs"),
+    HOP_SHARE("hop_share", "Hop share of CPU", "fraction", true, "hop CPU/req ÷ (k6 + both servers) CPU/req: how much of the measured work is the protocol"),
+    K6_CPU_US("k6_cpu_us_per_req", "k6 CPU/req", "µs", false, "/proc: k6 CPU time / requests"),
     API_CPU_US("api_cpu_us_per_req", "api-server CPU/req", "µs", false, "gateway JVM process CPU time / requests"),
     DATA_CPU_US("data_cpu_us_per_req", "data-server CPU/req", "µs", false, "data-server JVM process CPU time / requests"),
     TOTAL_CPU_US("total_cpu_us_per_req", "Both servers CPU/req", "µs", false, "sum of the two above"),

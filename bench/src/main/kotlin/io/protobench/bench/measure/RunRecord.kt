@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode
 
 /**
  * The master record of one run, written to `run.json` after every trial so an
- * interrupted run keeps what it measured. Every report format is rendered from it.
+ * interrupted run keeps what it measured. Every report is rendered from it alone.
  */
 data class RunRecord(
-    val schemaVersion: Int = 1,
+    val schemaVersion: Int = SCHEMA_VERSION,
     val runId: String,
     val scenario: ScenarioRecord,
     /** Command-line options as given, after defaults. */
@@ -15,73 +15,132 @@ data class RunRecord(
     val environment: Map<String, Any?>,
     val startedAt: String,
     val finishedAt: String? = null,
-    /** running | complete | interrupted | failed */
-    val status: String,
+    val status: RunStatus,
     /** Why the run stopped early, when it did. */
     val failure: String? = null,
-    /** Seed of the shuffle that ordered the trials, so the order can be reproduced. */
-    val shuffleSeed: Long,
-    val warmups: List<WarmupRecord> = emptyList(),
-    val trials: List<TrialRecord> = emptyList(),
-)
+    /** Seed of every shuffle (arm and condition order inside forks), so the order can be reproduced. */
+    val seed: Long,
+    /** Cost mode: the fixed arrival rate chosen for each condition, from its first fork's capacity probes. */
+    val calibrations: List<Calibration> = emptyList(),
+    val forks: List<ForkRecord> = emptyList(),
+    /** Why the planner stopped adding forks, and what stayed open; set when the run ends. */
+    val planning: PlanningRecord? = null,
+) {
+    val trials: List<TrialRecord> get() = forks.flatMap { it.trials }
+
+    companion object {
+        const val SCHEMA_VERSION = 2
+    }
+}
+
+enum class RunStatus { RUNNING, COMPLETE, INTERRUPTED, FAILED }
 
 /** The scenario as it was run (after command-line overrides). */
 data class ScenarioRecord(
     val name: String,
     val description: String,
-    val seedPhase: String?,
-    /** Condition labels in scenario order, e.g. "size=1kb vus=10". */
-    val conditions: List<String>,
+    /** cost | capacity */
+    val mode: String,
+    val conditions: List<ConditionRecord>,
     /** Protocol labels in scenario order. */
     val protocols: List<String>,
-    /** A/A control cells, as "<protocol> (A/A)" labels; empty without noise control. */
-    val controls: List<String> = emptyList(),
-    val loadModel: String,
+    /** Every arm's label: the protocols, then the controls (null hop, A/A). */
+    val arms: List<String>,
     val durationMs: Long,
-    val warmupMs: Long,
-    val repetitions: Int,
-    /** Most warm-up rounds (fewer when every cell settled sooner). */
-    val warmupRounds: Int = 1,
+    val forks: Int,
+    val maxForks: Int,
+    val margin: Double,
+    val utilisation: Double,
+    val budgetMs: Long?,
+    val soak: Map<String, Any>,
 )
 
-/** One uncounted warm-up round of one cell. */
-data class WarmupRecord(
+data class ConditionRecord(val label: String, val phases: List<String>)
+
+data class Calibration(
     val condition: String,
-    val protocol: String,
-    /** 1-based warm-up round. */
-    val round: Int,
-    /** k6 throughput of this round, req/s. */
-    val throughputRps: Double?,
-    /** Relative change from the cell's previous warm-up round (0.05 = +5%); null in round 1. */
-    val changeFromPrevious: Double?,
-    /** True when the change was small enough to call the cell settled; null in round 1. */
-    val settled: Boolean?,
+    val fork: Int,
+    /** Capacity of the slowest protocol (correct answers per second, closed model). */
+    val capacityRps: Double,
+    val slowestProtocol: String,
+    /** The arrival rate every cost trial of this condition runs at. */
+    val ratePerSecond: Int,
+    val maxVus: Int,
+)
+
+/** One fresh pair of server JVMs and everything measured in it. */
+data class ForkRecord(
+    /** 1-based. */
+    val index: Int,
+    val conditions: List<String>,
+    val startedAt: String,
+    val status: ForkStatus,
+    val soak: SoakRecord? = null,
+    val trials: List<TrialRecord> = emptyList(),
+    val finishedAt: String? = null,
+    /** Why the fork ended early, when it did. */
+    val failure: String? = null,
+)
+
+enum class ForkStatus { RUNNING, COMPLETE, FAILED, INTERRUPTED }
+
+/** The soak that started a fork: consecutive windows of all its endpoints in one mix. */
+data class SoakRecord(
+    val windows: List<SoakWindow>,
+    /** True when the last windows stayed within the tolerance; false when the cap was reached first. */
+    val settled: Boolean,
+    val seconds: Double,
     val error: String? = null,
 )
 
-/** One measured trial of one cell. */
+data class SoakWindow(val throughputRps: Double?, val cpuUsPerRequest: Double?, val failedRequests: Long = 0)
+
+/** A capacity probe (closed model, saturating) or a cost trial (fixed arrival rate). */
+enum class TrialKind { CAPACITY, COST }
+
+/** One measured run of one arm under one condition, in one fork. */
 data class TrialRecord(
     val condition: String,
-    val protocol: String,
-    /** 1-based round; every cell gets one trial per round. */
-    val round: Int,
+    val arm: String,
+    val kind: TrialKind,
+    val fork: Int,
     /** 1-based position of this trial in the whole run. */
     val sequence: Int,
     val startedAt: String,
-    /** Figures derived from k6 and the gateway, by [Figure] key; null when unavailable. */
+    /** The load offered: "vus=10" or "rate=1500/s". */
+    val load: String,
+    /** Figures derived from k6, the gateway and /proc, by [Figure] key; null when unavailable. */
     val figures: Map<String, Double?>,
-    /** The k6 end-of-test summary metrics, as k6 wrote them. */
-    val k6: JsonNode?,
-    /** The gateway's /benchmark/end answer, as it was returned. */
-    val gateway: JsonNode?,
+    /** Answers k6 judged: status 200 with the exact expected size, or not. */
+    val correctAnswers: Long = 0,
+    val wrongAnswers: Long = 0,
+    val flags: List<Flag> = emptyList(),
     /** Why the trial produced no figures, when it failed. */
     val error: String? = null,
-    /** CPU of k6, both servers and the machine over the trial, from /proc. */
-    val cpu: CpuUsage? = null,
-    /**
-     * Why this trial's figures deserve doubt, each as "kind: detail": `machine` or
-     * `load generator` saturated, `target rate` not held (open model), `unsteady`
-     * throughput. Empty when none applies.
-     */
-    val flags: List<String> = emptyList(),
-)
+    /** The k6 end-of-test summary metrics, as k6 wrote them. */
+    val k6: JsonNode? = null,
+    /** The gateway's /benchmark/end answer, as it was returned. */
+    val gateway: JsonNode? = null,
+) {
+    /** Counted in verdicts: it ran, and (almost) every answer was correct. */
+    val valid: Boolean get() = error == null && invalidReason() == null
+
+    /** Why a trial that ran is still excluded, or null. */
+    fun invalidReason(): String? {
+        val total = correctAnswers + wrongAnswers
+        if (error != null) return error
+        if (total == 0L) return "no answers"
+        val share = wrongAnswers.toDouble() / total
+        return if (share > MAX_WRONG_SHARE) String.format(java.util.Locale.ROOT, "%.2f%% of answers were wrong (limit 0.1%%)", share * 100) else null
+    }
+
+    companion object {
+        /** A trial with more wrong answers than this share is invalid. */
+        const val MAX_WRONG_SHARE = 0.001
+    }
+}
+
+/** Why the planner stopped, and each comparison it left open with the forks it would take. */
+data class PlanningRecord(val stoppedBecause: String, val open: List<OpenComparison>)
+
+data class OpenComparison(val condition: String, val comparison: String, val moreForks: Int?)

@@ -19,6 +19,9 @@ data class Steadiness(
     /** null when there were too few seconds to judge. */
     val steady: Boolean?,
 ) {
+    /** The flag for an unsteady window, or null when steady or not judged. */
+    fun flag(): Flag? = if (steady == false) Flag.Unsteady(coefficientOfVariation ?: 0.0, drift ?: 0.0, seconds) else null
+
     fun describe(): String = String.format(java.util.Locale.ROOT,
         "throughput varied %.0f%% (CoV) and drifted %+.0f%% over %d s", (coefficientOfVariation ?: 0.0) * 100, (drift ?: 0.0) * 100, seconds)
 

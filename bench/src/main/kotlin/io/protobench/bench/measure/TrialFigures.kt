@@ -18,8 +18,11 @@ object TrialFigures {
         return figures
     }
 
-    /** CPU shares from /proc over the trial. */
-    fun fromCpu(usage: CpuUsage): Map<String, Double?> = mapOf(
+    /** CPU shares from /proc over the trial; k6's CPU per request needs the trial's request count. */
+    fun fromCpu(usage: CpuUsage, requests: Double?): Map<String, Double?> = mapOf(
+        Figure.K6_CPU_US.key to usage.coresUsed["k6"]?.let { cores ->
+            requests?.takeIf { it > 0 }?.let { cores * usage.wallSeconds * 1e6 / it }
+        },
         Figure.K6_CORES.key to usage.coresUsed["k6"],
         Figure.API_CORES.key to usage.coresUsed["api-server"],
         Figure.DATA_CORES.key to usage.coresUsed["data-server"],
@@ -30,11 +33,10 @@ object TrialFigures {
     fun fromK6(summary: JsonNode): Map<String, Double?> {
         val metrics = summary.path("metrics")
         val duration = metrics.path("http_req_duration").path("values")
-        val checks = metrics.path("checks").path("values")
-        val passes = checks.path("passes").asDouble(0.0)
-        val fails = checks.path("fails").asDouble(0.0)
+        val (passes, fails) = answers(summary)
+        val seconds = summary.path("state").path("testRunDurationMs").asDouble(0.0) / 1000
         return mapOf(
-            Figure.THROUGHPUT.key to metrics.path("http_reqs").path("values").number("rate"),
+            Figure.THROUGHPUT.key to if (seconds > 0) passes / seconds else null,
             Figure.LATENCY_AVG.key to duration.number("avg"),
             Figure.LATENCY_P50.key to duration.number("med"),
             Figure.LATENCY_P90.key to duration.number("p(90)"),
@@ -47,6 +49,15 @@ object TrialFigures {
         )
     }
 
+    /**
+     * (correct, wrong) answers: the script's one check passes only for status 200 with the
+     * exact expected size, so k6's check passes are the correct answers.
+     */
+    fun answers(summary: JsonNode): Pair<Double, Double> {
+        val checks = summary.path("metrics").path("checks").path("values")
+        return checks.path("passes").asDouble(0.0) to checks.path("fails").asDouble(0.0)
+    }
+
     /** For an open-model trial: how much of the target rate was achieved; null for closed load. */
     fun rateShare(figures: Map<String, Double?>, targetPerSecond: Int?): Map<String, Double?> {
         val throughput = figures[Figure.THROUGHPUT.key]
@@ -55,12 +66,11 @@ object TrialFigures {
     }
 
     /** Open model: a trial that fell short of its target rate is flagged, not silently averaged. */
-    fun rateFlags(figures: Map<String, Double?>, targetPerSecond: Int?): List<String> {
+    fun rateFlags(figures: Map<String, Double?>, targetPerSecond: Int?): List<Flag> {
         val share = figures[Figure.TARGET_RATE_SHARE.key] ?: return emptyList()
         val dropped = figures[Figure.DROPPED_ITERATIONS.key] ?: 0.0
         if (share >= RATE_HELD && dropped == 0.0) return emptyList()
-        return listOf(String.format(java.util.Locale.ROOT, "target rate: achieved %.0f/s of %d/s (%.0f%%), %.0f iterations dropped",
-            figures[Figure.THROUGHPUT.key], targetPerSecond, share * 100, dropped))
+        return listOf(Flag.RateNotHeld(figures[Figure.THROUGHPUT.key] ?: 0.0, targetPerSecond!!, dropped))
     }
 
     /** An open-model trial holds its rate when it achieves at least this share of it (and drops nothing). */

@@ -1,109 +1,144 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
-import io.protobench.bench.scenario.Cell
-import io.protobench.bench.stats.Comparison
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialRecord
+import io.protobench.bench.runner.Judge
+import io.protobench.bench.scenario.Arm
 import io.protobench.bench.stats.Estimate
+import io.protobench.bench.verdict.ComparisonInput
+import io.protobench.bench.verdict.Decision
+import io.protobench.bench.verdict.Outcome
+import io.protobench.bench.verdict.PairedRatio
+import io.protobench.bench.verdict.Verdicts
 
-/** One protocol under one condition, summarised over its trials. */
-data class CellStats(
-    val condition: String,
-    val protocol: String,
-    val trials: Int,
-    val failedTrials: Int,
-    val estimates: Map<Figure, Estimate>,
-) {
-    fun median(figure: Figure): Double? = estimates[figure]?.median
+/** Per-fork values of one arm: fork index → figure key → value, from its valid trials of one kind. */
+typealias ForkValues = Map<Int, Map<String, Double?>>
+
+/** One arm under one condition: its figures as mean over forks with a 95% t interval. */
+data class ArmSummary(val arm: String, val forks: Int, val estimates: Map<Figure, Estimate>) {
+    fun mean(figure: Figure): Double? = estimates[figure]?.mean
 }
 
-/** The best protocol on a figure under a condition, and those it cannot be told apart from. */
-data class Winner(val protocol: String, val tiedWith: List<String>, val overRunnerUp: Comparison?)
-
-/** The protocols of one condition ordered and compared on one figure. */
-data class Ranking(
-    val figure: Figure,
-    /** Protocols by median, best first ([Figure.higherIsBetter] says which way is best). */
-    val order: List<String>,
-    /** Every protocol pair, the better-by-median first in each pair. */
-    val comparisons: List<Comparison>,
-    /** Each A/A control against the protocol it copies, on this figure. */
-    val controlComparisons: List<Comparison>,
-    /**
-     * The largest difference (percent) two identical cells showed on this figure: the bound
-     * of the A/A interval farthest from zero (or the A/A difference itself with one trial).
-     * Differences below it are never called wins. Null without a control.
-     */
-    val noiseFloorPercent: Double?,
-    val winner: Winner?,
-)
+/** The decisions of one family (one kind of trial of one condition), Holm-adjusted together. */
+data class Family(val kind: TrialKind, val figures: List<Figure>, val decisions: List<Decision>) {
+    /** Decisions between two protocols (the A/A check excluded). */
+    val protocolDecisions get() = decisions.filter { Arm.replicated(it.a) == null && Arm.replicated(it.b) == null }
+    val aaDecisions get() = decisions.filter { Arm.replicated(it.a) != null || Arm.replicated(it.b) != null }
+}
 
 data class ConditionAnalysis(
     val condition: String,
-    val cells: List<CellStats>,
-    /** A/A control cells (a protocol measured again as if it were another); empty without noise control. */
-    val controls: List<CellStats>,
-    /** The comparison on each of [Analysis.RANKED] figures. */
-    val rankings: Map<Figure, Ranking>,
+    val phases: List<String>,
+    val calibration: Calibration?,
+    val cost: List<ArmSummary>,
+    val capacity: List<ArmSummary>,
+    val families: List<Family>,
+    /** Valid per-fork values, by kind and arm, for seed claims and reports. */
+    val values: Map<TrialKind, Map<String, ForkValues>>,
 ) {
-    private val byThroughput get() = rankings.getValue(Figure.THROUGHPUT)
-    val comparisons get() = byThroughput.comparisons
-    val controlComparisons get() = byThroughput.controlComparisons
-    val noiseFloorPercent get() = byThroughput.noiseFloorPercent
-    val ranking get() = byThroughput.order
-    val winner get() = byThroughput.winner
+    val decisions: List<Decision> get() = families.flatMap { it.decisions }
+
+    /** The A/A control came out "better": this condition's verdicts cannot be trusted. */
+    val untrustworthy: Boolean get() = families.any { f -> f.aaDecisions.any { it.isBetter } }
+
+    fun family(kind: TrialKind) = families.firstOrNull { it.kind == kind }
+
+    /** Per-fork ratios of [a] to [b] on [figure], for trials of [kind]. */
+    fun paired(kind: TrialKind, figure: Figure, a: String, b: String): PairedRatio {
+        val arms = values[kind].orEmpty()
+        val forks = (arms[a].orEmpty().keys + arms[b].orEmpty().keys).sorted()
+        return PairedRatio.of(forks.map { arms[a]?.get(it)?.get(figure.key) }, forks.map { arms[b]?.get(it)?.get(figure.key) })
+    }
 }
 
-/** The statistics of a run: per cell, per condition, pairwise. Pure: computed from run.json only. */
+/**
+ * The statistics of a run, computed from run.json alone. Forks are the unit: every
+ * arm's figure is averaged over forks, and two protocols are compared by the per-fork
+ * log ratio of the same figure (paired within the fork), Holm-adjusted across every
+ * comparison of a condition, with three outcomes (see [Verdicts]).
+ */
 object Analysis {
-    /**
-     * Figures protocols are compared on: throughput (the headline, as in the seeds), the CPU
-     * both servers spend per request (robust even when the machine is saturated, because it
-     * is per request), and the hop latency the gateway measured.
-     */
-    val RANKED = listOf(Figure.THROUGHPUT, Figure.TOTAL_CPU_US, Figure.HOP_P50)
+    /** Compared in cost trials: what the hop costs in CPU, and its latency as the gateway timed it. */
+    val COST_FIGURES = listOf(Figure.HOP_CPU_US, Figure.HOP_P50)
+    /** Compared in capacity trials: correct answers per second at saturation (and, in capacity mode, the hop). */
+    val CAPACITY_FIGURES = listOf(Figure.THROUGHPUT)
+    val CAPACITY_MODE_FIGURES = listOf(Figure.THROUGHPUT, Figure.HOP_CPU_US, Figure.HOP_P50)
 
     fun of(record: RunRecord): List<ConditionAnalysis> = record.scenario.conditions.map { condition ->
-        val cells = record.scenario.protocols.map { protocol -> cellStats(record, condition, protocol) }
-        val controls = record.scenario.controls.map { control -> cellStats(record, condition, control) }
-        ConditionAnalysis(condition, cells, controls, RANKED.associateWith { rank(record, condition, cells, controls, it) })
+        val trials = record.trials.filter { it.condition == condition.label && it.valid }
+        val values = TrialKind.entries.associateWith { kind -> forkValues(trials.filter { it.kind == kind }) }
+        val capacityFigures = if (record.scenario.mode == "capacity") CAPACITY_MODE_FIGURES else CAPACITY_FIGURES
+        val analysis = ConditionAnalysis(
+            condition = condition.label,
+            phases = condition.phases,
+            calibration = record.calibrations.firstOrNull { it.condition == condition.label },
+            cost = summaries(record.scenario.arms, values.getValue(TrialKind.COST)),
+            capacity = summaries(record.scenario.arms, values.getValue(TrialKind.CAPACITY)),
+            families = emptyList(),
+            values = values,
+        )
+        val families = listOf(TrialKind.COST to COST_FIGURES, TrialKind.CAPACITY to capacityFigures)
+            .filter { (kind, _) -> values.getValue(kind).isNotEmpty() }
+            .map { (kind, figures) -> family(analysis, record, kind, figures) }
+        analysis.copy(families = families)
     }
 
-    fun values(record: RunRecord, condition: String, protocol: String, figure: Figure): List<Double> =
-        record.trials.filter { it.condition == condition && it.protocol == protocol && it.error == null }
-            .mapNotNull { it.figures[figure.key] }
-
-    private fun rank(record: RunRecord, condition: String, cells: List<CellStats>, controls: List<CellStats>, figure: Figure): Ranking {
-        fun compare(a: String, b: String, floor: Double?) =
-            Comparison.of(a, values(record, condition, a, figure), b, values(record, condition, b, figure), floor)
-
-        val controlComparisons = controls.mapNotNull { compare(it.protocol, Cell.controlledLabel(it.protocol), null) }
-        val floor = controlComparisons.mapNotNull(::noiseFloor).maxOrNull()
-        val measured = cells.filter { it.median(figure) != null }
-        val ordered = if (figure.higherIsBetter) measured.sortedByDescending { it.median(figure) } else measured.sortedBy { it.median(figure) }
-        val comparisons = ordered.flatMapIndexed { i, better ->
-            ordered.drop(i + 1).mapNotNull { worse -> compare(better.protocol, worse.protocol, floor) }
+    /** The planner's view: each condition's undecided protocol comparisons (the A/A check need not be decided). */
+    val judge = Judge { record ->
+        of(record).associate { a ->
+            a.condition to a.families.flatMap { it.protocolDecisions }.filter { it.outcome is Outcome.Inconclusive }.map {
+                OpenComparison(a.condition, "${it.a} vs ${it.b} on ${Figure.byKey(it.figure)?.title ?: it.figure}",
+                    (it.outcome as Outcome.Inconclusive).moreForks)
+            }
         }
-        return Ranking(figure, ordered.map { it.protocol }, comparisons, controlComparisons, floor, winner(ordered, comparisons))
     }
 
-    private fun cellStats(record: RunRecord, condition: String, protocol: String): CellStats {
-        val trials = record.trials.filter { it.condition == condition && it.protocol == protocol }
-        val good = trials.filter { it.error == null }
-        val estimates = Figure.entries.mapNotNull { figure ->
-            Estimate.of(good.mapNotNull { it.figures[figure.key] })?.let { figure to it }
-        }.toMap()
-        return CellStats(condition, protocol, trials.size, trials.size - good.size, estimates)
+    private fun family(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>): Family {
+        val arms = record.scenario.arms.filter { it in a.values.getValue(kind).keys }
+        val protocols = arms.filter { it in record.scenario.protocols }
+        val pairs = protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } } +
+            arms.mapNotNull { arm -> Arm.replicated(arm)?.let { arm to it } }
+        val inputs = figures.flatMap { figure ->
+            pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
+        }
+        return Family(kind, figures, Verdicts.decide(inputs, margin = record.scenario.margin))
     }
 
-    private fun noiseFloor(aa: Comparison): Double =
-        if (aa.ciLowPercent != null && aa.ciHighPercent != null) maxOf(kotlin.math.abs(aa.ciLowPercent), kotlin.math.abs(aa.ciHighPercent))
-        else kotlin.math.abs(aa.differencePercent)
-
-    private fun winner(ranked: List<CellStats>, comparisons: List<Comparison>): Winner? {
-        val best = ranked.firstOrNull() ?: return null
-        val againstBest = comparisons.filter { it.a == best.protocol }
-        val tied = againstBest.filter { !it.significant }.map { it.b }
-        return Winner(best.protocol, tied, againstBest.firstOrNull())
+    /** Valid trials as fork → figures per arm, with the hop figures derived against the null hop of the same fork. */
+    private fun forkValues(trials: List<TrialRecord>): Map<String, ForkValues> {
+        val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) -> ts.associate { it.fork to it.figures } }
+        val nullHop = byArm[Arm.NullHop.LABEL].orEmpty()
+        return byArm.mapValues { (_, forks) ->
+            forks.mapValues { (fork, figures) -> figures + derived(figures, nullHop[fork]) }
+        }
     }
+
+    /**
+     * Hop CPU per request = both servers' CPU per request minus the null hop's in the same
+     * fork (the harness: k6's requests through the gateway without the data-server call);
+     * hop share = hop CPU over all CPU counted per request (k6 and both servers).
+     */
+    private fun derived(figures: Map<String, Double?>, nullHop: Map<String, Double?>?): Map<String, Double?> {
+        val total = figures[Figure.TOTAL_CPU_US.key]
+        val harness = nullHop?.get(Figure.TOTAL_CPU_US.key)
+        val hop = if (total != null && harness != null) total - harness else null
+        val all = total?.let { t -> figures[Figure.K6_CPU_US.key]?.let { t + it } }
+        return mapOf(
+            Figure.HOP_CPU_US.key to hop,
+            Figure.HOP_SHARE.key to if (hop != null && all != null && all > 0) hop / all else null,
+        )
+    }
+
+    private fun summaries(arms: List<String>, values: Map<String, ForkValues>): List<ArmSummary> =
+        arms.filter { it in values }.map { arm ->
+            val forks = values.getValue(arm)
+            val estimates = Figure.entries.mapNotNull { figure ->
+                Estimate.of(forks.values.mapNotNull { it[figure.key] }.filter { it.isFinite() })?.let { figure to it }
+            }.toMap()
+            ArmSummary(arm, forks.size, estimates)
+        }
 }

@@ -1,32 +1,34 @@
 package io.protobench.bench.report
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.stats.Estimate
+import io.protobench.bench.verdict.Decision
+import io.protobench.bench.verdict.Outcome
+import io.protobench.bench.verdict.Verdicts
 
-/** report.md: the seeds' phase tables, from our measurements, with statistics and a derived guide. */
+/** report.md: per condition the hop's cost and latency, capacity, the decisions, the guide, the seeds, the problems. */
 object MarkdownReport {
-    private val FLAG_MEANING = mapOf(
-        "machine" to ": every core was busy, so the protocols competed for exhausted CPU and their differences are compressed;",
-        "load generator" to ": k6 itself took a large share of the CPU, starving the servers;",
-        "target rate" to ": the open-model target rate was not held, so this is not the latency at that rate;",
-        "unsteady" to ": throughput did not settle, so warm-up or interference may bias these trials;",
-    )
-
-    /** Table columns: one figure, or the api-server / data-server pair of a per-process figure. */
     private class Column(val title: String, val figures: List<Figure>)
-    private val columns = listOf(
-        Column("Throughput (req/s) [95% CI]", listOf(Figure.THROUGHPUT)),
-        Column("Latency avg (ms)", listOf(Figure.LATENCY_AVG)),
-        Column("p50 (ms)", listOf(Figure.LATENCY_P50)),
-        Column("p95 (ms)", listOf(Figure.LATENCY_P95)),
-        Column("p99 (ms)", listOf(Figure.LATENCY_P99)),
-        Column("Hop p50 (ms)", listOf(Figure.HOP_P50)),
-        Column("CPU/req µs (api / data)", listOf(Figure.API_CPU_US, Figure.DATA_CPU_US)),
-        Column("Peak heap MB (api / data)", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
-        Column("GCs (api / data)", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
-        Column("Errors", listOf(Figure.ERROR_RATE)),
+
+    private val costColumns = listOf(
+        Column("Hop CPU µs/req", listOf(Figure.HOP_CPU_US)),
+        Column("Hop p50 / p99 ms", listOf(Figure.HOP_P50, Figure.HOP_P99)),
+        Column("End-to-end p50 / p99 ms", listOf(Figure.LATENCY_P50, Figure.LATENCY_P99)),
+        Column("CPU µs/req k6 / api / data", listOf(Figure.K6_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
+        Column("Hop share", listOf(Figure.HOP_SHARE)),
+        Column("Alloc/req api / data (B)", listOf(Figure.API_ALLOC, Figure.DATA_ALLOC)),
+        Column("Machine busy", listOf(Figure.MACHINE_BUSY)),
+    )
+    private val capacityColumns = listOf(
+        Column("Correct answers/s", listOf(Figure.THROUGHPUT)),
+        Column("End-to-end p50 / p95 ms", listOf(Figure.LATENCY_P50, Figure.LATENCY_P95)),
+        Column("CPU µs/req api / data", listOf(Figure.API_CPU_US, Figure.DATA_CPU_US)),
+        Column("Peak heap MB api / data", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
+        Column("GCs api / data", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
     )
 
     fun render(record: RunRecord): String {
@@ -35,153 +37,170 @@ object MarkdownReport {
             header(record)
             analyses.forEach { condition(it, record) }
             guide(analyses)
-            cpuEfficiency(analyses)
             seeds(analyses)
+            forks(record)
+            planning(record)
             problems(record)
         }
     }
 
     private fun StringBuilder.header(r: RunRecord) {
         val env = r.environment
-        appendLine("# Proto-Bench report: ${r.scenario.name}")
+        val s = r.scenario
+        appendLine("# Proto-Bench report: ${s.name}")
         appendLine()
-        appendLine("${r.scenario.description}")
+        appendLine(s.description)
         appendLine()
-        appendLine("- Status: **${r.status}**${r.failure?.let { " — $it" } ?: ""}; started ${r.startedAt}, finished ${r.finishedAt ?: "–"}")
+        appendLine("- Status: **${r.status.name.lowercase()}**${r.failure?.let { " — $it" } ?: ""}; started ${r.startedAt}, finished ${r.finishedAt ?: "–"}")
         appendLine("- Measured on: ${env["cpuModel"]}, ${env["cpuCores"]} cores, ${env["memoryTotalMb"]} MB, kernel ${env["kernel"]}")
         appendLine("- JDK ${env["jdk"]}; server JVM options `${(env["serverJvmOptions"] as? List<*>)?.joinToString(" ")}`; k6 `${env["k6"]}`")
         appendLine("- Libraries: ${(env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }}")
         appendLine("- Source: commit `${env["gitCommit"]}`${if (env["gitDirty"] == true) " (with uncommitted changes)" else ""}")
-        val warmupRounds = r.warmups.maxOfOrNull { it.round } ?: 0
-        appendLine("- Load: ${r.scenario.loadModel} model; ${r.scenario.repetitions} trials of ${r.scenario.durationMs / 1000.0} s per cell, " +
-            "interleaved in shuffled rounds (seed ${r.shuffleSeed}); before them $warmupRounds uncounted warm-up round(s) of " +
-            "${r.scenario.warmupMs / 1000.0} s per cell (at most ${r.scenario.warmupRounds}, ending early once every cell's " +
-            "throughput changed by at most 10% from its previous round)")
-        appendLine("- ${env["processesSharingCpus"]}: absolute figures are this machine's; the ratios are what carries over.")
-        appendLine("- CPU placement: ${env["placement"] ?: "not recorded"}")
+        appendLine("- ${env["processesSharingCpus"]}; CPU placement: ${env["placement"] ?: "not recorded"}")
+        appendLine("- Design: ${s.mode} mode; forks (fresh JVM pairs) are the unit: at least ${s.forks}, at most ${s.maxForks} per condition" +
+            (s.budgetMs?.let { ", budget ${it / 60000} min" } ?: "") + "; each fork soaks every endpoint until throughput and CPU " +
+            "per request hold within ±${Numbers.percentText(s.soak["tolerance"] as? Double)} (${s.soak["min"]}–${s.soak["max"]}); " +
+            "then per condition each protocol's capacity is probed (closed model) and every arm runs ${s.durationMs / 1000.0} s " +
+            (if (s.mode == "cost") "at ${Numbers.percentText(s.utilisation)} of the slowest protocol's capacity" else "in the closed model") +
+            ", in shuffled order (seed ${r.seed}); margin of equivalence ±${Numbers.percentText(s.margin)}")
         appendLine()
-        appendLine("Figures are medians over trials; `[a, b]` is the 95% confidence interval of the mean (Student's t). " +
-            "Latency is end to end as k6 saw it; *hop* is the gateway → data-server call alone. CPU/req is process CPU time " +
-            "divided by requests in the window.")
+        appendLine("Per arm: the mean over forks with its 95% interval (Student's t over forks). Comparisons: the geometric mean " +
+            "of the per-fork ratios with its interval, Holm-adjusted over every comparison of the condition; *hop* = " +
+            "the protocol's cost minus the null hop's (the gateway answering without calling the data-server) in the same fork. " +
+            "See docs/methodology.md.")
         appendLine()
     }
 
     private fun StringBuilder.condition(a: ConditionAnalysis, record: RunRecord) {
-        appendLine("## ${a.condition}")
+        appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
         appendLine()
-        appendLine("| Protocol | " + columns.joinToString(" | ") { it.title } + " | Rank |")
-        appendLine("|---" + "|---:".repeat(columns.size) + "|---:|")
-        for (cell in a.cells + a.controls) {
-            val rank = a.ranking.indexOf(cell.protocol).takeIf { it >= 0 }?.plus(1)?.toString() ?: "–"
-            val values = columns.joinToString(" | ") { column -> column.figures.joinToString(" / ") { f -> cellValue(cell.estimates[f], f) } }
-            val name = if (rank == "1") "**${cell.protocol}**" else cell.protocol
-            appendLine("| $name | $values | $rank |")
+        a.calibration?.let {
+            appendLine("Cost trials at **${it.ratePerSecond}/s**: ${Numbers.percentText(record.scenario.utilisation)} of the capacity " +
+                "of the slowest protocol, ${it.slowestProtocol} (${Numbers.number(it.capacityRps)} correct answers/s), probed in fork ${it.fork}.")
+            appendLine()
         }
-        appendLine()
-        a.comparisons.forEach { appendLine("- ${Verdicts.sentence(it)}") }
-        // On the other ranked figures, only the best protocol against each other one.
-        for (ranking in a.rankings.values.filter { it.figure != Figure.THROUGHPUT }) {
-            val best = ranking.order.firstOrNull() ?: continue
-            ranking.comparisons.filter { it.a == best }.forEach { appendLine("- ${Verdicts.sentence(it, ranking.figure)}") }
+        if (a.cost.isNotEmpty()) table("Cost at a fixed rate", costColumns, a.cost)
+        if (a.capacity.isNotEmpty()) table("Capacity on this machine (closed model, ${record.scenario.conditions.first { it.label == a.condition }.label.substringAfter(" ")}, saturated)", capacityColumns, a.capacity)
+        for (family in a.families) {
+            appendLine("${if (family.kind == TrialKind.COST) "Cost" else "Capacity"} comparisons (${family.decisions.size} in the Holm family):")
+            appendLine()
+            family.protocolDecisions.forEach { appendLine("- ${sentence(it)}") }
+            family.aaDecisions.forEach { appendLine("- A/A check: ${sentence(it)}${if (it.isBetter) " — **the control differs from itself: this condition is untrustworthy**" else ""}") }
+            appendLine()
         }
-        a.controlComparisons.forEach {
-            appendLine("- Noise control: ${it.a} against ${it.b} — ${Verdicts.signed(it.differencePercent)}" +
-                (it.ciLowPercent?.let { low -> ", 95% CI ${Verdicts.pct(low)} to ${Verdicts.pct(it.ciHighPercent!!)}" } ?: "") +
-                "; noise floor here ±${a.noiseFloorPercent?.let(Verdicts::pct) ?: "–"}")
-        }
-        if (a.controls.isEmpty()) appendLine("- No A/A control in this run: the noise floor was not measured (`--noise-control` adds one).")
-        appendLine()
         flags(record.trials.filter { it.condition == a.condition })
     }
 
-    /** Doubts about this condition's trials, by kind, with the worst case of each. */
-    private fun StringBuilder.flags(trials: List<TrialRecord>) {
-        val byKind = trials.flatMap { t -> t.flags.map { it.substringBefore(":") to "${t.protocol}: ${it.substringAfter(": ")}" } }
-            .groupBy({ it.first }, { it.second })
-        for ((kind, details) in byKind) {
-            val meaning = FLAG_MEANING[kind] ?: ""
-            appendLine("> **Flag — $kind** in ${details.size} of ${trials.size} trials$meaning e.g. ${details.first()}")
+    private fun StringBuilder.table(title: String, columns: List<Column>, arms: List<ArmSummary>) {
+        appendLine("**$title**")
+        appendLine()
+        appendLine("| Arm | Forks | " + columns.joinToString(" | ") { it.title } + " |")
+        appendLine("|---|---:|" + "---:|".repeat(columns.size))
+        for (arm in arms) {
+            val cells = columns.joinToString(" | ") { c -> c.figures.joinToString(" / ") { f -> value(arm.estimates[f], f, c.figures.size == 1) } }
+            appendLine("| ${arm.arm} | ${arm.forks} | $cells |")
         }
-        if (byKind.isNotEmpty()) appendLine()
+        appendLine()
     }
 
-    private fun cellValue(e: Estimate?, figure: Figure): String {
+    private fun value(e: Estimate?, figure: Figure, withInterval: Boolean): String {
         if (e == null) return "–"
-        if (figure == Figure.ERROR_RATE) return Verdicts.pct(100 * e.median)
-        val interval = if (figure == Figure.THROUGHPUT && e.ciLow != null) " [${Verdicts.number(e.ciLow)}, ${Verdicts.number(e.ciHigh)}]" else ""
-        return Verdicts.number(e.median) + interval
+        if (figure.unit == "fraction") return Numbers.percentText(e.mean)
+        val interval = if (withInterval && e.ciLow != null) " [${Numbers.number(e.ciLow)}, ${Numbers.number(e.ciHigh)}]" else ""
+        return Numbers.number(e.mean) + interval
+    }
+
+    fun sentence(d: Decision): String {
+        val figure = Figure.byKey(d.figure)
+        val word = when (figure) {
+            Figure.THROUGHPUT -> "faster"
+            Figure.HOP_CPU_US, Figure.TOTAL_CPU_US -> "cheaper"
+            else -> "lower"
+        }
+        val better = d.outcome as? Outcome.Better
+        // Clearly different yet inside the margin: true, but too small to matter in practice.
+        val small = if (better != null && better.highPercent < d.margin * 100) " — inside the ±${Numbers.percentText(d.margin)} margin: practically equivalent" else ""
+        return "${figure?.title ?: d.figure}: ${d.describe(word)}$small"
+    }
+
+    private fun StringBuilder.flags(trials: List<TrialRecord>) {
+        val byKind = trials.flatMap { t -> t.flags.map { it to t } }.groupBy { it.first.javaClass.simpleName }
+        for ((_, flagged) in byKind) {
+            val (flag, trial) = flagged.first()
+            appendLine("> **Flag** in ${flagged.size} of ${trials.size} trials: ${flag.meaning()}; e.g. ${trial.arm} (${trial.kind.name.lowercase()}, fork ${trial.fork}): ${flag.describe()}")
+        }
+        if (byKind.isNotEmpty()) appendLine()
     }
 
     private fun StringBuilder.guide(analyses: List<ConditionAnalysis>) {
         appendLine("## Protocol selection guide (derived from this run)")
         appendLine()
-        appendLine("Winner = highest median throughput; a winner is named only when it is significantly faster than every other protocol.")
+        appendLine("A protocol is named only where it beat every other protocol after Holm; *equivalent* means shown within the margin.")
         appendLine()
         SelectionGuide.lines(analyses).forEach { appendLine(it) }
         appendLine()
     }
 
-    private fun StringBuilder.cpuEfficiency(analyses: List<ConditionAnalysis>) {
-        appendLine("## CPU efficiency (both servers)")
+    private fun StringBuilder.seeds(analyses: List<ConditionAnalysis>) {
+        val checks = SeedClaims.check(analyses)
+        appendLine("## Beside the seeds' published results")
         appendLine()
-        appendLine("Requests served per CPU-second of api-server + data-server together (seed phase 7 measured the gateway only).")
+        if (checks.isEmpty()) {
+            appendLine("No seed figure matches a condition and figure this run measured in capacity probes.")
+            appendLine()
+            return
+        }
+        appendLine("Each seed ratio (their faster protocol first) against our paired 95% interval of the same figure from the capacity probes.")
         appendLine()
-        appendLine("| Condition | Protocol | api-server CPU/req (µs) | data-server CPU/req (µs) | Sum (µs) | Requests per CPU-second | k6 / api / data cores used | Machine busy |")
-        appendLine("|---|---|---:|---:|---:|---:|---:|---:|")
-        for (a in analyses) for (cell in a.cells.sortedByDescending { it.median(Figure.REQ_PER_CPU_SECOND) ?: 0.0 }) {
-            appendLine("| ${a.condition} | ${cell.protocol} | ${Verdicts.number(cell.median(Figure.API_CPU_US))} | " +
-                "${Verdicts.number(cell.median(Figure.DATA_CPU_US))} | ${Verdicts.number(cell.median(Figure.TOTAL_CPU_US))} | " +
-                "${Verdicts.number(cell.median(Figure.REQ_PER_CPU_SECOND))} | " +
-                "${Verdicts.number(cell.median(Figure.K6_CORES))} / ${Verdicts.number(cell.median(Figure.API_CORES))} / " +
-                "${Verdicts.number(cell.median(Figure.DATA_CORES))} | ${cell.median(Figure.MACHINE_BUSY)?.let { Verdicts.pct(it * 100) } ?: "–"} |")
+        appendLine("| Seed | Condition | Figure | Pair | Seeds | Seeds elsewhere | This run [95%] | Outcome |")
+        appendLine("|---|---|---|---|---:|---|---:|---|")
+        for (c in checks) {
+            val ours = c.ourPercent?.let { p -> Numbers.signed(p) + (c.ourLow?.let { " [${Numbers.signed(it)}, ${Numbers.signed(c.ourHigh!!)}]" } ?: "") } ?: "–"
+            val elsewhere = c.seedElsewhere.joinToString("; ") { "${it.first} ${Numbers.signed(it.second)}" }.ifEmpty { "–" }
+            appendLine("| ${c.claim.phase} | ${c.claim.condition} | ${c.claim.figure} | ${c.a} vs ${c.b} | ${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | ${c.outcome.words} |")
+        }
+        appendLine()
+        val counts = checks.groupingBy { it.outcome }.eachCount()
+        appendLine("Of ${checks.size} seed ratios: " + ClaimOutcome.entries.joinToString(", ") { "${counts[it] ?: 0} ${it.name.lowercase().replace('_', ' ')}" } + ".")
+        appendLine()
+    }
+
+    private fun StringBuilder.forks(r: RunRecord) {
+        appendLine("## Forks")
+        appendLine()
+        appendLine("| Fork | Status | Conditions | Soak | Settled | Windows (throughput req/s, CPU µs/req) |")
+        appendLine("|---:|---|---:|---:|---|---|")
+        for (f in r.forks) {
+            val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
+            appendLine("| ${f.index} | ${f.status.name.lowercase()}${f.failure?.let { ": $it" } ?: ""} | ${f.conditions.size} | " +
+                "${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled ?: "–"} | $windows |")
         }
         appendLine()
     }
 
-    private fun StringBuilder.seeds(analyses: List<ConditionAnalysis>) {
-        appendLine("## Beside the seeds' published results")
+    private fun StringBuilder.planning(r: RunRecord) {
+        val p = r.planning ?: return
+        appendLine("## Planning")
         appendLine()
-        val pairs = SeedReference.compare(analyses)
-        if (pairs.isEmpty()) {
-            appendLine("No condition of this run matches one the seeds published.")
+        appendLine("Stopped because ${p.stoppedBecause}.")
+        if (p.open.isNotEmpty()) {
             appendLine()
-            return
+            appendLine("Still undecided:")
+            p.open.forEach { appendLine("- ${it.condition}: ${it.comparison}" + (it.moreForks?.let { n -> " — about $n more forks would decide it" } ?: " — more than ${Numbers.MAX_FORKS} forks would be needed")) }
         }
-        appendLine("Throughput ratio of each protocol pair, the seeds' faster protocol first. *Reproduced* = our run finds " +
-            "the same protocol significantly faster; *reversed* = significantly the other way.")
-        appendLine()
-        appendLine("| Seed | Condition | Pair | Seeds | This run | Outcome |")
-        appendLine("|---|---|---|---:|---:|---|")
-        pairs.forEach {
-            appendLine("| ${it.source} | ${it.condition} | ${it.a} vs ${it.b} | ${Verdicts.signed(it.seedPercent)} | " +
-                "${it.ourPercent?.let(Verdicts::signed) ?: "–"} | ${it.outcome} |")
-        }
-        val reproduced = pairs.count { it.outcome == "reproduced" }
-        val reversed = pairs.count { it.outcome == "reversed" }
-        appendLine()
-        appendLine("Of ${pairs.size} seed comparisons: $reproduced reproduced, $reversed reversed, ${pairs.size - reproduced - reversed} inconclusive.")
         appendLine()
     }
 
     private fun StringBuilder.problems(r: RunRecord) {
-        val failed = r.trials.filter { it.error != null }
-        val withErrors = r.trials.filter { (it.figures[Figure.ERROR_RATE.key] ?: 0.0) > 0 }
-        val warmupErrors = r.warmups.filter { it.error != null }
-        val unsettled = WarmUpVerdict.unsettled(r)
-        if (failed.isEmpty() && withErrors.isEmpty() && warmupErrors.isEmpty() && unsettled.isEmpty()) return
+        val invalid = r.trials.filter { !it.valid }
+        val failedForks = r.forks.filter { it.status == ForkStatus.FAILED }
+        val unsettled = r.forks.filter { it.soak?.settled == false }
+        if (invalid.isEmpty() && failedForks.isEmpty() && unsettled.isEmpty()) return
         appendLine("## Problems")
         appendLine()
-        failed.forEach { appendLine("- Trial ${it.sequence} (${it.protocol} ${it.condition}) failed: ${it.error}") }
-        withErrors.forEach {
-            appendLine("- Trial ${it.sequence} (${it.protocol} ${it.condition}): ${Verdicts.pct(100 * it.figures.getValue(Figure.ERROR_RATE.key)!!)} of checks failed")
-        }
-        warmupErrors.forEach { appendLine("- Warm-up of ${it.protocol} ${it.condition} failed: ${it.error}") }
-        unsettled.forEach { (last, firstTrial) ->
-            appendLine("- Warm-up of ${last.protocol} ${last.condition} had not settled: its last round (${last.round}) still moved " +
-                "${Verdicts.signed(100 * last.changeFromPrevious!!)} from the one before" +
-                (firstTrial?.let { ", and the first trial differed from it by ${Verdicts.signed(it)}" } ?: "") +
-                "; its trials may still include JIT warm-up")
-        }
+        invalid.forEach { appendLine("- Trial ${it.sequence} (${it.arm}, ${it.condition}, fork ${it.fork}) is invalid and left out of every verdict: ${it.invalidReason()}") }
+        failedForks.forEach { appendLine("- Fork ${it.index} failed: ${it.failure}") }
+        unsettled.forEach { appendLine("- Fork ${it.index}'s soak had not settled after ${Numbers.number(it.soak!!.seconds)} s${it.soak.error?.let { e -> " ($e)" } ?: ""}: its trials may still include JIT warm-up") }
         appendLine()
     }
 }

@@ -1,15 +1,15 @@
 package io.protobench.bench.report
 
 import io.protobench.bench.measure.RunRecord
-import java.nio.file.Files
+import io.protobench.bench.runner.RunStore
 import java.nio.file.Path
 
-/** Writes every rendering of a run beside its run.json. */
+/** Writes every rendering of a run beside its run.json, each atomically (a reader never sees half a file). */
 object ReportWriter {
     fun write(dir: Path, record: RunRecord): Path {
-        Files.writeString(dir.resolve("cells.csv"), CsvReport.render(record))
+        RunStore.writeAtomically(dir.resolve("cells.csv"), CsvReport.render(record).toByteArray())
         val report = dir.resolve("report.md")
-        Files.writeString(report, MarkdownReport.render(record))
+        RunStore.writeAtomically(report, MarkdownReport.render(record).toByteArray())
         return report
     }
 }

@@ -1,63 +1,67 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.verdict.Decision
+import io.protobench.bench.verdict.Outcome
+
 /**
- * The protocol-selection guide, derived from the measured winners only: for every
- * axis that varies in the run (size, complexity, vus, rate), the winner at each
- * value, where it flips, and where no protocol is significantly ahead.
+ * The protocol-selection guide, derived from the decisions only: a protocol is named
+ * where it is better than every other protocol after Holm, equivalence is said where it
+ * was shown, and flips are reported along every axis that varies (size, complexity, vus).
  */
 object SelectionGuide {
     fun lines(analyses: List<ConditionAnalysis>): List<String> {
+        val lines = analyses.map { a -> "- **${a.condition}**: " + perCondition(a) }.toMutableList()
         val parsed = analyses.map { parse(it.condition) to it }
         val axes = parsed.flatMap { it.first.keys }.distinct().filter { key -> parsed.map { it.first[key] }.distinct().size > 1 }
-        val lines = mutableListOf<String>()
-        for ((_, analysis) in parsed) {
-            lines += "- **${analysis.condition}**: ${winnerText(analysis)}" + cheapestText(analysis)
-        }
         for (axis in axes) lines += flips(axis, parsed)
         return lines
     }
 
-    /** The protocol that costs both servers the least CPU per request, when that is significant. */
-    private fun cheapestText(a: ConditionAnalysis): String {
-        val w = a.rankings[io.protobench.bench.measure.Figure.TOTAL_CPU_US]?.winner ?: return ""
-        val c = w.overRunnerUp ?: return ""
-        return if (w.tiedWith.isEmpty() && c.significant) {
-            "; cheapest in CPU per request: **${w.protocol}** (${Verdicts.pct(kotlin.math.abs(c.differencePercent))} less than ${c.b})"
-        } else {
-            "; CPU per request: no protocol significantly cheaper than all others"
-        }
+    private fun perCondition(a: ConditionAnalysis): String {
+        if (a.untrustworthy) return "the A/A control came out different from itself, so no verdict here is trusted"
+        val parts = listOfNotNull(
+            a.family(TrialKind.COST)?.let { figureText(it.protocolDecisions, Figure.HOP_CPU_US, "cheapest hop in CPU") },
+            a.family(TrialKind.COST)?.let { figureText(it.protocolDecisions, Figure.HOP_P50, "lowest hop latency") },
+            a.family(TrialKind.CAPACITY)?.let { figureText(it.protocolDecisions, Figure.THROUGHPUT, "highest capacity on this machine") },
+        )
+        return parts.ifEmpty { listOf("no comparison measured") }.joinToString("; ")
     }
 
-    private fun winnerText(a: ConditionAnalysis): String {
-        val w = a.winner ?: return "no measurement"
-        val c = w.overRunnerUp
-        return when {
-            c == null -> "${w.protocol} (only protocol measured)"
-            c.undecidedReason != null -> "${w.protocol} ahead by ${Verdicts.pct(c.differencePercent)} over ${c.b}, but ${c.undecidedReason}"
-            w.tiedWith.isEmpty() -> "use **${w.protocol}** — faster than the runner-up ${c.b} by ${Verdicts.pct(c.differencePercent)} (significant)"
-            else -> "no significant difference between ${(listOf(w.protocol) + w.tiedWith).joinToString(", ")}; " +
-                "${w.protocol} has the highest median"
+    private fun figureText(decisions: List<Decision>, figure: Figure, what: String): String {
+        val onFigure = decisions.filter { it.figure == figure.key }
+        if (onFigure.isEmpty()) return "$what: not measured"
+        best(onFigure)?.let { return "$what: **$it** (better than every other protocol after Holm)" }
+        val equivalent = onFigure.filter { it.outcome is Outcome.Equivalent }.map { "${it.a} ≈ ${it.b}" }
+        val open = onFigure.count { it.outcome is Outcome.Inconclusive }
+        return "$what: no single winner" +
+            (if (equivalent.isNotEmpty()) "; equivalent within the margin: ${equivalent.joinToString(", ")}" else "") +
+            (if (open > 0) "; $open comparison(s) undecided" else "")
+    }
+
+    /** The protocol that won every comparison it took part in on one figure, if one did. */
+    fun best(decisions: List<Decision>): String? {
+        val protocols = decisions.flatMap { listOf(it.a, it.b) }.distinct()
+        return protocols.firstOrNull { p ->
+            decisions.filter { it.a == p || it.b == p }.all { (it.outcome as? Outcome.Better)?.winner == p }
         }
     }
 
     private fun flips(axis: String, parsed: List<Pair<Map<String, String>, ConditionAnalysis>>): List<String> {
         val groups = parsed.groupBy { (labels, _) -> labels - axis }
         return groups.flatMap { (fixed, members) ->
-            val values = members.map { (labels, a) -> labels.getValue(axis) to decidedWinner(a) }
+            val values = members.map { (labels, a) ->
+                labels.getValue(axis) to a.family(TrialKind.COST)?.protocolDecisions?.filter { it.figure == Figure.HOP_CPU_US.key }?.let(::best)
+            }
             val decided = values.withIndex().filter { it.value.second != null }
             decided.zipWithNext().filter { (x, y) -> x.value.second != y.value.second }.map { (x, y) ->
                 val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" }
-                val between = values.subList(x.index + 1, y.index).map { it.first }
-                val undecided = if (between.isEmpty()) "" else " (no significant winner at ${between.joinToString(", ")})"
-                "- **Flip along $axis** ($context): ${x.value.second} wins at $axis=${x.value.first}, " +
-                    "${y.value.second} at $axis=${y.value.first}$undecided — the crossover lies between them"
+                "- **Flip along $axis** ($context): the cheapest hop is ${x.value.second} at $axis=${x.value.first} " +
+                    "and ${y.value.second} at $axis=${y.value.first} — the crossover lies between them"
             }
         }
     }
-
-    /** The winner when it is significantly ahead of every other protocol, else null. */
-    private fun decidedWinner(a: ConditionAnalysis): String? =
-        a.winner?.takeIf { it.tiedWith.isEmpty() && it.overRunnerUp?.significant == true }?.protocol
 
     fun parse(condition: String): Map<String, String> = condition.split(" ").filter { "=" in it }
         .associate { it.substringBefore("=") to it.substringAfter("=") }

@@ -1,14 +1,16 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.measure.ConditionRecord
 import io.protobench.bench.measure.CpuAccounting
+import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
-import io.protobench.bench.scenario.Load
+import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.Scenario
 import java.nio.file.Files
 import java.nio.file.Path
 import java.time.Clock
-import java.time.Duration
 import java.time.Instant
 import java.time.ZoneOffset
 import java.time.format.DateTimeFormatter
@@ -16,11 +18,10 @@ import java.time.format.DateTimeFormatter
 /** How to run, beyond the scenario itself. */
 data class RunOptions(
     val resultsRoot: Path,
-    val restartServersEachRound: Boolean,
     val jvmOptions: List<String>,
     val gatewayArguments: List<String>,
     val dataServerArguments: List<String>,
-    val shuffleSeed: Long,
+    val seed: Long,
     /** Pin k6 and the servers to disjoint CPU sets when the machine has enough cores. */
     val pinning: Boolean = true,
     /** The options as the user gave them, recorded in run.json. */
@@ -28,105 +29,76 @@ data class RunOptions(
 )
 
 /**
- * Runs a scenario: starts the servers, warms every cell up, then measures the
- * trials in shuffled rounds, saving run.json after each one. An interrupted run
- * (Ctrl-C) is saved as "interrupted" with every trial measured so far.
+ * Wires the real lab to the [ForkRunner] for the CLI: the run folder and its run.json,
+ * the environment record, k6 and the servers, and the shutdown hook that seals the
+ * record and stops every child when the run is interrupted.
  */
 class BenchmarkRunner(
     private val projectDir: Path,
+    private val judge: Judge,
     private val clock: Clock = Clock.systemUTC(),
     private val progress: (String) -> Unit = { System.err.println(it) },
     /** Called with the final record when the run ends, also when it is interrupted (e.g. to write the report). */
     private val onFinished: (RunStore, RunRecord) -> Unit = { _, _ -> },
 ) {
     private val toolchain = Toolchain(projectDir)
-    private val cpu = CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond())
 
     fun run(scenario: Scenario, options: RunOptions): RunStore {
-        val started = clock.instant()
-        val store = RunStore(options.resultsRoot.resolve("${stamp(started)}-${scenario.name}"))
-        Files.createDirectories(store.dir)
+        ChildProcesses.reapStale(options.resultsRoot).forEach(progress)
         val k6 = toolchain.k6(progress)
-        val cores = Runtime.getRuntime().availableProcessors()
-        val placement = CpuPlacement.plan(cores, options.pinning)
+        val started = clock.instant()
+        val store = RunStore.create(options.resultsRoot, "${stamp(started)}-${scenario.name}")
+        val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
+        val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning)
         val script = extractScript(store.dir)
-        var record = RunRecord(
+        val initial = RunRecord(
             runId = store.dir.fileName.toString(),
             scenario = scenario.toRecord(),
             options = options.given,
             environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
-                ("placement" to placement.note),
+                mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList()),
             startedAt = started.toString(),
-            status = "running",
-            shuffleSeed = options.shuffleSeed,
+            status = RunStatus.RUNNING,
+            seed = options.seed,
         )
-        store.save(record)
+        store.save(initial)
         progress("results: ${store.dir}")
 
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
-            options.gatewayArguments, options.dataServerArguments, placement)
-        val k6Runner = K6Runner(k6, store.dir.resolve("logs/k6.log"), placement)
-        var servers: ServerSet? = null
-        val stopping = java.util.concurrent.atomic.AtomicBoolean(false)
-        val interrupted = Thread {
-            stopping.set(true)
-            servers?.close()
-            val last = record.copy(status = "interrupted", failure = "stopped by a signal (Ctrl-C or SIGTERM)",
-                finishedAt = clock.instant().toString())
+            options.gatewayArguments, options.dataServerArguments, placement, children)
+        val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
+            CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode)
+        val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)
+        val hook = Thread {
+            runner.stop()
+            children.killAll()
+            val last = (runner.record ?: initial).sealed(RunStatus.INTERRUPTED, "stopped by a signal (Ctrl-C or SIGTERM)")
             store.seal(last)
             runCatching { onFinished(store, last) }
             System.err.println("interrupted: ${last.trials.size} trials kept in ${store.runJson}")
         }
-        Runtime.getRuntime().addShutdownHook(interrupted)
+        Runtime.getRuntime().addShutdownHook(hook)
+        var record = initial
         try {
-            val first = launcher.start()
-            servers = first
-            record = record.copy(environment = record.environment + ("serverCommands" to first.commands))
-            val cells = CellRunner(first, k6Runner, cpu, script, store.dir, clock)
-            val warmUp = WarmUp(cells, progress)
-            record = record.copy(warmups = warmUp.run(scenario))
-            store.save(record)
-            val plan = TrialPlan.of(scenario.cells, scenario.repetitions, options.shuffleSeed)
-            for (planned in plan) {
-                if (options.restartServersEachRound && planned.round > 1 && isFirstOfRound(planned, plan)) {
-                    progress("round ${planned.round}: restarting servers")
-                    servers?.close()
-                    val fresh = launcher.start()
-                    servers = fresh
-                    cells.servers = fresh
-                    record = record.copy(warmups = record.warmups + warmUp.run(scenario))
-                }
-                progress(progressLine(planned, plan.size, scenario, started))
-                record = record.copy(trials = record.trials + cells.trial(planned, scenario))
-                store.save(record)
-            }
-            record = record.copy(status = "complete")
+            record = runner.run(initial)
+            record = record.sealed(if (record.forks.any { it.status == ForkStatus.COMPLETE }) RunStatus.COMPLETE else RunStatus.FAILED,
+                if (record.forks.none { it.status == ForkStatus.COMPLETE }) "no fork completed; see the fork failures" else null)
         } catch (e: Exception) {
-            record = record.copy(status = "failed", failure = e.message ?: e.javaClass.simpleName)
-            if (!stopping.get()) progress("run failed: ${record.failure}")
+            record = (runner.record ?: record).sealed(RunStatus.FAILED, e.message ?: e.javaClass.simpleName)
+            progress("run failed: ${record.failure}")
         } finally {
-            servers?.close()
-            record = record.copy(finishedAt = clock.instant().toString())
+            children.killAll()
+            record = record.copy(environment = record.environment + ("serverCommands" to lab.lastCommands))
             store.save(record)
-            runCatching { Runtime.getRuntime().removeShutdownHook(interrupted) }
+            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
         }
         // An interrupted run was finished by the shutdown hook; this thread is only unwinding.
         if (!store.sealed) onFinished(store, record)
         return store
     }
 
-    private fun isFirstOfRound(planned: PlannedTrial, plan: List<PlannedTrial>) =
-        plan.first { it.round == planned.round } == planned
-
-    private fun progressLine(planned: PlannedTrial, total: Int, scenario: Scenario, started: Instant): String {
-        val elapsed = Duration.between(started, clock.instant())
-        val perTrialMs = scenario.duration.toMillis() + (Scenario.K6_OVERHEAD_SECONDS * 1000).toLong()
-        val remaining = Duration.ofMillis((total - planned.sequence + 1) * perTrialMs)
-        return "[${planned.sequence}/$total] ${planned.cell.label} round ${planned.round}/${scenario.repetitions}" +
-            "  elapsed ${minutes(elapsed)}  ETA ${minutes(remaining)}"
-    }
-
-    private fun minutes(d: Duration) = "%dm%02ds".format(d.toMinutes(), d.toSecondsPart())
+    private fun RunRecord.sealed(status: RunStatus, failure: String?) =
+        copy(status = status, failure = failure, finishedAt = clock.instant().toString())
 
     private fun extractScript(dir: Path): Path {
         val script = dir.resolve("protobench.js")
@@ -141,16 +113,16 @@ class BenchmarkRunner(
 fun Scenario.toRecord() = ScenarioRecord(
     name = name,
     description = description,
-    seedPhase = seedPhase,
-    conditions = conditions.map { it.label },
+    mode = mode.id,
+    conditions = conditions.map { ConditionRecord(it.label, it.phases) },
     protocols = protocols.map { it.label },
-    controls = if (noiseControl) listOf(io.protobench.bench.scenario.Cell.controlLabel(protocols.first().label)) else emptyList(),
-    loadModel = when (load) {
-        is Load.Closed -> "closed"
-        is Load.Open -> "open"
-    },
+    arms = arms.map { it.label },
     durationMs = duration.toMillis(),
-    warmupMs = warmup.toMillis(),
-    repetitions = repetitions,
-    warmupRounds = warmupRounds,
+    forks = forks,
+    maxForks = maxForks,
+    margin = margin,
+    utilisation = utilisation,
+    budgetMs = budget?.toMillis(),
+    soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
+        "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance),
 )

@@ -2,38 +2,35 @@ package io.protobench.bench.runner
 
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
-import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.DurationText
-import io.protobench.bench.scenario.LoadLevel
-import io.protobench.bench.scenario.Target
 import java.nio.file.Files
 import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 
+/** One endpoint k6 calls and the answer it must get: [field] equal to [value] (null: any value above 0). */
+data class K6Target(val path: String, val field: String, val value: Long?)
+
 /**
- * Everything one k6 run needs, rendered from a cell: the shared script's
- * environment variables. Kept apart from [K6Runner] so it can be checked without k6.
+ * Everything one k6 run needs: the shared script's environment variables. Kept apart
+ * from [K6Runner] so it can be checked without k6.
  */
 data class K6Invocation(val script: Path, val environment: Map<String, String>, val duration: Duration) {
     fun command(k6: Path): List<String> = listOf(k6.toString(), "run", "--quiet", "--no-usage-report", script.toString())
 
+    val summary: Path get() = Path.of(environment.getValue("SUMMARY_PATH"))
+
     companion object {
-        /** [expectedValue]: the exact payloadSize / serializedSize each answer must carry, or null for "> 0". */
-        fun of(script: Path, gatewayUrl: String, cell: Cell, duration: Duration, expectedValue: Long?, summary: Path): K6Invocation {
-            val target = cell.condition.target
-            val load = when (val level = cell.condition.load) {
-                is LoadLevel.Vus -> mapOf("LOAD_MODEL" to "closed", "VUS" to level.vus.toString())
-                is LoadLevel.Rate -> mapOf("LOAD_MODEL" to "open", "RATE" to level.perSecond.toString(), "MAX_VUS" to level.maxVus.toString())
+        private val json = ObjectMapper()
+
+        fun of(script: Path, gatewayUrl: String, targets: List<K6Target>, offered: Offered, duration: Duration, summary: Path): K6Invocation {
+            val load = when (offered) {
+                is Offered.Closed -> mapOf("LOAD_MODEL" to "closed", "VUS" to offered.vus.toString())
+                is Offered.Rate -> mapOf("LOAD_MODEL" to "open", "RATE" to offered.perSecond.toString(), "MAX_VUS" to offered.maxVus.toString())
             }
             val environment = mapOf(
                 "BASE_URL" to gatewayUrl,
-                "TARGET_PATH" to target.gatewayPath(cell.protocol),
-                "EXPECT_FIELD" to when (target) {
-                    is Target.Size -> "payloadSize"
-                    is Target.Level -> "serializedSize"
-                },
-                "EXPECT_VALUE" to (expectedValue?.toString() ?: ""),
+                "TARGETS" to json.writeValueAsString(targets),
                 "DURATION" to DurationText.k6(duration),
                 "SUMMARY_PATH" to summary.toAbsolutePath().toString(),
             ) + load
@@ -44,27 +41,61 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
 
 class K6Failed(message: String) : RuntimeException(message)
 
-/** Runs k6 as a child process and returns its end-of-test summary. */
-class K6Runner(private val k6: Path, private val logFile: Path, private val placement: CpuPlacement) {
+/**
+ * Runs k6 ("$@") and ends it within a fraction of a second when the runner (PROTOBENCH_WATCH_PID)
+ * is gone, however the runner died (SIGKILL included), or when the watchdog itself is
+ * told to stop. Exits with k6's status. k6's CPU still reaches the runner's /proc
+ * counters: the shell reaps k6, the runner reaps the shell.
+ */
+private const val WATCHDOG = """
+"${'$'}@" & k6=${'$'}!
+trap 'kill ${'$'}k6 2>/dev/null' TERM INT
+while kill -0 ${'$'}k6 2>/dev/null; do
+  kill -0 "${'$'}PROTOBENCH_WATCH_PID" 2>/dev/null || kill ${'$'}k6 2>/dev/null
+  sleep 0.2
+done
+wait ${'$'}k6
+"""
+
+/**
+ * Runs k6 as a child process: to completion, returning its end-of-test summary
+ * ([run]), or in the background until stopped ([start], for a soak).
+ */
+class K6Runner(private val k6: Path, private val logFile: Path, private val placement: CpuPlacement, private val children: ChildProcesses) {
     private val json = ObjectMapper()
 
     fun run(invocation: K6Invocation): JsonNode {
-        val summary = Path.of(invocation.environment.getValue("SUMMARY_PATH"))
-        Files.deleteIfExists(summary)
-        val builder = ProcessBuilder(placement.wrap("k6", invocation.command(k6)))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-        builder.environment().putAll(invocation.environment)
-        val process = builder.start()
+        Files.deleteIfExists(invocation.summary)
+        val process = start(invocation)
         val limit = invocation.duration.plusSeconds(90)
-        if (!process.waitFor(limit.seconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly()
-            throw K6Failed("k6 did not finish within ${limit.seconds} s; see $logFile")
+        try {
+            if (!process.waitFor(limit.seconds, TimeUnit.SECONDS)) {
+                throw K6Failed("k6 did not finish within ${limit.seconds} s; see $logFile")
+            }
+        } finally {
+            if (process.isAlive) process.destroyForcibly()
+            children.forget(process)
         }
         // k6 exits non-zero when thresholds fail; we set none, so any non-zero exit is an error.
-        if (process.exitValue() != 0 || !Files.exists(summary)) {
+        if (process.exitValue() != 0 || !Files.exists(invocation.summary)) {
             throw K6Failed("k6 exited with code ${process.exitValue()}; see $logFile")
         }
-        return json.readTree(summary.toFile())
+        return json.readTree(invocation.summary.toFile())
+    }
+
+    /** k6 in the background, under a watchdog that ends it when this process dies; the caller stops it with [stop]. */
+    fun start(invocation: K6Invocation): Process {
+        val command = listOf("sh", "-c", WATCHDOG, "k6-watchdog") + invocation.command(k6)
+        val builder = ProcessBuilder(placement.wrap("k6", command))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+        ChildEnvironment.apply(builder, invocation.environment + ("PROTOBENCH_WATCH_PID" to ProcessHandle.current().pid().toString()))
+        return builder.start().also(children::track)
+    }
+
+    fun stop(process: Process) {
+        process.destroy()
+        if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
+        children.forget(process)
     }
 }

@@ -22,10 +22,7 @@ class RunStore(val dir: Path) {
     @Synchronized
     fun save(record: RunRecord) {
         if (sealed) return
-        Files.createDirectories(dir)
-        val temporary = dir.resolve("run.json.tmp")
-        mapper.writeValue(temporary.toFile(), record)
-        Files.move(temporary, runJson, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
+        writeAtomically(runJson, mapper.writeValueAsBytes(record))
     }
 
     /** Saves [record] as the final word: nothing saved afterwards replaces it. */
@@ -37,11 +34,46 @@ class RunStore(val dir: Path) {
 
     companion object {
         val mapper: ObjectMapper = jacksonObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+
+        /** A new run folder under [root]; a second run started in the same second gets "-2", and so on. */
+        fun create(root: Path, name: String): RunStore {
+            Files.createDirectories(root)
+            for (attempt in 1..100) {
+                val dir = root.resolve(if (attempt == 1) name else "$name-$attempt")
+                try {
+                    return RunStore(Files.createDirectory(dir))
+                } catch (_: java.nio.file.FileAlreadyExistsException) {
+                    continue
+                }
+            }
+            throw java.io.IOException("cannot create a run folder for $name under $root: 100 already exist")
+        }
+
+        /**
+         * Writes [bytes] to [target] through a temporary file that is flushed to disk
+         * before it replaces the target, so a crash or power loss leaves the old file or
+         * the new one, never half of one.
+         */
+        fun writeAtomically(target: Path, bytes: ByteArray) {
+            val temporary = target.resolveSibling(target.fileName.toString() + ".tmp")
+            java.nio.channels.FileChannel.open(temporary, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE).use { channel ->
+                channel.write(java.nio.ByteBuffer.wrap(bytes))
+                channel.force(true)
+            }
+            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
+        }
 
         /** Reads a run directory's run.json; the message says what is wrong when it cannot. */
         fun load(dir: Path): RunRecord {
             val file = if (Files.isDirectory(dir)) dir.resolve("run.json") else dir
             if (!Files.isRegularFile(file)) throw IllegalArgumentException("no run.json in $dir: give a results/<run> directory")
+            val version = runCatching { mapper.readTree(file.toFile()).path("schemaVersion").asInt(1) }.getOrDefault(-1)
+            if (version != RunRecord.SCHEMA_VERSION) {
+                throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.SCHEMA_VERSION} " +
+                    "(found ${if (version < 0) "no readable JSON" else "schema $version"}): it was written by another version of Proto-Bench")
+            }
             return try {
                 mapper.readValue(file.toFile(), RunRecord::class.java)
             } catch (e: com.fasterxml.jackson.core.JacksonException) {

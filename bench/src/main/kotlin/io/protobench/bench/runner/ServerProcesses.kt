@@ -13,14 +13,18 @@ class ServerSet(
     val ports: Map<String, Int>,
     val commands: Map<String, List<String>>,
     private val processes: List<Process>,
+    private val children: ChildProcesses,
 ) : AutoCloseable {
     val pids: Map<String, Long> get() = mapOf("data-server" to processes[0].pid(), "api-server" to processes[1].pid())
+
+    fun allAlive(): Boolean = processes.all { it.isAlive }
 
     /** Stops the gateway first, then the data-server; kills what does not stop within 10 s. */
     override fun close() {
         processes.reversed().forEach { process ->
             process.destroy()
             if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
+            children.forget(process)
         }
     }
 }
@@ -39,23 +43,28 @@ class ServerLauncher(
     private val gatewayArguments: List<String> = emptyList(),
     private val dataServerArguments: List<String> = emptyList(),
     private val placement: CpuPlacement = CpuPlacement.plan(1, enabled = false),
+    private val children: ChildProcesses,
     private val startTimeout: Duration = Duration.ofSeconds(120),
 ) {
+    /** Both servers exit by themselves when this process is gone, however it died. */
+    private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
+
     fun start(): ServerSet {
         val dataHttp = freePort()
         val dataGrpc = freePort()
         val gateway = freePort()
         val dataCommand = placement.wrap("data-server", listOf(toolchain.java.toString()) + jvmOptions + listOf(
             "-jar", toolchain.serverJar("data-server").toString(),
-            "--server.port=$dataHttp", "--protobench.data.grpc.port=$dataGrpc",
+            "--server.port=$dataHttp", "--protobench.data.grpc.port=$dataGrpc", parentWatch,
         ) + dataServerArguments)
         val gatewayCommand = placement.wrap("api-server", listOf(toolchain.java.toString()) + jvmOptions + listOf(
             "-jar", toolchain.serverJar("api-server").toString(),
             "--server.port=$gateway",
             "--protobench.gateway.data-server.http-port=$dataHttp",
-            "--protobench.gateway.data-server.grpc-port=$dataGrpc",
+            "--protobench.gateway.data-server.grpc-port=$dataGrpc", parentWatch,
         ) + gatewayArguments)
         Files.createDirectories(logDir)
+        // Both JVMs start at once: the gateway reaches the data-server only when asked.
         val data = launch(dataCommand, "data-server")
         val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); throw e }
         val set = ServerSet(
@@ -63,6 +72,7 @@ class ServerLauncher(
             ports = mapOf("gateway" to gateway, "data-server-http" to dataHttp, "data-server-grpc" to dataGrpc),
             commands = mapOf("data-server" to dataCommand, "api-server" to gatewayCommand),
             processes = listOf(data, api),
+            children = children,
         )
         try {
             awaitHealthy(set, listOf("data-server" to data, "api-server" to api))
@@ -73,11 +83,13 @@ class ServerLauncher(
         return set
     }
 
-    private fun launch(command: List<String>, name: String): Process =
-        ProcessBuilder(command)
+    private fun launch(command: List<String>, name: String): Process {
+        val builder = ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logDir.resolve("$name.log").toFile()))
-            .start()
+        ChildEnvironment.apply(builder)
+        return builder.start().also(children::track)
+    }
 
     private fun awaitHealthy(set: ServerSet, processes: List<Pair<String, Process>>) {
         val gateway = GatewayClient(set.gatewayUrl)

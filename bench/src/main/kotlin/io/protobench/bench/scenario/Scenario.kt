@@ -4,55 +4,108 @@ import io.protobench.contract.Protocol
 import java.time.Duration
 
 /**
- * A validated benchmark scenario: which protocols to compare under which
- * conditions, for how long, how many times. Built only by [ScenarioParser], which
- * refuses invalid input, so every instance is runnable.
+ * A validated benchmark scenario: which protocols to compare under which conditions,
+ * how, and with how many forks. Built only by [ScenarioParser], which refuses invalid
+ * input, so every instance is runnable.
+ *
+ * A *fork* is a fresh pair of server JVMs, soaked until steady; inside a fork every arm
+ * (protocol or control) of a condition is measured once, in shuffled order. Forks are
+ * the independent unit every interval is computed over.
  */
 data class Scenario(
     val name: String,
     val description: String,
-    /** The seed phase this scenario reproduces ("phase4"), for the comparison with the seeds' figures. */
-    val seedPhase: String?,
-    val workload: Workload,
+    /** What is measured: one part for a single phase, several for `seeds` (each with its seed phase). */
+    val parts: List<Part>,
     val protocols: List<Protocol>,
-    val load: Load,
-    /** Measured time of one trial. */
+    val mode: Mode,
+    /** Measured time of one arm in one fork. */
     val duration: Duration,
-    /** Uncounted load applied to every cell once before the first trial. */
-    val warmup: Duration,
-    /** Trials per cell. */
-    val repetitions: Int,
-    /** Most warm-up rounds over all cells before trials start, stopping early once every cell has settled. */
-    val warmupRounds: Int = 3,
-    /**
-     * Adds an A/A control cell per condition: the first protocol measured again as if it
-     * were another. The spread between the two is the noise floor of that condition.
-     */
-    val noiseControl: Boolean = false,
+    val soak: Soak,
+    /** Forks every condition gets before the adaptive planner may stop it. */
+    val forks: Int,
+    /** Most forks a condition may get while its comparisons are undecided. */
+    val maxForks: Int,
+    /** Practical margin: differences within ±margin are "equivalent" (0.05 = ±5%). */
+    val margin: Double,
+    /** Cost mode: the fixed arrival rate as a share of the condition's calibrated capacity. */
+    val utilisation: Double,
+    /** A null-hop control (the gateway answers without calling the data-server) in every condition. */
+    val nullHop: Boolean,
+    /** An A/A control (the first protocol measured again as if it were another) in every condition. */
+    val aaControl: Boolean,
+    /** Wall-time budget for the adaptive planner; null = the minimum forks only. */
+    val budget: Duration?,
 ) {
-    /** Every condition the protocols are compared under, in scenario order. */
+    /** Every condition in scenario order; a condition shared by several parts is measured once, tagged with each phase. */
     val conditions: List<Condition>
-        get() = workload.targets.flatMap { target -> load.levels.map { level -> Condition(target, level) } }
+        get() = parts.flatMap { part -> part.conditions() }
+            .groupBy { it.label }
+            .map { (_, same) -> same.first().copy(phases = same.flatMap { it.phases }.distinct()) }
 
-    val cells: List<Cell>
-        get() = conditions.flatMap { c ->
-            protocols.map { Cell(c, it) } + listOfNotNull(if (noiseControl) Cell(c, protocols.first(), control = true) else null)
-        }
+    /** The arms of every condition: the protocols, then the controls. */
+    val arms: List<Arm>
+        get() = protocols.map { Arm.Of(it) } +
+            listOfNotNull(if (nullHop) Arm.NullHop else null, if (aaControl) Arm.Replica(protocols.first()) else null)
+
+    val cells: List<Cell> get() = conditions.flatMap { c -> arms.map { Cell(c, it) } }
+
+    /** The seed phases this scenario reproduces. */
+    val seedPhases: List<String> get() = parts.mapNotNull { it.seedPhase }.distinct()
 
     /**
-     * Rough wall time in seconds, warm-up counted at its most rounds: server start-up, then
-     * for every cell its warm-up rounds and trials, each k6 run with its fixed overhead.
+     * Rough wall time of the minimum forks: each fork starts its JVMs, soaks (at most
+     * [Soak.max]), probes capacity once per protocol and measures every arm once.
      */
     fun estimatedSeconds(): Long {
-        val perCell = warmupRounds * (warmup.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS) +
-            repetitions * (duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS)
-        return (SERVER_START_SECONDS + cells.size * perCell).toLong()
+        val perArm = duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
+        val perFork = SERVER_START_SECONDS + soak.typical().seconds +
+            conditions.size * (protocols.size * perArm + arms.size * perArm)
+        return (forks * perFork).toLong()
     }
 
     companion object {
         /** Measured on the reference machine: k6 start and exit plus opening and closing the gateway window. */
         const val K6_OVERHEAD_SECONDS = 0.6
-        const val SERVER_START_SECONDS = 15.0
+        const val SERVER_START_SECONDS = 12.0
+    }
+}
+
+/** One phase's worth of conditions: a workload under a load. */
+data class Part(val seedPhase: String?, val workload: Workload, val load: Load) {
+    fun conditions(): List<Condition> = workload.targets.flatMap { target ->
+        load.levels.map { level -> Condition(target, level, listOfNotNull(seedPhase)) }
+    }
+}
+
+/**
+ * How a condition is measured. [COST]: a fixed arrival rate well below saturation
+ * (utilisation × calibrated capacity), so CPU per request is not inflated by contention
+ * and latency is free of coordinated omission. [CAPACITY]: the closed model at the
+ * scenario's virtual users, saturating this machine, as the seeds measured throughput.
+ */
+enum class Mode(val id: String) {
+    COST("cost"),
+    CAPACITY("capacity");
+
+    companion object {
+        fun parse(text: String): Mode? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
+        val accepted = entries.joinToString(" or ") { it.id }
+    }
+}
+
+/**
+ * The soak that starts every fork: all of the fork's endpoints in one mix, in
+ * consecutive [window]s, until throughput and CPU per request of the last
+ * [STEADY_WINDOWS] windows stay within ±[tolerance] of their mean; never shorter than
+ * [min], never longer than [max] (a fork that hits the cap is flagged unsettled).
+ */
+data class Soak(val window: Duration, val min: Duration, val max: Duration, val tolerance: Double = 0.05) {
+    /** For estimates: halfway between floor and cap. */
+    fun typical(): Duration = min.plus(max).dividedBy(2)
+
+    companion object {
+        const val STEADY_WINDOWS = 3
     }
 }
 
@@ -70,25 +123,25 @@ sealed interface Workload {
 }
 
 sealed interface Target {
-    /** Gateway path for a protocol, e.g. `/api/data/grpc?size=1kb`. */
-    fun gatewayPath(protocol: Protocol): String
+    /** Gateway path for an arm, e.g. `/api/data/grpc?size=1kb`. */
+    fun gatewayPath(arm: Arm): String
     val label: String
 
     data class Size(val size: String) : Target {
-        override fun gatewayPath(protocol: Protocol) = "/api/data/${protocol.pathSegment}?size=$size"
+        override fun gatewayPath(arm: Arm) = "/api/data/${arm.pathSegment}?size=$size"
         override val label get() = "size=$size"
     }
 
     data class Level(val complexity: String) : Target {
-        override fun gatewayPath(protocol: Protocol) = "/api/complex/${protocol.pathSegment}?complexity=$complexity"
+        override fun gatewayPath(arm: Arm) = "/api/complex/${arm.pathSegment}?complexity=$complexity"
         override val label get() = "complexity=$complexity"
     }
 }
 
 /**
  * How load is offered. Closed: a fixed number of virtual users, each sending its
- * next request when the previous one returns (the seeds' model). Open: requests
- * arrive at a fixed rate whatever the response time (k6 constant-arrival-rate).
+ * next request when the previous one returns (the seeds' model; in cost mode the
+ * capacity probe). Open: requests arrive at fixed rates whatever the response time.
  */
 sealed interface Load {
     val levels: List<LoadLevel>
@@ -114,26 +167,54 @@ sealed interface LoadLevel {
     }
 }
 
-/** One point of the comparison: a workload target under one load level. */
-data class Condition(val target: Target, val load: LoadLevel) {
+/** One point of the comparison: a workload target under one load level, with the seed phases it belongs to. */
+data class Condition(val target: Target, val load: LoadLevel, val phases: List<String> = emptyList()) {
     val label: String get() = "${target.label} ${load.label}"
 }
 
 /**
- * One protocol under one condition: the unit that trials measure. A [control] cell is
- * an A/A copy of a protocol, measured to learn how far two identical cells disagree.
+ * What a condition measures side by side: a protocol under test, or a control. The
+ * null hop measures the harness (k6 + gateway) alone; a replica measures a protocol a
+ * second time as if it were another (A/A), to check that the verdicts do not call
+ * noise a difference.
  */
-data class Cell(val condition: Condition, val protocol: Protocol, val control: Boolean = false) {
-    /** The name of this cell's column in records and reports: "gRPC/Unary" or "gRPC/Unary (A/A)". */
-    val protocolLabel: String get() = if (control) controlLabel(protocol.label) else protocol.label
-    val label: String get() = "$protocolLabel ${condition.label}"
+sealed interface Arm {
+    val label: String
+    /** The gateway path segment that selects it: `/api/data/<segment>`. */
+    val pathSegment: String
+    /** The protocol whose answer size the gateway reports (JSON bytes for HTTP/JSON, protobuf otherwise). */
+    val reportsJsonBytes: Boolean
+
+    data class Of(val protocol: Protocol) : Arm {
+        override val label get() = protocol.label
+        override val pathSegment get() = protocol.pathSegment
+        override val reportsJsonBytes get() = protocol == Protocol.HTTP_JSON
+    }
+
+    data object NullHop : Arm {
+        const val LABEL = "Null hop"
+        override val label get() = LABEL
+        override val pathSegment get() = "none"
+        override val reportsJsonBytes get() = false
+    }
+
+    data class Replica(val protocol: Protocol) : Arm {
+        override val label get() = replicaLabel(protocol.label)
+        override val pathSegment get() = protocol.pathSegment
+        override val reportsJsonBytes get() = protocol == Protocol.HTTP_JSON
+    }
 
     companion object {
-        private const val CONTROL_SUFFIX = " (A/A)"
+        private const val REPLICA_SUFFIX = " (A/A)"
 
-        fun controlLabel(protocolLabel: String) = protocolLabel + CONTROL_SUFFIX
+        fun replicaLabel(protocolLabel: String) = protocolLabel + REPLICA_SUFFIX
 
-        /** The protocol label an A/A control label copies. */
-        fun controlledLabel(controlLabel: String) = controlLabel.removeSuffix(CONTROL_SUFFIX)
+        /** The protocol label an A/A label copies, or null when [label] is not an A/A label. */
+        fun replicated(label: String): String? = label.takeIf { it.endsWith(REPLICA_SUFFIX) }?.removeSuffix(REPLICA_SUFFIX)
     }
+}
+
+/** One arm under one condition: what one trial measures. */
+data class Cell(val condition: Condition, val arm: Arm) {
+    val label: String get() = "${arm.label} ${condition.label}"
 }

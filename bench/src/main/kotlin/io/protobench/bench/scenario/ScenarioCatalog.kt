@@ -5,7 +5,7 @@ import java.nio.file.Path
 
 /** The built-in scenarios (bundled YAML) and user files, found by name or path. */
 object ScenarioCatalog {
-    val builtInNames = listOf("quick", "phase1", "phase2", "phase3", "phase4", "phase5", "phase6", "phase7", "seed004", "aa")
+    val builtInNames = listOf("quick", "phase1", "phase2", "phase3", "phase4", "phase5", "phase6", "phase7", "seed004", "aa", "seeds")
 
     fun builtIn(name: String): Scenario? {
         val text = javaClass.getResourceAsStream("/scenarios/$name.yaml")?.use { String(it.readAllBytes()) } ?: return null

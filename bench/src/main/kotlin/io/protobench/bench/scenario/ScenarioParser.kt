@@ -10,6 +10,7 @@ import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.payload.PayloadSize
+import java.time.Duration
 
 /** A scenario file exactly as written; every field optional so that validation can name what is missing. */
 data class ScenarioFile(
@@ -20,11 +21,29 @@ data class ScenarioFile(
     val complexities: List<String>? = null,
     val protocols: List<String>? = null,
     val load: LoadFile? = null,
+    /** Built-in scenarios whose conditions this one measures together (instead of sizes/complexities/load). */
+    val include: List<String>? = null,
+    /** cost | capacity */
+    val mode: String? = null,
     val duration: String? = null,
-    val warmup: String? = null,
-    val repetitions: Int? = null,
+    val soak: SoakFile? = null,
+    val forks: Int? = null,
+    val maxForks: Int? = null,
+    /** "5%" or 0.05 */
+    val margin: String? = null,
+    /** "50%" or 0.5 */
+    val utilisation: String? = null,
+    val nullHop: Boolean? = null,
+    /** Adds the A/A control (kept under its first name). */
     val noiseControl: Boolean? = null,
-    val warmupRounds: Int? = null,
+    val budget: String? = null,
+)
+
+data class SoakFile(
+    val window: String? = null,
+    val min: String? = null,
+    val max: String? = null,
+    val tolerance: String? = null,
 )
 
 data class LoadFile(
@@ -46,7 +65,10 @@ class InvalidScenario(val violations: List<Violation>) :
 /** Reads scenario YAML into a validated [Scenario], reporting every violation at once. */
 object ScenarioParser {
     const val MAX_VUS = 5000
-    const val MAX_REPETITIONS = 50
+    const val MAX_FORKS = 50
+    const val DEFAULT_FORKS = 5
+    private val MAX_DURATION: Duration = Duration.ofMinutes(10)
+    private val MAX_BUDGET: Duration = Duration.ofHours(24)
     private val yaml: ObjectMapper = ObjectMapper(YAMLFactory()).registerKotlinModule()
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 
@@ -62,7 +84,7 @@ object ScenarioParser {
         return validate(file, source)
     }
 
-    fun validate(file: ScenarioFile, source: String): Scenario {
+    fun validate(file: ScenarioFile, source: String, includes: (String) -> Scenario? = ScenarioCatalog::builtIn): Scenario {
         val violations = mutableListOf<Violation>()
         fun violation(field: String, value: Any?, accepted: String) {
             violations += Violation(source, field, value?.toString(), accepted)
@@ -71,34 +93,91 @@ object ScenarioParser {
         val name = file.name?.takeIf { it.matches(Regex("[A-Za-z0-9_.-]{1,64}")) }
         if (name == null) violation("name", file.name, "1-64 letters, digits, '-', '_' or '.'")
 
-        val workload = workload(file, ::violation)
+        val parts = if (file.include != null) included(file, includes, ::violation) else listOfNotNull(part(file, ::violation))
         val protocols = protocols(file.protocols, ::violation)
-        val load = load(file.load, ::violation)
+        val mode = (file.mode ?: Mode.COST.id).let { Mode.parse(it) }
+        if (mode == null) violation("mode", file.mode, Mode.accepted)
 
         val duration = file.duration?.let(DurationText::parseOrNull)
-        if (duration == null || duration.isZero) violation("duration", file.duration, DurationText.ACCEPTED + ", above zero")
-        val warmup = (file.warmup ?: "0s").let(DurationText::parseOrNull)
-        if (warmup == null) violation("warmup", file.warmup, DurationText.ACCEPTED)
-        val repetitions = file.repetitions ?: 3
-        if (repetitions !in 1..MAX_REPETITIONS) violation("repetitions", repetitions, "a whole number from 1 to $MAX_REPETITIONS")
-        val warmupRounds = file.warmupRounds ?: 3
-        if (warmupRounds !in 1..20) violation("warmupRounds", warmupRounds, "a whole number from 1 to 20")
+        if (duration == null || duration.isZero || duration > MAX_DURATION) {
+            violation("duration", file.duration, DurationText.ACCEPTED + ", above zero and at most 10m")
+        }
+        val soak = soak(file.soak, ::violation)
+        val forks = file.forks ?: DEFAULT_FORKS
+        if (forks !in 2..MAX_FORKS) violation("forks", forks, "a whole number from 2 to $MAX_FORKS (an interval needs at least 2 forks)")
+        val maxForks = file.maxForks ?: minOf(MAX_FORKS, forks * 3)
+        if (maxForks !in forks..MAX_FORKS) violation("maxForks", maxForks, "a whole number from forks ($forks) to $MAX_FORKS")
+        val margin = share("margin", file.margin ?: "5%", 0.001..0.5, ::violation)
+        val utilisation = share("utilisation", file.utilisation ?: "50%", 0.05..0.9, ::violation)
+        val budget = file.budget?.let { text ->
+            DurationText.parseOrNull(text).also { if (it == null || it.isZero || it > MAX_BUDGET) violation("budget", text, DurationText.ACCEPTED + ", at most 24h") }
+        }
 
         if (violations.isNotEmpty()) throw InvalidScenario(violations)
         return Scenario(
             name = name!!,
             description = file.description ?: "",
-            seedPhase = file.seedPhase,
-            workload = workload!!,
+            parts = parts,
             protocols = protocols!!,
-            load = load!!,
+            mode = mode!!,
             duration = duration!!,
-            warmup = warmup!!,
-            repetitions = repetitions,
-            noiseControl = file.noiseControl ?: false,
-            warmupRounds = warmupRounds,
+            soak = soak!!,
+            forks = forks,
+            maxForks = maxForks,
+            margin = margin!!,
+            utilisation = utilisation!!,
+            nullHop = file.nullHop ?: true,
+            aaControl = file.noiseControl ?: false,
+            budget = budget,
         )
     }
+
+    /** The parts of the built-in scenarios named by `include`, each with its own seed phase. */
+    private fun included(file: ScenarioFile, includes: (String) -> Scenario?, violation: (String, Any?, String) -> Unit): List<Part> {
+        if (file.sizes != null || file.complexities != null || file.load != null) {
+            violation("include", file.include, "either include or sizes/complexities/load, not both")
+        }
+        if (file.include!!.isEmpty()) violation("include", "[]", "at least one built-in scenario")
+        return file.include.flatMapIndexed { i, included ->
+            val scenario = runCatching { includes(included) }.getOrNull()
+            if (scenario == null) {
+                violation("include[$i]", included, "a built-in scenario: " + ScenarioCatalog.builtInNames.joinToString())
+                emptyList()
+            } else scenario.parts
+        }
+    }
+
+    private fun part(file: ScenarioFile, violation: (String, Any?, String) -> Unit): Part? {
+        val workload = workload(file, violation)
+        val load = load(file.load, violation)
+        return if (workload != null && load != null) Part(file.seedPhase, workload, load) else null
+    }
+
+    private fun soak(file: SoakFile?, violation: (String, Any?, String) -> Unit): Soak? {
+        fun duration(field: String, text: String?, default: String): Duration? =
+            (text ?: default).let(DurationText::parseOrNull).also {
+                if (it == null || it.isZero || it > MAX_DURATION) violation("soak.$field", text, DurationText.ACCEPTED + ", above zero and at most 10m")
+            }
+        val window = duration("window", file?.window, "3s")
+        val min = duration("min", file?.min, "15s")
+        val max = duration("max", file?.max, "120s")
+        val tolerance = share("soak.tolerance", file?.tolerance ?: "5%", 0.005..0.5, violation)
+        if (min != null && max != null && min > max) violation("soak.max", file?.max, "at least soak.min (${file?.min ?: "15s"})")
+        return if (window != null && min != null && max != null && tolerance != null) Soak(window, min, max, tolerance) else null
+    }
+
+    /** A share written as "5%" or 0.05, inside [range]. */
+    private fun share(field: String, text: String, range: ClosedFloatingPointRange<Double>, violation: (String, Any?, String) -> Unit): Double? {
+        val trimmed = text.trim()
+        val value = if (trimmed.endsWith("%")) trimmed.dropLast(1).trim().toDoubleOrNull()?.div(100) else trimmed.toDoubleOrNull()
+        if (value == null || value.isNaN() || value !in range) {
+            violation(field, text, "a share such as 5% or 0.05, from ${percent(range.start)} to ${percent(range.endInclusive)}")
+            return null
+        }
+        return value
+    }
+
+    private fun percent(share: Double) = "${(share * 1000).toLong() / 10.0}".removeSuffix(".0") + "%"
 
     private fun workload(file: ScenarioFile, violation: (String, Any?, String) -> Unit): Workload? {
         val sizes = file.sizes
@@ -154,20 +233,31 @@ object ScenarioParser {
 }
 
 /** The scenario back in file form, so overrides go through the same validation as a file. */
-fun Scenario.toFile() = ScenarioFile(
-    name = name,
-    description = description,
-    seedPhase = seedPhase,
-    sizes = (workload as? Workload.Payload)?.sizes,
-    complexities = (workload as? Workload.Complexity)?.levels,
-    protocols = protocols.map { it.label },
-    load = when (val l = load) {
-        is Load.Closed -> LoadFile(model = "closed", vus = l.vus)
-        is Load.Open -> LoadFile(model = "open", rates = l.ratesPerSecond, maxVus = l.maxVus)
-    },
-    duration = DurationText.k6(duration),
-    warmup = DurationText.k6(warmup),
-    repetitions = repetitions,
-    noiseControl = noiseControl,
-    warmupRounds = warmupRounds,
-)
+fun Scenario.toFile(): ScenarioFile {
+    val single = parts.singleOrNull()
+    return ScenarioFile(
+        name = name,
+        description = description,
+        seedPhase = single?.seedPhase,
+        sizes = (single?.workload as? Workload.Payload)?.sizes,
+        complexities = (single?.workload as? Workload.Complexity)?.levels,
+        protocols = protocols.map { it.label },
+        load = single?.load?.let { l ->
+            when (l) {
+                is Load.Closed -> LoadFile(model = "closed", vus = l.vus)
+                is Load.Open -> LoadFile(model = "open", rates = l.ratesPerSecond, maxVus = l.maxVus)
+            }
+        },
+        include = if (single == null) seedPhases else null,
+        mode = mode.id,
+        duration = DurationText.k6(duration),
+        soak = SoakFile(DurationText.k6(soak.window), DurationText.k6(soak.min), DurationText.k6(soak.max), soak.tolerance.toString()),
+        forks = forks,
+        maxForks = maxForks,
+        margin = margin.toString(),
+        utilisation = utilisation.toString(),
+        nullHop = nullHop,
+        noiseControl = aaControl,
+        budget = budget?.let(DurationText::k6),
+    )
+}

@@ -1,0 +1,229 @@
+package io.protobench.bench.runner
+
+import io.protobench.bench.measure.Calibration
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkRecord
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.PlanningRecord
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.SoakRecord
+import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialRecord
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.Condition
+import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.Soak
+import java.time.Clock
+import java.time.Duration
+import java.time.Instant
+import java.util.concurrent.atomic.AtomicBoolean
+import kotlin.random.Random
+
+/**
+ * The measurement design as a library: forks as blocks. Each fork is a fresh pair of
+ * server JVMs from the [lab], soaked until steady; then, for every condition the
+ * [Planner] gave it (in shuffled order), each protocol's capacity is probed (closed
+ * model) and every arm is measured once at the condition's fixed rate (cost mode), in
+ * shuffled order. After every fork the [judge] says which comparisons are still open
+ * and the planner decides where the next fork goes. [save] is called after every
+ * trial, so a run that is cut short keeps what it measured.
+ */
+class ForkRunner(
+    private val scenario: Scenario,
+    private val lab: Lab,
+    private val judge: Judge,
+    private val clock: Clock,
+    private val save: (RunRecord) -> Unit,
+    private val progress: (String) -> Unit = {},
+) {
+    private val planner = Planner(scenario)
+    private val stopping = AtomicBoolean(false)
+    @Volatile private var current: Fork? = null
+
+    /** The latest record, for a shutdown hook that must seal it. */
+    @Volatile var record: RunRecord? = null
+        private set
+
+    /** Asks the run to stop: the fork in progress is closed (its servers and k6 die) and no new work starts. */
+    fun stop() {
+        stopping.set(true)
+        runCatching { current?.close() }
+    }
+
+    fun run(start: RunRecord): RunRecord {
+        val random = Random(start.seed)
+        val began = clock.instant()
+        var r = start.also(::keep)
+        while (!stopping.get()) {
+            when (val step = planner.next(r, judge.open(r), Duration.between(began, clock.instant()))) {
+                is Step.Stop -> {
+                    val open = judge.open(r).values.flatten()
+                    return keep(r.copy(planning = PlanningRecord(step.reason, open)))
+                }
+                is Step.NextFork -> r = fork(r, step.conditions, random)
+            }
+        }
+        return r
+    }
+
+    private fun keep(r: RunRecord): RunRecord {
+        record = r
+        save(r)
+        return r
+    }
+
+    /** One fork: start, soak, measure its conditions; the record after it. */
+    private fun fork(before: RunRecord, conditions: List<Condition>, random: Random): RunRecord {
+        val index = before.forks.size + 1
+        var fork = ForkRecord(index, conditions.map { it.label }, clock.instant().toString(), ForkStatus.RUNNING)
+        var r = keep(before.withFork(fork))
+        progress("fork $index: starting a fresh pair of server JVMs for ${conditions.size} condition(s)")
+        val servers = try {
+            lab.startFork(index)
+        } catch (e: Exception) {
+            return keep(r.withFork(fork.ended(ForkStatus.FAILED, "servers did not start: ${e.message}")))
+        }
+        current = servers
+        try {
+            servers.use {
+                fork = fork.copy(soak = soak(servers, conditions, index))
+                r = keep(r.withFork(fork))
+                for (condition in conditions.shuffled(random)) {
+                    val outcome = measureCondition(servers, condition, fork, r, random)
+                    fork = outcome.fork
+                    r = outcome.record
+                    if (outcome.serverDied) return keep(r.withFork(fork.ended(ForkStatus.FAILED, "a server died; see the trial marked failed")))
+                    if (stopping.get()) return keep(r.withFork(fork.ended(ForkStatus.INTERRUPTED, "stopped")))
+                }
+            }
+        } finally {
+            current = null
+        }
+        return keep(r.withFork(fork.ended(ForkStatus.COMPLETE, null)))
+    }
+
+    private class ConditionOutcome(val fork: ForkRecord, val record: RunRecord, val serverDied: Boolean)
+
+    /** Capacity probes of the protocols, calibration when needed, then every arm once at the fixed rate. */
+    private fun measureCondition(servers: Fork, condition: Condition, start: ForkRecord, before: RunRecord, random: Random): ConditionOutcome {
+        var fork = start
+        var r = before
+        fun measure(cell: Cell, kind: TrialKind, offered: Offered): Boolean {
+            if (stopping.get()) return true
+            val sequence = r.trials.size + 1
+            progress("fork ${fork.index} [trial $sequence] ${cell.arm.label} ${condition.label} " +
+                "${kind.name.lowercase()} ${offered.label}")
+            val startedAt = clock.instant().toString()
+            val sample = servers.measure(LoadRun(cell, offered, scenario.duration))
+            val alive = servers.alive()
+            val error = sample.error ?: if (!alive) "a server died during this trial" else null
+            val trial = TrialRecord(condition.label, cell.arm.label, kind, fork.index, sequence, startedAt, offered.label,
+                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway)
+            fork = fork.copy(trials = fork.trials + trial)
+            r = keep(r.withFork(fork))
+            return alive
+        }
+
+        val probed = if (scenario.mode == Mode.CAPACITY) scenario.arms else scenario.arms.filterIsInstance<Arm.Of>()
+        val closed = (condition.load as? LoadLevel.Vus)?.let { Offered.Closed(it.vus) }
+        if (closed != null) {
+            for (arm in probed.shuffled(random)) {
+                if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed)) return ConditionOutcome(fork, r, true)
+            }
+        }
+        if (scenario.mode == Mode.COST) {
+            val offered = costLoad(condition, fork, r)?.also { (rate, calibration) ->
+                if (calibration != null) r = keep(r.copy(calibrations = r.calibrations + calibration))
+            }?.first
+            if (offered == null) {
+                progress("fork ${fork.index}: ${condition.label} has no valid capacity probe to calibrate its rate; cost trials skipped")
+            } else {
+                for (arm in scenario.arms.shuffled(random)) {
+                    if (!measure(Cell(condition, arm), TrialKind.COST, offered)) return ConditionOutcome(fork, r, true)
+                }
+            }
+        }
+        return ConditionOutcome(fork, r, false)
+    }
+
+    /**
+     * The fixed rate of a condition: as given for an open-model condition; otherwise
+     * [Scenario.utilisation] of the slowest protocol's capacity, calibrated once, in the
+     * first fork that probed the condition, and kept for every later fork.
+     */
+    private fun costLoad(condition: Condition, fork: ForkRecord, r: RunRecord): Pair<Offered, Calibration?>? {
+        (condition.load as? LoadLevel.Rate)?.let { return Offered.Rate(it.perSecond, it.maxVus) to null }
+        r.calibrations.firstOrNull { it.condition == condition.label }?.let { return Offered.Rate(it.ratePerSecond, it.maxVus) to null }
+        val probes = fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
+        val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second } ?: return null
+        val vus = (condition.load as LoadLevel.Vus).vus
+        val rate = maxOf(1, (slowest.second * scenario.utilisation).toInt())
+        val maxVus = maxOf(2 * vus, MIN_RATE_VUS)
+        return Offered.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus)
+    }
+
+    /** Every endpoint of the fork in one mix, window after window, until steady or the cap. */
+    private fun soak(servers: Fork, conditions: List<Condition>, index: Int): SoakRecord {
+        val soak = scenario.soak
+        val cells = conditions.flatMap { c -> scenario.arms.filter { it !is Arm.Replica }.map { Cell(c, it) } }
+        val vus = conditions.mapNotNull { (it.load as? LoadLevel.Vus)?.vus }.maxOrNull()?.coerceAtMost(MAX_SOAK_VUS) ?: DEFAULT_SOAK_VUS
+        val began = clock.instant()
+        val windows = mutableListOf<SoakWindow>()
+        progress("fork $index: soaking ${cells.size} endpoints at $vus virtual users until steady " +
+            "(within ${(soak.tolerance * 100).toInt()}% of each other over ${Soak.STEADY_WINDOWS} windows of ${soak.window.seconds} s; ${soak.min.seconds}-${soak.max.seconds} s)")
+        return try {
+            servers.startMix(cells, vus, soak.max.plusSeconds(30)).use { mix ->
+                var steady = false
+                var elapsed = Duration.ZERO
+                while (!stopping.get() && elapsed < soak.max && !(steady && elapsed >= soak.min)) {
+                    windows += mix.window(soak.window)
+                    elapsed = Duration.between(began, clock.instant())
+                    steady = SoakPolicy.steady(windows, soak.tolerance)
+                }
+                progress("fork $index: soak ${if (steady) "settled" else "NOT settled"} after ${elapsed.seconds} s")
+                SoakRecord(windows.toList(), steady, seconds(began))
+            }
+        } catch (e: Exception) {
+            SoakRecord(windows.toList(), false, seconds(began), error = e.message ?: e.javaClass.simpleName)
+        }
+    }
+
+    private fun seconds(since: Instant) = Duration.between(since, clock.instant()).toMillis() / 1000.0
+
+    private fun RunRecord.withFork(fork: ForkRecord): RunRecord =
+        copy(forks = forks.filter { it.index != fork.index } + fork)
+
+    private fun ForkRecord.ended(status: ForkStatus, failure: String?) =
+        copy(status = status, failure = failure, finishedAt = clock.instant().toString())
+
+    companion object {
+        /** The soak runs at the scenario's concurrency, but never more than this (phase 3 goes to 500). */
+        const val MAX_SOAK_VUS = 64
+        const val DEFAULT_SOAK_VUS = 10
+        /** Virtual users an open-model trial may use to hold its rate, at the least. */
+        const val MIN_RATE_VUS = 20
+    }
+}
+
+/**
+ * When a soak counts as steady: over the last [Soak.STEADY_WINDOWS] windows, throughput
+ * and CPU per request each stay within [tolerance] of each other (largest over smallest),
+ * so a soak still climbing slowly does not pass on a lucky plateau.
+ */
+object SoakPolicy {
+    fun steady(windows: List<SoakWindow>, tolerance: Double): Boolean {
+        val last = windows.takeLast(Soak.STEADY_WINDOWS)
+        if (last.size < Soak.STEADY_WINDOWS) return false
+        return within(last.map { it.throughputRps }, tolerance) && within(last.map { it.cpuUsPerRequest }, tolerance)
+    }
+
+    private fun within(values: List<Double?>, tolerance: Double): Boolean {
+        if (values.any { it == null || it <= 0.0 }) return false
+        val present = values.map { it!! }
+        return present.max() / present.min() - 1 <= tolerance
+    }
+}

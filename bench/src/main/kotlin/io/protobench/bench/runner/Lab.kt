@@ -1,0 +1,67 @@
+package io.protobench.bench.runner
+
+import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.bench.measure.Flag
+import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.scenario.Cell
+import java.time.Duration
+
+/**
+ * Everything the [ForkRunner] needs from the outside world: fresh server pairs that
+ * can be loaded and measured. [LocalLab] starts real JVMs and k6; tests use a fake
+ * that returns synthetic figures, so the planner, the soak, forks, restarts and the
+ * adaptive stop are tested without servers.
+ */
+interface Lab {
+    /** Starts a fresh pair of server JVMs (one fork); throws when they do not come up. */
+    fun startFork(index: Int): Fork
+}
+
+/** One pair of server JVMs. Closing it stops both. */
+interface Fork : AutoCloseable {
+    /** One load run inside the gateway's measurement window. Never throws: a failure is a [Sample] with an error. */
+    fun measure(run: LoadRun): Sample
+
+    /** Starts a mix of [cells] (each virtual user cycling through their endpoints) that runs until closed. */
+    fun startMix(cells: List<Cell>, vus: Int, limit: Duration): Mix
+
+    /** Both servers are running and the gateway reports the data-server healthy. */
+    fun alive(): Boolean
+}
+
+/** A running mix: measured in consecutive windows. */
+interface Mix : AutoCloseable {
+    fun window(length: Duration): SoakWindow
+}
+
+/** How load is offered in one run. */
+sealed interface Offered {
+    val label: String
+
+    /** Closed model: [vus] virtual users, each sending its next request when the answer arrives. */
+    data class Closed(val vus: Int) : Offered {
+        override val label get() = "vus=$vus"
+    }
+
+    /** Open model: [perSecond] arrivals per second, served by at most [maxVus] virtual users. */
+    data class Rate(val perSecond: Int, val maxVus: Int) : Offered {
+        override val label get() = "rate=$perSecond/s"
+    }
+}
+
+data class LoadRun(val cell: Cell, val offered: Offered, val duration: Duration)
+
+/** What one run produced. [figures] by [io.protobench.bench.measure.Figure] key. */
+data class Sample(
+    val figures: Map<String, Double?>,
+    val correctAnswers: Long,
+    val wrongAnswers: Long,
+    val flags: List<Flag> = emptyList(),
+    val error: String? = null,
+    val k6: JsonNode? = null,
+    val gateway: JsonNode? = null,
+) {
+    companion object {
+        fun failed(reason: String) = Sample(emptyMap(), 0, 0, error = reason)
+    }
+}

@@ -1,0 +1,110 @@
+package io.protobench.bench.runner
+
+import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.bench.measure.CpuAccounting
+import io.protobench.bench.measure.CpuUsage
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Flag
+import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.measure.Steadiness
+import io.protobench.bench.measure.TrialFigures
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Target
+import io.protobench.contract.payload.PayloadSize
+import java.nio.file.Path
+import java.time.Duration
+
+/** The real lab: server JVMs on this machine, k6 as the load generator, /proc for CPU. */
+class LocalLab(
+    private val launcher: ServerLauncher,
+    private val k6: K6Runner,
+    private val cpu: CpuAccounting,
+    private val script: Path,
+    private val dir: Path,
+    private val mode: Mode,
+) : Lab {
+    /** The command lines of the last servers started, for run.json. */
+    @Volatile var lastCommands: Map<String, List<String>> = emptyMap()
+        private set
+
+    override fun startFork(index: Int): Fork {
+        val servers = launcher.start()
+        lastCommands = servers.commands
+        return LocalFork(servers)
+    }
+
+    private inner class LocalFork(private val servers: ServerSet) : Fork {
+        private val gateway = GatewayClient(servers.gatewayUrl)
+        private val levelBytes: JsonNode by lazy { gateway.complexities() }
+        private val cores = Runtime.getRuntime().availableProcessors()
+
+        override fun measure(run: LoadRun): Sample {
+            val before = cpu.read(servers.pids)
+            return try {
+                gateway.startWindow(run.cell.arm.label, "${run.cell.label} ${run.offered.label}")
+                val summary = try {
+                    k6.run(invocation(listOf(run.cell), run.offered, run.duration))
+                } catch (e: Exception) {
+                    // The window is closed whatever happened to k6, so the next trial can open its own.
+                    runCatching { gateway.endWindow() }
+                    throw e
+                }
+                val end = gateway.endWindow()
+                sample(summary, end, cpu.usage(before, cpu.read(servers.pids), cores), run.offered)
+            } catch (e: Exception) {
+                Sample.failed(e.message ?: e.javaClass.simpleName)
+            }
+        }
+
+        private fun sample(summary: JsonNode, end: JsonNode, usage: CpuUsage, offered: Offered): Sample {
+            val (correct, wrong) = TrialFigures.answers(summary)
+            val requests = summary.path("metrics").path("http_reqs").path("values").path("count").asDouble(0.0)
+            val base = TrialFigures.from(summary, end) + TrialFigures.fromCpu(usage, requests)
+            val target = (offered as? Offered.Rate)?.perSecond
+            val figures = base + TrialFigures.rateShare(base, target)
+            val machineLimit = if (mode == Mode.COST && offered is Offered.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
+            val flags = usage.flags(machineLimit) + TrialFigures.rateFlags(figures, target) +
+                listOfNotNull(Steadiness.ofGateway(end)?.flag()) +
+                listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
+            return Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"), end)
+        }
+
+        override fun startMix(cells: List<Cell>, vus: Int, limit: Duration): Mix {
+            val process = k6.start(invocation(cells, Offered.Closed(vus), limit))
+            return object : Mix {
+                override fun window(length: Duration): SoakWindow {
+                    gateway.startWindow("soak", "soak")
+                    Thread.sleep(length.toMillis())
+                    val end = gateway.endWindow()
+                    val figures = TrialFigures.fromGateway(end)
+                    val cpuPerRequest = figures[Figure.API_CPU_US.key]?.let { api -> figures[Figure.DATA_CPU_US.key]?.let { api + it } }
+                    return SoakWindow(end.path("throughputRps").asDouble(), cpuPerRequest, end.path("failedRequests").asLong())
+                }
+
+                override fun close() = k6.stop(process)
+            }
+        }
+
+        override fun alive(): Boolean = servers.allAlive() && gateway.isHealthy()
+
+        override fun close() = servers.close()
+
+        private fun invocation(cells: List<Cell>, offered: Offered, duration: Duration) = K6Invocation.of(
+            script, servers.gatewayUrl, cells.map(::target), offered, duration, dir.resolve("logs/k6-summary.json"),
+        )
+
+        private fun target(cell: Cell): K6Target = when (val target = cell.condition.target) {
+            is Target.Size -> K6Target(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
+            is Target.Level -> K6Target(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
+        }
+
+        /** The exact serializedSize the gateway reports for a level: JSON bytes for HTTP/JSON, protobuf bytes otherwise. */
+        private fun levelBytes(level: String, arm: Arm): Long? {
+            val field = if (arm.reportsJsonBytes) "jsonBytes" else "protobufBytes"
+            return levelBytes.findParents("level").firstOrNull { it.path("level").asText() == level }
+                ?.path(field)?.takeIf { it.isNumber }?.asLong()
+        }
+    }
+}

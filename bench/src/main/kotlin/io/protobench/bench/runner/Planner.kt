@@ -1,0 +1,81 @@
+package io.protobench.bench.runner
+
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.OpenComparison
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.scenario.Condition
+import io.protobench.bench.scenario.Scenario
+import java.time.Duration
+
+/** Which comparisons of each condition are still undecided (empty list = decided). Computed from the record alone. */
+fun interface Judge {
+    fun open(record: RunRecord): Map<String, List<OpenComparison>>
+}
+
+/** The planner's next step: measure these conditions in a new fork, or stop. */
+sealed interface Step {
+    data class NextFork(val conditions: List<Condition>) : Step
+    data class Stop(val reason: String) : Step
+}
+
+/**
+ * Where forks go. Every condition first gets the scenario's minimum forks; after that
+ * a condition gets another fork only while some comparison of it is undecided, up to
+ * `maxForks`, and only while the next fork is expected to fit in the budget. Completed
+ * forks count; a fork that failed does not (its valid trials still pair).
+ */
+class Planner(private val scenario: Scenario) {
+
+    fun next(record: RunRecord, open: Map<String, List<OpenComparison>>, elapsed: Duration): Step {
+        val counts = completedForks(record)
+        val wanted = scenario.conditions.filter { c ->
+            val forks = counts[c.label] ?: 0
+            forks < scenario.forks || (forks < scenario.maxForks && !open[c.label].isNullOrEmpty())
+        }
+        if (wanted.isEmpty()) return Step.Stop(stopReason(counts, open))
+        if (failedInARow(record) >= MAX_FAILED_FORKS_IN_A_ROW) {
+            return Step.Stop("$MAX_FAILED_FORKS_IN_A_ROW forks in a row failed; see the fork failures")
+        }
+        scenario.budget?.let { budget ->
+            val needed = estimateForkSeconds(record, wanted.size)
+            if (elapsed.seconds + needed > budget.seconds) {
+                return Step.Stop("the budget of ${minutes(budget)} would be exceeded by the next fork (about ${needed / 60 + 1} min)")
+            }
+        }
+        return Step.NextFork(wanted)
+    }
+
+    private fun stopReason(counts: Map<String, Int>, open: Map<String, List<OpenComparison>>): String {
+        val atCap = scenario.conditions.filter { !open[it.label].isNullOrEmpty() && (counts[it.label] ?: 0) >= scenario.maxForks }
+        return if (atCap.isEmpty()) "every comparison is decided (or the minimum of ${scenario.forks} forks was all that was asked)"
+        else "${atCap.size} condition(s) reached the most forks allowed (${scenario.maxForks}) with comparisons still open"
+    }
+
+    /**
+     * Seconds the next fork should take: start-up and soak as measured so far, plus the
+     * measured time per condition, times [conditions]. Before any fork: the scenario's estimate.
+     */
+    fun estimateForkSeconds(record: RunRecord, conditions: Int): Long {
+        val done = record.forks.filter { it.status == ForkStatus.COMPLETE && it.finishedAt != null }
+        if (done.isEmpty()) {
+            return scenario.estimatedSeconds() / scenario.forks * conditions / maxOf(1, scenario.conditions.size)
+        }
+        val perCondition = done.map { fork ->
+            val total = Duration.between(java.time.Instant.parse(fork.startedAt), java.time.Instant.parse(fork.finishedAt)).seconds
+            (total - (fork.soak?.seconds ?: 0.0) - Scenario.SERVER_START_SECONDS) / maxOf(1, fork.conditions.size)
+        }.average()
+        val overhead = done.map { (it.soak?.seconds ?: 0.0) + Scenario.SERVER_START_SECONDS }.average()
+        return (overhead + perCondition * conditions).toLong()
+    }
+
+    private fun completedForks(record: RunRecord): Map<String, Int> =
+        record.forks.filter { it.status == ForkStatus.COMPLETE }.flatMap { it.conditions }.groupingBy { it }.eachCount()
+
+    private fun failedInARow(record: RunRecord): Int = record.forks.takeLastWhile { it.status == ForkStatus.FAILED }.size
+
+    private fun minutes(d: Duration) = "${d.toMinutes()} min"
+
+    companion object {
+        const val MAX_FAILED_FORKS_IN_A_ROW = 3
+    }
+}

@@ -1,0 +1,57 @@
+package io.protobench.bench
+
+import io.protobench.bench.measure.ConditionRecord
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkRecord
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialRecord
+
+/** Fixed run records for report and store tests. */
+object Fixtures {
+    const val NULL_HOP = "Null hop"
+
+    fun scenario(conditions: List<String>, arms: List<String>, protocols: List<String> = arms.filter { it != NULL_HOP && "(A/A)" !in it }) =
+        ScenarioRecord("fixed", "A fixed run", "cost", conditions.map { ConditionRecord(it, emptyList()) }, protocols, arms,
+            5_000, 3, 3, 0.05, 0.5, null, mapOf("min" to "10s", "max" to "60s", "tolerance" to 0.05))
+
+    /**
+     * A run whose trial in fork i of (condition, kind, arm) has the figures [figures] gives for
+     * (condition, kind, arm, i). Forks = the longest list.
+     */
+    fun record(
+        conditions: List<String>,
+        arms: List<String>,
+        forks: Int,
+        figures: (condition: String, kind: TrialKind, arm: String, fork: Int) -> Map<String, Double?>?,
+    ): RunRecord {
+        var sequence = 0
+        val forkRecords = (1..forks).map { fork ->
+            val trials = conditions.flatMap { c ->
+                TrialKind.entries.flatMap { kind ->
+                    arms.mapNotNull { arm ->
+                        figures(c, kind, arm, fork)?.let {
+                            TrialRecord(c, arm, kind, fork, ++sequence, "2026-11-21T00:00:00Z", "rate=100/s", it, 1000, 0)
+                        }
+                    }
+                }
+            }
+            ForkRecord(fork, conditions, "2026-11-21T00:00:00Z", ForkStatus.COMPLETE, trials = trials, finishedAt = "2026-11-21T00:01:00Z")
+        }
+        return RunRecord(
+            runId = "fixed", scenario = scenario(conditions, arms), options = emptyMap(),
+            environment = mapOf("cpuModel" to "Test CPU", "cpuCores" to 2),
+            startedAt = "2026-11-21T00:00:00Z", finishedAt = "2026-11-21T00:10:00Z", status = RunStatus.COMPLETE,
+            seed = 1, forks = forkRecords,
+        )
+    }
+
+    /** Cost-trial figures of an arm whose servers spend [totalCpuUs] per request. */
+    fun cost(totalCpuUs: Double, hopP50: Double = 1.0) = mapOf(
+        Figure.TOTAL_CPU_US.key to totalCpuUs, Figure.API_CPU_US.key to totalCpuUs * 0.7, Figure.DATA_CPU_US.key to totalCpuUs * 0.3,
+        Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to hopP50,
+    )
+}

@@ -1,0 +1,216 @@
+package io.protobench.bench.runner
+
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.report.Analysis
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.ScenarioParser
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+import java.time.Clock
+import java.time.Duration
+import java.time.Instant
+import java.time.ZoneOffset
+
+/** The fork design without servers: a fake lab with known true costs, a clock that only moves when work is done. */
+class ForkRunnerTest {
+    private class FakeClock(var now: Instant = Instant.parse("2026-01-01T00:00:00Z")) : Clock() {
+        override fun getZone() = ZoneOffset.UTC
+        override fun withZone(zone: java.time.ZoneId?) = this
+        override fun instant() = now
+        fun advance(d: Duration) { now = now.plus(d) }
+    }
+
+    /**
+     * Every arm has a true CPU cost per request (µs) and capacity follows from it. Each
+     * fork multiplies every arm by the same random "JVM luck", each trial adds its own noise.
+     */
+    private class FakeLab(
+        val clock: FakeClock,
+        val cost: Map<String, Double>,
+        val forkNoise: Double = 0.04,
+        val trialNoise: Double = 0.02,
+        val soakWindowsToSettle: Int = 4,
+        val dieInForkAtTrial: Pair<Int, Int>? = null,
+        seed: Int = 7,
+    ) : Lab {
+        val random = java.util.Random(seed.toLong())
+        fun gaussian() = random.nextGaussian()
+        val started = mutableListOf<Int>()
+        val runs = mutableListOf<Pair<Int, LoadRun>>()
+        var closed = 0
+
+        override fun startFork(index: Int): Fork {
+            started += index
+            clock.advance(Duration.ofSeconds(10))
+            val luck = 1 + forkNoise * gaussian()
+            return object : Fork {
+                var trials = 0
+                var dead = false
+
+                override fun measure(run: LoadRun): Sample {
+                    clock.advance(run.duration)
+                    runs += index to run
+                    trials++
+                    if (dieInForkAtTrial == index to trials) dead = true
+                    val harness = 300.0
+                    val hop = cost.getValue(protocolOf(run.cell.arm)) * luck * (1 + trialNoise * gaussian())
+                    val total = harness + hop
+                    val figures = mapOf(
+                        Figure.THROUGHPUT.key to 2e6 / (total + 150),
+                        Figure.TOTAL_CPU_US.key to total,
+                        Figure.K6_CPU_US.key to 150.0,
+                        Figure.HOP_P50.key to hop / 100,
+                    )
+                    return Sample(figures, 1000, 0)
+                }
+
+                override fun startMix(cells: List<Cell>, vus: Int, limit: Duration): Mix = object : Mix {
+                    var windows = 0
+                    override fun window(length: Duration): SoakWindow {
+                        clock.advance(length)
+                        windows++
+                        // JIT warm-up: throughput climbs until the window given, then holds.
+                        val warm = minOf(windows, soakWindowsToSettle).toDouble() / soakWindowsToSettle
+                        return SoakWindow(1000 * warm, 500 / warm)
+                    }
+                    override fun close() = Unit
+                }
+
+                override fun alive() = !dead
+                override fun close() { closed++ }
+            }
+        }
+
+        private fun protocolOf(arm: Arm) = when (arm) {
+            is Arm.Of -> arm.protocol.label
+            is Arm.Replica -> arm.protocol.label
+            Arm.NullHop -> Arm.NullHop.LABEL
+        }
+    }
+
+    private fun scenario(extra: String = "", forks: Int = 3, maxForks: Int = 3) = ScenarioParser.parse("""
+        name: fake
+        sizes: [1kb]
+        protocols: [HTTP/JSON, gRPC/Unary]
+        load: {model: closed, vus: [10]}
+        duration: 5s
+        forks: $forks
+        maxForks: $maxForks
+        soak: {window: 3s, min: 6s, max: 30s}
+        $extra
+    """.trimIndent(), "fake.yaml")
+
+    private fun start(s: Scenario) = RunRecord(
+        runId = "test", scenario = s.toRecord(), options = emptyMap(), environment = emptyMap(),
+        startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 42,
+    )
+
+    private fun run(s: Scenario, lab: FakeLab, saves: MutableList<RunRecord> = mutableListOf()): RunRecord =
+        ForkRunner(s, lab, Analysis.judge, lab.clock, { saves += it }).run(start(s))
+
+    private val clearCosts = mapOf("HTTP/JSON" to 400.0, "gRPC/Unary" to 150.0, Arm.NullHop.LABEL to 0.0)
+
+    @Test
+    fun `every fork soaks, probes each protocol, then measures every arm once at half the slowest capacity`() {
+        val s = scenario()
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val saves = mutableListOf<RunRecord>()
+        val r = run(s, lab, saves)
+
+        assertThat(r.forks.map { it.status }).containsOnly(ForkStatus.COMPLETE).hasSize(3)
+        assertThat(r.forks).allSatisfy { fork ->
+            assertThat(fork.soak!!.settled).isTrue()
+            assertThat(fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.arm }).containsExactlyInAnyOrder("HTTP/JSON", "gRPC/Unary")
+            assertThat(fork.trials.filter { it.kind == TrialKind.COST }.map { it.arm })
+                .containsExactlyInAnyOrder("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
+        }
+        val calibration = r.calibrations.single()
+        assertThat(calibration.fork).isEqualTo(1)
+        assertThat(calibration.slowestProtocol).isEqualTo("HTTP/JSON")
+        assertThat(calibration.ratePerSecond).isEqualTo((calibration.capacityRps * 0.5).toInt())
+        assertThat(lab.runs.filter { it.second.offered is Offered.Rate }.map { (it.second.offered as Offered.Rate).perSecond })
+            .containsOnly(calibration.ratePerSecond)
+        assertThat(lab.closed).isEqualTo(3)
+        assertThat(saves.size).isGreaterThan(r.trials.size) // saved after every trial
+        assertThat(r.planning!!.stoppedBecause).contains("decided")
+    }
+
+    @Test
+    fun `a clear difference is decided within the minimum forks, so no fork is added`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario(forks = 3, maxForks = 8), lab)
+        assertThat(r.forks).hasSize(3)
+        val hopCpu = Analysis.of(r).single().family(TrialKind.COST)!!.decisions.single { it.figure == Figure.HOP_CPU_US.key }
+        assertThat(hopCpu.isBetter).isTrue()
+        assertThat(r.planning!!.open).isEmpty()
+    }
+
+    @Test
+    fun `an undecided comparison gets forks up to the maximum and is named with the forks it would take`() {
+        val nearlyEqual = mapOf("HTTP/JSON" to 200.0, "gRPC/Unary" to 196.0, Arm.NullHop.LABEL to 0.0)
+        val lab = FakeLab(FakeClock(), nearlyEqual, forkNoise = 0.0, trialNoise = 0.15)
+        val r = run(scenario(forks = 3, maxForks = 5), lab)
+        assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSize(5)
+        assertThat(r.planning!!.stoppedBecause).contains("most forks")
+        assertThat(r.planning!!.open).isNotEmpty.allSatisfy { assertThat(it.condition).isEqualTo("size=1kb vus=10") }
+    }
+
+    @Test
+    fun `the budget stops the planner before a fork that would not fit`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("budget: 2m", forks = 3, maxForks = 3), lab)
+        assertThat(r.forks.size).isLessThan(3)
+        assertThat(r.planning!!.stoppedBecause).contains("budget")
+    }
+
+    @Test
+    fun `a server that dies fails its trial and its fork, and a fresh fork replaces it`() {
+        val lab = FakeLab(FakeClock(), clearCosts, dieInForkAtTrial = 2 to 3)
+        val r = run(scenario(), lab)
+        val failed = r.forks.single { it.status == ForkStatus.FAILED }
+        assertThat(failed.index).isEqualTo(2)
+        assertThat(failed.trials.last().error).contains("died")
+        assertThat(failed.trials.last().valid).isFalse()
+        assertThat(r.forks.count { it.status == ForkStatus.COMPLETE }).isEqualTo(3)
+        assertThat(lab.started).containsExactly(1, 2, 3, 4)
+    }
+
+    @Test
+    fun `a soak that never settles stops at its cap and says so`() {
+        val lab = FakeLab(FakeClock(), clearCosts, soakWindowsToSettle = 1000)
+        val r = run(scenario(), lab)
+        assertThat(r.forks).allSatisfy {
+            assertThat(it.soak!!.settled).isFalse()
+            assertThat(it.soak!!.seconds).isEqualTo(30.0)
+        }
+    }
+
+    @Test
+    fun `stop ends the run at once, closing the fork in progress and starting no other`() {
+        val clock = FakeClock()
+        val lab = FakeLab(clock, clearCosts)
+        val s = scenario()
+        lateinit var runner: ForkRunner
+        runner = ForkRunner(s, lab, Analysis.judge, clock, {}, progress = { if ("[trial 4]" in it) runner.stop() })
+        val r = runner.run(start(s))
+        assertThat(lab.started).containsExactly(1)
+        assertThat(r.forks.single().status).isEqualTo(ForkStatus.INTERRUPTED)
+        assertThat(lab.closed).isGreaterThanOrEqualTo(1)
+    }
+
+    @Test
+    fun `the scenario record keeps the design`() {
+        val record: ScenarioRecord = scenario().toRecord()
+        assertThat(record.arms).containsExactly("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
+        assertThat(record.margin).isEqualTo(0.05)
+        assertThat(record.mode).isEqualTo("cost")
+    }
+}
