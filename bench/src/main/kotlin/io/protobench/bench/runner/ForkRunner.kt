@@ -205,7 +205,7 @@ class ForkRunner(
         const val MAX_SOAK_VUS = 64
         const val DEFAULT_SOAK_VUS = 10
         /** Virtual users an open-model trial may use to hold its rate, at the least. */
-        const val MIN_RATE_VUS = 20
+        const val MIN_RATE_VUS = 50
     }
 }
 
