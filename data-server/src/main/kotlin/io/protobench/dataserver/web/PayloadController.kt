@@ -4,6 +4,7 @@ import io.protobench.contract.payload.DataPayload
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.DataResponse
 import io.protobench.dataserver.payload.PayloadCatalog
+import io.protobench.dataserver.payload.RequestIds
 import io.protobench.dataserver.payload.SizeCatalog
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping
@@ -26,7 +27,7 @@ class PayloadController(private val catalog: PayloadCatalog) {
         @RequestParam(defaultValue = "") requestId: String,
     ): DataPayload {
         val payload = catalog.payloadFor(PayloadSize.parse(size))
-        return DataPayload(requestId, payload.size.bytes, payload.bytes)
+        return DataPayload(RequestIds.bounded(requestId), payload.size.bytes, payload.bytes)
     }
 
     @GetMapping("/binary", produces = [APPLICATION_PROTOBUF])
@@ -36,7 +37,7 @@ class PayloadController(private val catalog: PayloadCatalog) {
     ): DataResponse {
         val payload = catalog.payloadFor(PayloadSize.parse(size))
         return DataResponse.newBuilder()
-            .setRequestId(requestId)
+            .setRequestId(RequestIds.bounded(requestId))
             .setSize(payload.size.bytes)
             .setPayload(payload.byteString)
             .build()
