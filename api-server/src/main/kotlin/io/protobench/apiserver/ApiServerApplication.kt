@@ -1,8 +1,10 @@
 package io.protobench.apiserver
 
+import io.protobench.contract.server.ServerSupport
 import org.springframework.boot.autoconfigure.SpringBootApplication
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan
 import org.springframework.boot.runApplication
+import org.springframework.context.annotation.Import
 
 /**
  * The gateway: takes HTTP from the load generator and calls the data-server over the
@@ -10,6 +12,7 @@ import org.springframework.boot.runApplication
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+@Import(ServerSupport::class)
 class ApiServerApplication {
     companion object {
         /**

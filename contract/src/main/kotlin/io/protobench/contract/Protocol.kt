@@ -14,14 +14,20 @@ enum class Protocol(val pathSegment: String, val label: String) {
     companion object {
         val acceptedSegments: String get() = entries.joinToString(", ") { it.pathSegment }
 
-        fun fromPathSegment(segment: String): Protocol =
-            entries.firstOrNull { it.pathSegment == segment }
+        val acceptedLabels: String get() = entries.joinToString(", ") { it.label }
+
+        fun fromPathSegment(segment: String): Protocol {
+            ParameterText.bounded("protocol", segment, acceptedSegments)
+            return entries.firstOrNull { it.pathSegment == segment }
                 ?: throw InvalidParameter("protocol", segment, acceptedSegments)
+        }
 
         /** Accepts a label ("gRPC/Unary"), a path segment ("grpc") or an enum name ("GRPC_UNARY"), any case. */
-        fun parse(text: String): Protocol =
-            entries.firstOrNull {
+        fun parse(text: String): Protocol {
+            ParameterText.bounded("protocol", text, acceptedLabels)
+            return entries.firstOrNull {
                 it.label.equals(text, true) || it.pathSegment.equals(text, true) || it.name.equals(text, true)
-            } ?: throw InvalidParameter("protocol", text, entries.joinToString(", ") { it.label })
+            } ?: throw InvalidParameter("protocol", text, acceptedLabels)
+        }
     }
 }

@@ -44,6 +44,14 @@ class EncodingRoundTripTest {
     }
 
     @Test
+    fun `every payload is the prefix of the largest, so one buffer serves every size`() {
+        val largest = PayloadGenerator.payloadFor(PayloadSize(PayloadSize.MAX_BYTES))
+        for (bytes in listOf(1, 1500, 1024 * 1024, PayloadSize.MAX_BYTES - 1)) {
+            assertThat(PayloadGenerator.payloadFor(PayloadSize(bytes))).isEqualTo(largest.copyOf(bytes))
+        }
+    }
+
+    @Test
     fun `payloads are deterministic per size and not trivially compressible`() {
         val a = PayloadGenerator.payloadFor(PayloadSize(4096))
         assertThat(a).isEqualTo(PayloadGenerator.payloadFor(PayloadSize(4096)))

@@ -1,8 +1,10 @@
 package io.protobench.dataserver
 
+import io.protobench.contract.server.ServerSupport
 import org.springframework.boot.autoconfigure.SpringBootApplication
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan
 import org.springframework.boot.runApplication
+import org.springframework.context.annotation.Import
 
 /**
  * The data-server: serves payloads and level objects over HTTP/JSON, HTTP/protobuf
@@ -10,6 +12,7 @@ import org.springframework.boot.runApplication
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+@Import(ServerSupport::class)
 class DataServerApplication
 
 fun main(args: Array<String>) {

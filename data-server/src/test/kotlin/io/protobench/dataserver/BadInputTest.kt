@@ -12,6 +12,7 @@ import io.protobench.dataserver.support.GrpcTestClient
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
 import org.junit.jupiter.api.AfterAll
+import org.junit.jupiter.api.Assertions.assertTimeoutPreemptively
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.params.ParameterizedTest
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource
 import org.springframework.beans.factory.annotation.Autowired
 import org.springframework.http.MediaType
 import org.springframework.test.web.reactive.server.WebTestClient
+import java.time.Duration
 
 /** Bad sizes and levels are the client's fault: 400 / INVALID_ARGUMENT naming what is accepted, never a 500. */
 @DataServerTest
@@ -93,6 +95,45 @@ class BadInputTest {
         assertInvalidArgument(ComplexityLevel.accepted) {
             grpc.data.getComplexDataStream(ComplexRequest.getDefaultInstance()).hasNext()
         }
+    }
+
+    @Test
+    fun `a 64 KB size or complexity over HTTP answers 400 within 5 s`() {
+        // '+' decodes to a space: one digit, 64 K spaces and a letter was the old pattern's worst case.
+        val crafted = "1" + "+".repeat(64 * 1024) + "x"
+        assertTimeoutPreemptively(Duration.ofSeconds(5)) {
+            for (uri in listOf("/data/json?size=$crafted", "/data/binary?size=$crafted", "/complex/json?complexity=$crafted")) {
+                web.get().uri(uri).exchange()
+                    .expectStatus().isBadRequest
+                    .expectBody()
+                    .jsonPath("$.accepted").value<String> { assertThat(it).startsWith("at most 64 characters") }
+                    .jsonPath("$.value").value<String> { assertThat(it).endsWith("(65538 characters)") }
+            }
+        }
+    }
+
+    @Test
+    fun `a 64 KB size, request id or complexity over gRPC fails with INVALID_ARGUMENT within 5 s`() {
+        val crafted = "1" + " ".repeat(64 * 1024) + "x"
+        assertTimeoutPreemptively(Duration.ofSeconds(5)) {
+            assertInvalidArgument("at most 64 characters") { grpc.data.getData(DataRequest.newBuilder().setSize(crafted).build()) }
+            assertInvalidArgument("at most 64 characters") {
+                grpc.data.getDataStream(DataRequest.newBuilder().setSize(crafted).build()).hasNext()
+            }
+            assertInvalidArgument("at most 64 characters") {
+                grpc.data.getData(DataRequest.newBuilder().setSize("1kb").setRequestId(crafted).build())
+            }
+            assertInvalidArgument("at most 64 characters") {
+                grpc.data.getComplexData(ComplexRequest.newBuilder().setComplexity(crafted).build())
+            }
+        }
+    }
+
+    @Test
+    fun `an over-long request id over HTTP answers 400`() {
+        web.get().uri("/data/binary?size=1kb&requestId=${"r".repeat(65)}").exchange()
+            .expectStatus().isBadRequest
+            .expectBody().jsonPath("$.parameter").isEqualTo("requestId")
     }
 
     private fun assertInvalidArgument(accepted: String, call: () -> Any) {

@@ -1,6 +1,7 @@
 package io.protobench.apiserver.gateway
 
 import io.protobench.contract.InvalidParameter
+import io.protobench.contract.ParameterText
 import io.protobench.contract.Protocol
 
 /**
@@ -27,7 +28,7 @@ sealed interface Route {
         /** Every accepted path segment: the four protocols' and the null hop's. */
         val acceptedSegments: String = Protocol.acceptedSegments + ", " + NullHop.PATH_SEGMENT
 
-        fun fromPathSegment(segment: String): Route = when (segment) {
+        fun fromPathSegment(segment: String): Route = when (ParameterText.bounded("protocol", segment, acceptedSegments)) {
             NullHop.PATH_SEGMENT -> Null
             else -> Protocol.entries.firstOrNull { it.pathSegment == segment }?.let(::Hop)
                 ?: throw InvalidParameter("protocol", segment, acceptedSegments)

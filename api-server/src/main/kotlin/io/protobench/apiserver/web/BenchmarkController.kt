@@ -3,6 +3,7 @@ package io.protobench.apiserver.web
 import io.protobench.apiserver.measure.MeasurementWindow
 import io.protobench.apiserver.measure.WindowReport
 import io.protobench.apiserver.measure.WindowStarted
+import io.protobench.contract.ParameterText
 import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
@@ -16,9 +17,13 @@ class BenchmarkController(private val window: MeasurementWindow) {
     suspend fun start(
         @RequestParam(required = false) protocol: String?,
         @RequestParam(required = false) testName: String?,
-    ): WindowStarted = window.start(protocol, testName)
+    ): WindowStarted = window.start(label("protocol", protocol), label("testName", testName))
 
     /** Closes the open window and reports it; 409 when none is open. */
     @PostMapping("/benchmark/end")
     suspend fun end(): WindowReport = window.end()
+
+    /** Labels are free text, echoed in the report; only their length is limited. */
+    private fun label(name: String, text: String?): String? =
+        ParameterText.bounded(name, text, "free text", ParameterText.MAX_LABEL_LENGTH)
 }

@@ -16,12 +16,14 @@ import kotlinx.coroutines.runBlocking
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.assertj.core.api.SoftAssertions.assertSoftly
+import org.junit.jupiter.api.Assertions.assertTimeoutPreemptively
 import org.junit.jupiter.api.Test
 import org.springframework.beans.factory.annotation.Autowired
 import org.springframework.core.env.Environment
 import org.springframework.test.context.DynamicPropertyRegistry
 import org.springframework.test.context.DynamicPropertySource
 import org.springframework.test.web.reactive.server.WebTestClient
+import java.time.Duration
 
 /** The gateway against the real data-server: every protocol, size and level, bad input, the catalog. */
 @GatewayTest
@@ -124,6 +126,36 @@ class GatewayEndToEndTest {
         }
         assertThat(web.getJson("/api/data/ftp?size=1kb").second["accepted"].asText())
             .isEqualTo("http/json, http/binary, grpc, grpc/stream, none")
+    }
+
+    @Test
+    fun `a 64 KB parameter answers 400 naming the length limit within 5 s`() {
+        // '+' decodes to a space: one digit, 64 K spaces and a letter was the old pattern's worst case.
+        val crafted = "1" + "+".repeat(64 * 1024) + "x"
+        val cases = mapOf(
+            "/api/data/grpc?size=$crafted" to "size",
+            "/api/data/none?size=$crafted" to "size",
+            "/api/complex/grpc?complexity=$crafted" to "complexity",
+            "/api/data/${"a".repeat(64 * 1024)}?size=1kb" to "protocol",
+        )
+        assertTimeoutPreemptively(Duration.ofSeconds(5)) {
+            for ((uri, parameter) in cases) {
+                val (status, body) = web.getJson(uri)
+                assertThat(status).`as`(parameter).isEqualTo(400)
+                assertThat(body["parameter"].asText()).isEqualTo(parameter)
+                assertThat(body["accepted"].asText()).startsWith("at most 64 characters")
+            }
+        }
+    }
+
+    @Test
+    fun `an over-long window label answers 400 and opens no window`() {
+        val (status, body) = web.postJson("/benchmark/start?testName=${"t".repeat(64 * 1024)}")
+
+        assertThat(status).isEqualTo(400)
+        assertThat(body["parameter"].asText()).isEqualTo("testName")
+        assertThat(body["accepted"].asText()).isEqualTo("at most 256 characters: free text")
+        assertThat(web.postJson("/benchmark/end").first).isEqualTo(409)
     }
 
     @Test

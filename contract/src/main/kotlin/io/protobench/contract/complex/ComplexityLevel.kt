@@ -1,6 +1,7 @@
 package io.protobench.contract.complex
 
 import io.protobench.contract.InvalidParameter
+import io.protobench.contract.ParameterText
 
 /**
  * The seed project's five complexity levels. [seedDescription] is how the seeds
@@ -20,8 +21,11 @@ enum class ComplexityLevel(
     companion object {
         val accepted: String get() = entries.joinToString(", ") { it.id }
 
-        fun parse(text: String?): ComplexityLevel =
-            entries.firstOrNull { it.id.equals(text?.trim(), ignoreCase = true) }
+        /** A level id, any case, surrounding spaces ignored; longer than [ParameterText.MAX_LENGTH] is refused first. */
+        fun parse(text: String?): ComplexityLevel {
+            val bounded = ParameterText.bounded("complexity", text, accepted)?.trim()
+            return entries.firstOrNull { it.id.equals(bounded, ignoreCase = true) }
                 ?: throw InvalidParameter("complexity", text, accepted)
+        }
     }
 }

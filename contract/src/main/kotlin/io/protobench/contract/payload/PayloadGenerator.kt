@@ -4,12 +4,16 @@ import java.util.SplittableRandom
 
 /**
  * Payload bytes for a size: pseudo-random (so no layer can compress them away) and
- * deterministic (the same size always gives the same bytes), so a receiver can check
- * what it got against [payloadFor] without any shared state.
+ * deterministic, so a receiver can check what it got against [payloadFor] without any
+ * shared state. Every size is a prefix of one fixed stream (the payload of n bytes is
+ * the first n bytes of the 8 MiB one), so a server can serve every size as a slice of
+ * one buffer.
  */
 object PayloadGenerator {
+    private const val SEED = 0x5EED_0F_B17E5L
+
     fun payloadFor(size: PayloadSize): ByteArray {
-        val random = SplittableRandom(size.bytes.toLong() * 31 + 7)
+        val random = SplittableRandom(SEED)
         val bytes = ByteArray(size.bytes)
         var i = 0
         while (i < bytes.size) {

@@ -1,6 +1,7 @@
 package io.protobench.contract.payload
 
 import io.protobench.contract.InvalidParameter
+import io.protobench.contract.ParameterText
 
 /**
  * A payload size in bytes. Written as plain bytes ("4096") or with a binary unit:
@@ -23,20 +24,55 @@ value class PayloadSize(val bytes: Int) {
         const val ACCEPTED = "a whole number of bytes (e.g. 4096) or kb/mb (e.g. 10kb, 1mb; 1kb = 1024 bytes), " +
             "from 1 byte up to 8mb"
 
-        private val pattern = Regex("""^\s*(\d{1,10})\s*(b|kb|mb)?\s*$""", RegexOption.IGNORE_CASE)
+        /** Most digits in the number: enough for 8mb in bytes (7), few enough that no product overflows a Long. */
+        private const val MAX_DIGITS = 10
 
+        /**
+         * Parses `[spaces] digits [spaces] [b|kb|mb] [spaces]`, unit in any case. Hand-written
+         * and linear in the (capped) length: a backtracking regex here once let one crafted
+         * gRPC request burn seconds of CPU.
+         */
         fun parse(text: String?): PayloadSize {
-            val match = text?.let { pattern.matchEntire(it) }
-                ?: throw InvalidParameter("size", text, ACCEPTED)
-            val (number, unit) = match.destructured
-            val multiplier = when (unit.lowercase()) {
+            val bounded = ParameterText.bounded("size", text, ACCEPTED) ?: throw invalid(null)
+            val bytes = SizeText(bounded).bytes() ?: throw invalid(text)
+            if (bytes < 1 || bytes > MAX_BYTES) throw invalid(text)
+            return PayloadSize(bytes.toInt())
+        }
+
+        private fun invalid(text: String?) = InvalidParameter("size", text, ACCEPTED)
+
+        /** One pass over a size text; [bytes] is null when it does not follow the grammar. */
+        private class SizeText(private val text: String) {
+            private var at = 0
+
+            fun bytes(): Long? {
+                skipSpaces()
+                val digitsStart = at
+                while (at < text.length && text[at] in '0'..'9') at++
+                val digits = at - digitsStart
+                if (digits == 0 || digits > MAX_DIGITS) return null
+                val number = text.substring(digitsStart, at).toLong()
+                skipSpaces()
+                val unitStart = at
+                while (at < text.length && text[at].isLetter()) at++
+                val multiplier = multiplierOf(text.substring(unitStart, at).lowercase()) ?: return null
+                skipSpaces()
+                return if (at == text.length) number * multiplier else null
+            }
+
+            private fun skipSpaces() {
+                while (at < text.length && isSpace(text[at])) at++
+            }
+
+            /** The whitespace `\s` matched in the old pattern: ASCII space, tab, line breaks, form feed. */
+            private fun isSpace(c: Char) = c == ' ' || c in '\t'..'\r'
+
+            private fun multiplierOf(unit: String): Long? = when (unit) {
+                "", "b" -> 1L
                 "kb" -> KIB.toLong()
                 "mb" -> MIB.toLong()
-                else -> 1L
+                else -> null
             }
-            val bytes = number.toLong() * multiplier
-            if (bytes < 1 || bytes > MAX_BYTES) throw InvalidParameter("size", text, ACCEPTED)
-            return PayloadSize(bytes.toInt())
         }
 
         /** Shortest exact label: 1048576 -> "1mb", 10240 -> "10kb", 1500 -> "1500". */

@@ -48,7 +48,7 @@ interface SettingValue {
 }
 
 enum class GrpcPayloadMode(@get:JsonValue override val id: String) : SettingValue {
-    /** The payload ByteString is built once per size; chunks are zero-copy slices of it. */
+    /** Responses carry zero-copy views of the one shared payload buffer; chunks are views of their ranges. */
     SHARED("shared"),
 
     /** Every response copies the payload into a new ByteString (the seeds' naive path). */

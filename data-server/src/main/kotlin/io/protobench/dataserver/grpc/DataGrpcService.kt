@@ -11,6 +11,7 @@ import io.protobench.contract.proto.DataRequest
 import io.protobench.contract.proto.DataResponse
 import io.protobench.contract.proto.DataServiceGrpcKt
 import io.protobench.dataserver.complex.ComplexMessages
+import io.protobench.dataserver.payload.RequestIds
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 
@@ -26,8 +27,9 @@ class DataGrpcService(
 
     override suspend fun getData(request: DataRequest): DataResponse {
         val size = validated { PayloadSize.parse(request.size) }
+        val requestId = validated { RequestIds.bounded(request.requestId) }
         return DataResponse.newBuilder()
-            .setRequestId(request.requestId)
+            .setRequestId(requestId)
             .setSize(size.bytes)
             .setPayload(payloads.whole(size))
             .build()
@@ -35,10 +37,11 @@ class DataGrpcService(
 
     override fun getDataStream(request: DataRequest): Flow<DataChunk> = flow {
         val size = validated { PayloadSize.parse(request.size) }
+        val requestId = validated { RequestIds.bounded(request.requestId) }
         payloads.chunks(size).forEachIndexed { index, data ->
             emit(
                 DataChunk.newBuilder()
-                    .setRequestId(request.requestId)
+                    .setRequestId(requestId)
                     .setIndex(index)
                     .setTotalSize(size.bytes)
                     .setData(data)

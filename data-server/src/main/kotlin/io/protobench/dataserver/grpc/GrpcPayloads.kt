@@ -8,9 +8,9 @@ import io.protobench.dataserver.payload.PayloadCatalog
 
 /**
  * The payload bytes of gRPC responses, per [GrpcPayloadMode]:
- * - SHARED: the cached ByteString of the size (no copy); chunks are `substring`s of it
- *   (views over the same array, no copy).
- * - COPY: a fresh `ByteString.copyFrom` of the cached bytes for every response, or
+ * - SHARED: a zero-copy view of the catalog's shared buffer; chunks are views of
+ *   their ranges of it.
+ * - COPY: a fresh `ByteString.copyFrom` of the payload bytes for every response, or
  *   of each chunk's range for every chunk — what the seeds did per request.
  */
 class GrpcPayloads(
@@ -23,26 +23,19 @@ class GrpcPayloads(
         this(catalog, settings.grpcPayloadMode, settings.chunkSizeBytes)
 
     /** The whole payload of [size] for one GetData response. */
-    fun whole(size: PayloadSize): ByteString {
-        val payload = catalog.payloadFor(size)
-        return when (mode) {
-            GrpcPayloadMode.SHARED -> payload.byteString
-            GrpcPayloadMode.COPY -> ByteString.copyFrom(payload.bytes)
-        }
-    }
+    fun whole(size: PayloadSize): ByteString = range(0, size.bytes)
 
     /** The payload of [size] in order, as slices of at most [chunkSizeBytes]; produced lazily. */
-    fun chunks(size: PayloadSize): Sequence<ByteString> {
-        val payload = catalog.payloadFor(size)
-        return (0 until size.bytes step chunkSizeBytes).asSequence().map { offset ->
-            val length = minOf(chunkSizeBytes, size.bytes - offset)
-            when (mode) {
-                GrpcPayloadMode.SHARED -> payload.byteString.substring(offset, offset + length)
-                GrpcPayloadMode.COPY -> ByteString.copyFrom(payload.bytes, offset, length)
-            }
+    fun chunks(size: PayloadSize): Sequence<ByteString> =
+        (0 until size.bytes step chunkSizeBytes).asSequence().map { offset ->
+            range(offset, minOf(chunkSizeBytes, size.bytes - offset))
         }
-    }
 
     /** Number of chunks [chunks] yields for [size]. */
     fun chunkCount(size: PayloadSize): Int = (size.bytes + chunkSizeBytes - 1) / chunkSizeBytes
+
+    private fun range(offset: Int, length: Int): ByteString = when (mode) {
+        GrpcPayloadMode.SHARED -> catalog.slice(offset, length)
+        GrpcPayloadMode.COPY -> catalog.copy(offset, length)
+    }
 }

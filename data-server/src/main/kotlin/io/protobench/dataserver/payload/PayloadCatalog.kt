@@ -5,32 +5,32 @@ import com.google.protobuf.UnsafeByteOperations
 import io.protobench.contract.payload.PayloadGenerator
 import io.protobench.contract.payload.PayloadSize
 import org.springframework.stereotype.Component
-import java.util.concurrent.ConcurrentHashMap
 
 /**
- * The payload of one size, generated once and shared by every request for that size.
- * Nobody may modify [bytes]: [byteString] is a zero-copy view over them.
- */
-class CachedPayload(val size: PayloadSize, val bytes: ByteArray) {
-    val byteString: ByteString = UnsafeByteOperations.unsafeWrap(bytes)
-}
-
-/**
- * Payloads by size. The seed sizes are generated when the server starts, any other
- * size on its first request, so generating payload bytes is never part of a
- * measured request once a size has been warmed up.
+ * The payload bytes of every size, served from ONE buffer of the largest size
+ * (8 MiB), generated at start-up: the payload of n bytes is its first n bytes (see
+ * [PayloadGenerator]). Memory is therefore fixed at [retainedBytes] however many
+ * distinct sizes are requested (a cache per size once let ~120 sizes near 8 MiB fill
+ * a 1 GiB heap), and no request generates payload bytes.
+ * Nobody may modify the buffer: the views handed out share it.
  */
 @Component
 class PayloadCatalog {
-    private val bySize = ConcurrentHashMap<Int, CachedPayload>()
+    private val buffer: ByteArray = PayloadGenerator.payloadFor(PayloadSize(PayloadSize.MAX_BYTES))
+    private val whole: ByteString = UnsafeByteOperations.unsafeWrap(buffer)
 
-    init {
-        PayloadSize.SEED_SIZES.forEach { payloadFor(PayloadSize.parse(it)) }
-    }
+    /** Bytes this catalog holds: the one shared buffer, whatever was requested. */
+    val retainedBytes: Long get() = buffer.size.toLong()
 
-    fun payloadFor(size: PayloadSize): CachedPayload =
-        bySize.computeIfAbsent(size.bytes) { CachedPayload(size, PayloadGenerator.payloadFor(size)) }
+    /** The payload of [size] as a zero-copy view of the shared buffer (one small view object, no byte copy). */
+    fun payload(size: PayloadSize): ByteString = slice(0, size.bytes)
 
-    /** Sizes generated so far, bytes, ascending. */
-    fun cachedSizes(): List<Int> = bySize.keys.sorted()
+    /** Bytes [offset] until [offset] + [length] of the payload stream, as a zero-copy view. */
+    fun slice(offset: Int, length: Int): ByteString = whole.substring(offset, offset + length)
+
+    /** The same bytes as [slice], copied into a new ByteString (the naive per-response copy). */
+    fun copy(offset: Int, length: Int): ByteString = ByteString.copyFrom(buffer, offset, length)
+
+    /** The HTTP/JSON body carrying the payload of [size]; its base64 is written straight from the shared buffer. */
+    fun jsonBody(requestId: String, size: PayloadSize): PayloadJson = PayloadJson(requestId, size.bytes, buffer)
 }

@@ -1,9 +1,10 @@
 package io.protobench.dataserver.web
 
-import io.protobench.contract.payload.DataPayload
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.DataResponse
 import io.protobench.dataserver.payload.PayloadCatalog
+import io.protobench.dataserver.payload.PayloadJson
+import io.protobench.dataserver.payload.RequestIds
 import io.protobench.dataserver.payload.SizeCatalog
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping
@@ -12,9 +13,10 @@ import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
 
 /**
- * Payloads over HTTP. Both bodies are encoded per request from the cached bytes:
- * Jackson writes [DataPayload] (payload as base64), Spring's protobuf codec
- * serializes [DataResponse] (payload as a zero-copy view of the cached bytes).
+ * Payloads over HTTP. Both bodies are encoded per request from the catalog's shared
+ * buffer: Jackson writes [PayloadJson] (payload as base64, read by the contract's
+ * DataPayload), Spring's protobuf codec serializes [DataResponse] (payload as a
+ * zero-copy view of the buffer).
  */
 @RestController
 @RequestMapping("/data")
@@ -24,21 +26,18 @@ class PayloadController(private val catalog: PayloadCatalog) {
     suspend fun json(
         @RequestParam(required = false) size: String?,
         @RequestParam(defaultValue = "") requestId: String,
-    ): DataPayload {
-        val payload = catalog.payloadFor(PayloadSize.parse(size))
-        return DataPayload(requestId, payload.size.bytes, payload.bytes)
-    }
+    ): PayloadJson = catalog.jsonBody(RequestIds.bounded(requestId), PayloadSize.parse(size))
 
     @GetMapping("/binary", produces = [APPLICATION_PROTOBUF])
     suspend fun binary(
         @RequestParam(required = false) size: String?,
         @RequestParam(defaultValue = "") requestId: String,
     ): DataResponse {
-        val payload = catalog.payloadFor(PayloadSize.parse(size))
+        val payloadSize = PayloadSize.parse(size)
         return DataResponse.newBuilder()
-            .setRequestId(requestId)
-            .setSize(payload.size.bytes)
-            .setPayload(payload.byteString)
+            .setRequestId(RequestIds.bounded(requestId))
+            .setSize(payloadSize.bytes)
+            .setPayload(catalog.payload(payloadSize))
             .build()
     }
 

@@ -1,11 +1,14 @@
 package io.protobench.dataserver.grpc
 
+import com.fasterxml.jackson.module.kotlin.jacksonObjectMapper
+import io.protobench.contract.payload.DataPayload
 import io.protobench.contract.payload.PayloadGenerator
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.dataserver.config.GrpcPayloadMode
 import io.protobench.dataserver.payload.PayloadCatalog
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
+import java.lang.management.ManagementFactory
 
 class GrpcPayloadsTest {
     private val catalog = PayloadCatalog()
@@ -29,14 +32,37 @@ class GrpcPayloadsTest {
     }
 
     @Test
-    fun `shared mode reuses one ByteString per size while copy mode copies per response`() {
-        assertThat(shared.whole(size)).isSameAs(shared.whole(size))
-        assertThat(copy.whole(size)).isNotSameAs(copy.whole(size))
+    fun `shared mode hands out views of the buffer while copy mode copies the bytes of every response`() {
+        val largest = PayloadSize(PayloadSize.MAX_BYTES)
+        val sharedBytes = allocatedBy { repeat(8) { shared.whole(largest) } }
+        val copiedBytes = allocatedBy { repeat(8) { copy.whole(largest) } }
+
+        assertThat(sharedBytes).isLessThan(PayloadSize.MIB.toLong())
+        assertThat(copiedBytes).isGreaterThanOrEqualTo(8L * PayloadSize.MAX_BYTES)
     }
 
     @Test
-    fun `the seed sizes are generated before the first request`() {
-        assertThat(PayloadCatalog().cachedSizes())
-            .isEqualTo(PayloadSize.SEED_SIZES.map { PayloadSize.parse(it).bytes }.sorted())
+    fun `many distinct large sizes retain no more than the one shared buffer`() {
+        assertThat(catalog.retainedBytes).isEqualTo(PayloadSize.MAX_BYTES.toLong())
+        val mapper = jacksonObjectMapper()
+        for (bytes in (PayloadSize.MAX_BYTES - 200 * 1024 + 1..PayloadSize.MAX_BYTES step 1024)) {
+            val size = PayloadSize(bytes)
+            shared.whole(size)
+            shared.chunks(size).count()
+            catalog.payload(size)
+        }
+        val body = mapper.readValue(mapper.writeValueAsBytes(catalog.jsonBody("r", size)), DataPayload::class.java)
+
+        assertThat(catalog.retainedBytes).isEqualTo(PayloadSize.MAX_BYTES.toLong())
+        assertThat(body.size).isEqualTo(size.bytes)
+        assertThat(body.payload).isEqualTo(PayloadGenerator.payloadFor(size))
+    }
+
+    /** Heap bytes this thread allocates while running [block] (the JVM's own per-thread counter). */
+    private fun allocatedBy(block: () -> Unit): Long {
+        val threads = ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+        val before = threads.currentThreadAllocatedBytes
+        block()
+        return threads.currentThreadAllocatedBytes - before
     }
 }

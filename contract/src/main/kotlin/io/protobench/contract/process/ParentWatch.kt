@@ -1,0 +1,80 @@
+package io.protobench.contract.process
+
+import java.time.Duration
+import kotlin.system.exitProcess
+
+/**
+ * Makes a server die with the process that started it: polls whether [parentPid] is
+ * alive every [period] on a daemon thread and, the first time it is not, runs
+ * [onParentGone] once and stops polling. A bench run that is killed (even with
+ * SIGKILL, when no shutdown hook of its runs) thus leaves no orphan server holding
+ * ports and CPU. The liveness check and the action are injectable for tests.
+ */
+class ParentWatch(
+    val parentPid: Long,
+    private val onParentGone: () -> Unit,
+    private val period: Duration = Duration.ofSeconds(1),
+    private val isAlive: (Long) -> Boolean = ::isProcessAlive,
+) : AutoCloseable {
+    @Volatile
+    private var thread: Thread? = null
+
+    /** Starts watching; the first check is immediate (the parent may already be gone). */
+    fun start(): ParentWatch {
+        thread = Thread(::watch, "parent-watch-$parentPid").apply {
+            isDaemon = true
+            start()
+        }
+        return this
+    }
+
+    private fun watch() {
+        try {
+            while (isAlive(parentPid)) Thread.sleep(period.toMillis())
+            onParentGone()
+        } catch (e: InterruptedException) {
+            // closed: stop watching
+        }
+    }
+
+    /** Stops watching (the server is shutting down anyway). */
+    override fun close() {
+        thread?.interrupt()
+    }
+
+    companion object {
+        /** How long an orderly shutdown may take before the JVM is halted. */
+        val HALT_AFTER: Duration = Duration.ofSeconds(10)
+
+        private val log = System.getLogger(ParentWatch::class.java.name)
+
+        fun isProcessAlive(pid: Long): Boolean = ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
+
+        /**
+         * The action of a server whose parent is gone: logs one line, runs [closeApplication]
+         * (the Spring context's close) and exits the JVM with status 0, all on a thread of
+         * its own; a daemon thread halts the JVM if that takes longer than [HALT_AFTER]
+         * (a stuck shutdown must not leave the orphan running).
+         */
+        fun exitJvm(parentPid: Long, closeApplication: () -> Unit) {
+            log.log(System.Logger.Level.WARNING, "parent process $parentPid is gone: shutting down")
+            daemon("parent-watch-halt") {
+                Thread.sleep(HALT_AFTER.toMillis())
+                Runtime.getRuntime().halt(EXIT_STATUS)
+            }
+            Thread({
+                try {
+                    closeApplication()
+                } finally {
+                    exitProcess(EXIT_STATUS)
+                }
+            }, "parent-watch-exit").start()
+        }
+
+        /** An orderly end: the server did what it must when its parent left. */
+        const val EXIT_STATUS = 0
+
+        private fun daemon(name: String, body: () -> Unit) =
+            Thread({ runCatching(body) }, name).apply { isDaemon = true }.start()
+    }
+}

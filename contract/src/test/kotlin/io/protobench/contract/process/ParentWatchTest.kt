@@ -1,0 +1,98 @@
+package io.protobench.contract.process
+
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+import java.time.Duration
+import java.util.concurrent.CountDownLatch
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicInteger
+
+class ParentWatchTest {
+    private val period = Duration.ofMillis(5)
+
+    @Test
+    fun `the action runs once, after the check first finds the parent gone`() {
+        val checks = AtomicInteger()
+        val actions = AtomicInteger()
+        val done = CountDownLatch(1)
+        // Alive for the first three checks, gone from the fourth on.
+        val watch = ParentWatch(42, onParentGone = { actions.incrementAndGet(); done.countDown() }, period = period) {
+            assertThat(it).isEqualTo(42)
+            checks.incrementAndGet() <= 3
+        }.start()
+
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue()
+        watch.close()
+        assertThat(checks.get()).isEqualTo(4)
+        assertThat(actions.get()).isEqualTo(1)
+    }
+
+    @Test
+    fun `a parent that is already gone is noticed by the first check`() {
+        val checks = AtomicInteger()
+        val done = CountDownLatch(1)
+        ParentWatch(42, onParentGone = { done.countDown() }, period = Duration.ofHours(1)) {
+            checks.incrementAndGet()
+            false
+        }.start()
+
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue()
+        assertThat(checks.get()).isEqualTo(1)
+    }
+
+    @Test
+    fun `a closed watch stops checking and never acts`() {
+        val firstCheck = CountDownLatch(1)
+        val actions = AtomicInteger()
+        val watch = ParentWatch(42, onParentGone = { actions.incrementAndGet() }, period = Duration.ofHours(1)) {
+            firstCheck.countDown()
+            true
+        }.start()
+        assertThat(firstCheck.await(10, TimeUnit.SECONDS)).isTrue()
+
+        watch.close()
+
+        assertThat(actions.get()).isZero()
+    }
+
+    @Test
+    fun `the real liveness check sees this process alive and an ended one gone`() {
+        val ended = ProcessBuilder(javaBin(), "-version").redirectErrorStream(true).start()
+        ended.inputStream.readAllBytes()
+        ended.waitFor()
+
+        assertThat(ParentWatch.isProcessAlive(ProcessHandle.current().pid())).isTrue()
+        assertThat(ParentWatch.isProcessAlive(ended.pid())).isFalse()
+    }
+
+    @Test
+    fun `a JVM whose parent is already dead exits by itself`() {
+        val deadParent = ProcessBuilder(javaBin(), "-version").redirectErrorStream(true).start()
+        deadParent.inputStream.readAllBytes()
+        deadParent.waitFor()
+
+        val child = ProcessBuilder(
+            javaBin(), "-cp", System.getProperty("java.class.path"),
+            OrphanCandidate::class.java.name, deadParent.pid().toString(),
+        ).redirectErrorStream(true).start()
+        val exited = child.waitFor(30, TimeUnit.SECONDS)
+        if (!exited) child.destroyForcibly()
+        val output = child.inputStream.readAllBytes().decodeToString()
+
+        assertThat(exited).`as`("child exited by itself; output:\n%s", output).isTrue()
+        assertThat(child.exitValue()).isEqualTo(ParentWatch.EXIT_STATUS)
+        assertThat(output).contains("parent process ${deadParent.pid()} is gone").contains("closed")
+    }
+
+    private fun javaBin() = ProcessHandle.current().info().command().orElse("java")
+}
+
+/** A stand-in server for the child-process test: watches the given parent and otherwise runs forever. */
+object OrphanCandidate {
+    @JvmStatic
+    fun main(args: Array<String>) {
+        val pid = args.single().toLong()
+        ParentWatch(pid, onParentGone = { ParentWatch.exitJvm(pid) { println("closed") } }).start()
+        Thread.sleep(Long.MAX_VALUE)
+    }
+}
