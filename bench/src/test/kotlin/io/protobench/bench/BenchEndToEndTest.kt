@@ -20,6 +20,7 @@ import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
+import java.time.Duration
 import java.nio.file.Path
 
 /**
@@ -108,6 +109,56 @@ class BenchEndToEndTest {
     }
 
     @Test
+    fun `no child outlives a runner killed with SIGKILL in the middle of a trial`(@TempDir dir: Path) {
+        val scenarioFile = dir.resolve("kill.yaml")
+        Files.writeString(scenarioFile, """
+            name: kill
+            sizes: [1kb]
+            protocols: [gRPC/Unary, HTTP/JSON]
+            load: {model: closed, vus: [2]}
+            duration: 20s
+            forks: 2
+            soak: {window: 1s, min: 2s, max: 3s}
+        """.trimIndent())
+        val results = dir.resolve("results")
+        val cli = ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), "io.protobench.bench.cli.MainKt",
+            "run", scenarioFile.toString(), "--results", results.toString(), "--jvm-opt", "-Xmx256m")
+            .also { it.environment()["PROTOBENCH_HOME"] = projectDir.toString() }
+            .redirectErrorStream(true).redirectOutput(dir.resolve("cli.log").toFile()).start()
+        try {
+            // Wait for the first trial: servers and k6 are then all running.
+            val pidFile = awaitFile(results, ChildProcesses.FILE_NAME)
+            awaitTrue(Duration.ofSeconds(120)) { Files.readString(dir.resolve("cli.log")).contains("[trial 1]") }
+            Thread.sleep(2000)
+            val children = Files.readAllLines(pidFile).drop(1).map { it.substringBefore(" ").toLong() }
+            assertThat(children).hasSize(3) // two servers and k6
+            cli.destroyForcibly().waitFor()
+
+            awaitTrue(Duration.ofSeconds(10)) { children.none { pid -> ProcessHandle.of(pid).map { it.isAlive }.orElse(false) } }
+        } finally {
+            cli.destroyForcibly()
+        }
+    }
+
+    private fun awaitFile(root: Path, name: String): Path {
+        var found: Path? = null
+        awaitTrue(Duration.ofSeconds(60)) {
+            found = if (Files.isDirectory(root)) Files.walk(root).use { s -> s.filter { it.fileName.toString() == name }.findFirst().orElse(null) } else null
+            found != null
+        }
+        return found!!
+    }
+
+    private fun awaitTrue(limit: Duration, condition: () -> Boolean) {
+        val deadline = System.nanoTime() + limit.toNanos()
+        while (!condition()) {
+            check(System.nanoTime() < deadline) { "not true within ${limit.seconds} s" }
+            Thread.sleep(200)
+        }
+    }
+
+    @Test
     fun `a script written for the seed project runs unchanged against our gateway`(@TempDir dir: Path) {
         val toolchain = Toolchain(projectDir)
         val k6 = toolchain.k6 {}
@@ -117,7 +168,7 @@ class BenchEndToEndTest {
         val children = ChildProcesses(dir.resolve("children.pid"))
         ServerLauncher(toolchain, dir.resolve("logs"), listOf("-Xms256m", "-Xmx512m"), children = children).start().use { servers ->
             val invocation = K6Invocation(script, mapOf("BASE_URL" to servers.gatewayUrl, "SUMMARY_PATH" to summaryFile.toString()),
-                java.time.Duration.ofSeconds(3))
+                Duration.ofSeconds(3))
             val summary = K6Runner(k6, dir.resolve("k6.log"), CpuPlacement.plan(1, enabled = false), children).run(invocation)
 
             val checks = summary.path("metrics").path("checks").path("values")
