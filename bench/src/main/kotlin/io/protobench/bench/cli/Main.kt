@@ -52,6 +52,7 @@ class RunCommand : CliktCommand(name = "run") {
     private val noPinning by option("--no-pinning", help = "Do not pin k6 and the servers to disjoint CPU sets even when there are enough cores").flag()
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
+    private val serverJava by option("--server-java", help = "java binary for both servers, e.g. a JDK 25 (default: the JDK running protobench)")
 
     override fun run() {
         val scenario = try {
@@ -71,9 +72,11 @@ class RunCommand : CliktCommand(name = "run") {
             dataServerArguments = dataProperties.map { "--$it" },
             seed = seed ?: Random.nextLong(),
             pinning = !noPinning,
+            serverJava = serverJava?.let { checkedJava(it) },
             given = overrides.given() + mapOf(
                 "scenario" to scenarioName, "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
                 "gateway" to gatewayProperties.joinToString(" "), "dataServer" to dataProperties.joinToString(" "),
+                "serverJava" to (serverJava ?: "default"),
             ),
         )
         echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.arms.size} arms, " +
@@ -112,6 +115,16 @@ class RunCommand : CliktCommand(name = "run") {
             "${io.protobench.bench.report.Numbers.percentText(wrong.toDouble() / aa.size)}); " +
             "${aa.count { it.outcome is io.protobench.bench.verdict.Outcome.Equivalent }} equivalent, " +
             "${aa.count { it.outcome is io.protobench.bench.verdict.Outcome.Inconclusive }} inconclusive"
+    }
+
+    /** The --server-java binary, or exit 2 saying what is wrong with it. */
+    private fun checkedJava(text: String): Path {
+        val path = Path.of(text).toAbsolutePath()
+        if (!java.nio.file.Files.isRegularFile(path) || !java.nio.file.Files.isExecutable(path)) {
+            echo("--server-java $text: not an executable file; give the java binary of a JDK 17 or newer, e.g. /usr/lib/jvm/<jdk>/bin/java", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        return path
     }
 
     /** Bad input, not a failed run: nothing is created when results cannot be written. */

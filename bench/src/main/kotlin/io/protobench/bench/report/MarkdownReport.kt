@@ -53,7 +53,7 @@ object MarkdownReport {
         appendLine()
         appendLine("- Status: **${r.status.name.lowercase()}**${r.failure?.let { " — $it" } ?: ""}; started ${r.startedAt}, finished ${r.finishedAt ?: "–"}")
         appendLine("- Measured on: ${env["cpuModel"]}, ${env["cpuCores"]} cores, ${env["memoryTotalMb"]} MB, kernel ${env["kernel"]}")
-        appendLine("- JDK ${env["jdk"]}; server JVM options `${(env["serverJvmOptions"] as? List<*>)?.joinToString(" ")}`; k6 `${env["k6"]}`")
+        appendLine("- Servers' JDK: ${env["serverJdk"] ?: env["jdk"]}; CLI JDK ${env["jdk"]}; server JVM options `${(env["serverJvmOptions"] as? List<*>)?.joinToString(" ")}`; k6 `${env["k6"]}`")
         appendLine("- Libraries: ${(env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }}")
         appendLine("- Source: commit `${env["gitCommit"]}`${if (env["gitDirty"] == true) " (with uncommitted changes)" else ""}")
         appendLine("- ${env["processesSharingCpus"]}; CPU placement: ${env["placement"] ?: "not recorded"}")

@@ -26,6 +26,8 @@ data class RunOptions(
     val pinning: Boolean = true,
     /** The options as the user gave them, recorded in run.json. */
     val given: Map<String, String>,
+    /** The java binary for the servers; null = the JVM running the CLI. */
+    val serverJava: Path? = null,
 )
 
 /**
@@ -41,9 +43,8 @@ class BenchmarkRunner(
     /** Called with the final record when the run ends, also when it is interrupted (e.g. to write the report). */
     private val onFinished: (RunStore, RunRecord) -> Unit = { _, _ -> },
 ) {
-    private val toolchain = Toolchain(projectDir)
-
     fun run(scenario: Scenario, options: RunOptions): RunStore {
+        val toolchain = Toolchain(projectDir, options.serverJava)
         ChildProcesses.reapStale(options.resultsRoot).forEach(progress)
         val k6 = toolchain.k6(progress)
         val started = clock.instant()
@@ -56,7 +57,8 @@ class BenchmarkRunner(
             scenario = scenario.toRecord(),
             options = options.given,
             environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
-                mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList()),
+                mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
+                    "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()),
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,

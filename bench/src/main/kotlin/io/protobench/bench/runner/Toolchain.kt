@@ -13,14 +13,20 @@ class ToolchainProblem(message: String) : RuntimeException(message)
  * k6 is pinned to [K6_VERSION]; when no k6 is on PATH it is installed with
  * `go install` into `<project>/tools/bin` (git-ignored).
  */
-class Toolchain(private val projectDir: Path) {
+class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
     companion object {
         const val K6_VERSION = "v1.8.1"
         const val K6_MODULE = "go.k6.io/k6"
     }
 
-    /** The java binary of the JVM running this command (Java 17 or newer, checked by the wrapper). */
-    val java: Path = Path.of(System.getProperty("java.home"), "bin", "java")
+    /** The java binary for the servers: [serverJava] when given, else the JVM running this command (17 or newer, checked by the wrapper). */
+    val java: Path = serverJava ?: Path.of(System.getProperty("java.home"), "bin", "java")
+
+    /** `java -version` of the servers' JVM, for the environment record. */
+    fun javaVersion(): String = runCatching {
+        val process = ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).start()
+        process.inputStream.bufferedReader().readText().trim().lines().joinToString("; ").also { process.waitFor(10, TimeUnit.SECONDS) }
+    }.getOrElse { "unknown (${it.message})" }
 
     fun serverJar(module: String): Path {
         val target = projectDir.resolve(module).resolve("target")
