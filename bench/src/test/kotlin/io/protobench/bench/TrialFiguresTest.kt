@@ -5,7 +5,7 @@ import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.runner.K6Invocation
 import io.protobench.bench.runner.K6Target
-import io.protobench.bench.runner.Offered
+import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.ScenarioParser
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within
@@ -49,7 +49,7 @@ class TrialFiguresTest {
         val scenario = ScenarioParser.parse("name: t\nduration: 3s\ncomplexities: [ultra]\nprotocols: [gRPC/Stream]\nload: {model: open, rates: [50], maxVus: 20}", "t")
         val cell = scenario.cells.first()
         val target = K6Target(cell.condition.target.gatewayPath(cell.arm), "serializedSize", 1234)
-        val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), Offered.Rate(50, 20), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
+        val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Rate(50, 20), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
         assertThat(inv.environment).containsEntry("TARGETS", """[{"path":"/api/complex/grpc/stream?complexity=ultra","field":"serializedSize","value":1234}]""")
             .containsEntry("LOAD_MODEL", "open").containsEntry("RATE", "50").containsEntry("MAX_VUS", "20")
             .containsEntry("DURATION", "3000ms")

@@ -112,7 +112,7 @@ class ForkRunner(
     private fun measureCondition(servers: Fork, condition: Condition, start: ForkRecord, before: RunRecord, random: Random): ConditionOutcome {
         var fork = start
         var r = before
-        fun measure(cell: Cell, kind: TrialKind, offered: Offered): Boolean {
+        fun measure(cell: Cell, kind: TrialKind, offered: LoadLevel): Boolean {
             if (stopping.get()) return true
             val sequence = r.trials.size + 1
             progress("fork ${fork.index} [trial $sequence] ${cell.arm.label} ${condition.label} " +
@@ -129,7 +129,7 @@ class ForkRunner(
         }
 
         val probed = if (scenario.mode == Mode.CAPACITY) scenario.arms else scenario.arms.filterIsInstance<Arm.Of>()
-        val closed = (condition.load as? LoadLevel.Vus)?.let { Offered.Closed(it.vus) }
+        val closed = condition.load as? LoadLevel.Vus
         if (closed != null) {
             for (arm in probed.shuffled(random)) {
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed)) return ConditionOutcome(fork, r, true)
@@ -155,15 +155,15 @@ class ForkRunner(
      * [Scenario.utilisation] of the slowest protocol's capacity, calibrated once, in the
      * first fork that probed the condition, and kept for every later fork.
      */
-    private fun costLoad(condition: Condition, fork: ForkRecord, r: RunRecord): Pair<Offered, Calibration?>? {
-        (condition.load as? LoadLevel.Rate)?.let { return Offered.Rate(it.perSecond, it.maxVus) to null }
-        r.calibrations.firstOrNull { it.condition == condition.label }?.let { return Offered.Rate(it.ratePerSecond, it.maxVus) to null }
+    private fun costLoad(condition: Condition, fork: ForkRecord, r: RunRecord): Pair<LoadLevel, Calibration?>? {
+        (condition.load as? LoadLevel.Rate)?.let { return it to null }
+        r.calibrations.firstOrNull { it.condition == condition.label }?.let { return LoadLevel.Rate(it.ratePerSecond, it.maxVus) to null }
         val probes = fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
         val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second } ?: return null
         val vus = (condition.load as LoadLevel.Vus).vus
         val rate = maxOf(1, (slowest.second * scenario.utilisation).toInt())
         val maxVus = maxOf(2 * vus, MIN_RATE_VUS)
-        return Offered.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus)
+        return LoadLevel.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus)
     }
 
     /** Every endpoint of the fork in one mix, window after window, until steady or the cap. */

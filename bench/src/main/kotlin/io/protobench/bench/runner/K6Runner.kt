@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.scenario.LoadLevel
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.scenario.DurationText
@@ -23,10 +24,10 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
     companion object {
         private val json = ObjectMapper()
 
-        fun of(script: Path, gatewayUrl: String, targets: List<K6Target>, offered: Offered, duration: Duration, summary: Path): K6Invocation {
+        fun of(script: Path, gatewayUrl: String, targets: List<K6Target>, offered: LoadLevel, duration: Duration, summary: Path): K6Invocation {
             val load = when (offered) {
-                is Offered.Closed -> mapOf("LOAD_MODEL" to "closed", "VUS" to offered.vus.toString())
-                is Offered.Rate -> mapOf("LOAD_MODEL" to "open", "RATE" to offered.perSecond.toString(), "MAX_VUS" to offered.maxVus.toString())
+                is LoadLevel.Vus -> mapOf("LOAD_MODEL" to "closed", "VUS" to offered.vus.toString())
+                is LoadLevel.Rate -> mapOf("LOAD_MODEL" to "open", "RATE" to offered.perSecond.toString(), "MAX_VUS" to offered.maxVus.toString())
             }
             val environment = mapOf(
                 "BASE_URL" to gatewayUrl,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.LoadLevel
 import java.time.Duration
 
 /**
@@ -34,22 +35,8 @@ interface Mix : AutoCloseable {
     fun window(length: Duration): SoakWindow
 }
 
-/** How load is offered in one run. */
-sealed interface Offered {
-    val label: String
-
-    /** Closed model: [vus] virtual users, each sending its next request when the answer arrives. */
-    data class Closed(val vus: Int) : Offered {
-        override val label get() = "vus=$vus"
-    }
-
-    /** Open model: [perSecond] arrivals per second, served by at most [maxVus] virtual users. */
-    data class Rate(val perSecond: Int, val maxVus: Int) : Offered {
-        override val label get() = "rate=$perSecond/s"
-    }
-}
-
-data class LoadRun(val cell: Cell, val offered: Offered, val duration: Duration)
+/** One load run: [offered] is the closed model at some virtual users, or an arrival rate. */
+data class LoadRun(val cell: Cell, val offered: LoadLevel, val duration: Duration)
 
 /** What one run produced. [figures] by [io.protobench.bench.measure.Figure] key. */
 data class Sample(

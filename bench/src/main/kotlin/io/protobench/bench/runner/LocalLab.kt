@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.scenario.LoadLevel
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
@@ -58,13 +59,13 @@ class LocalLab(
             }
         }
 
-        private fun sample(summary: JsonNode, end: JsonNode, usage: CpuUsage, offered: Offered): Sample {
+        private fun sample(summary: JsonNode, end: JsonNode, usage: CpuUsage, offered: LoadLevel): Sample {
             val (correct, wrong) = TrialFigures.answers(summary)
             val requests = summary.path("metrics").path("http_reqs").path("values").path("count").asDouble(0.0)
             val base = TrialFigures.from(summary, end) + TrialFigures.fromCpu(usage, requests)
-            val target = (offered as? Offered.Rate)?.perSecond
+            val target = (offered as? LoadLevel.Rate)?.perSecond
             val figures = base + TrialFigures.rateShare(base, target)
-            val machineLimit = if (mode == Mode.COST && offered is Offered.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
+            val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
             val flags = usage.flags(machineLimit) + TrialFigures.rateFlags(figures, target) +
                 listOfNotNull(Steadiness.ofGateway(end)?.flag()) +
                 listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
@@ -72,7 +73,7 @@ class LocalLab(
         }
 
         override fun startMix(cells: List<Cell>, vus: Int, limit: Duration): Mix {
-            val process = k6.start(invocation(cells, Offered.Closed(vus), limit))
+            val process = k6.start(invocation(cells, LoadLevel.Vus(vus), limit))
             return object : Mix {
                 override fun window(length: Duration): SoakWindow {
                     gateway.startWindow("soak", "soak")
@@ -91,7 +92,7 @@ class LocalLab(
 
         override fun close() = servers.close()
 
-        private fun invocation(cells: List<Cell>, offered: Offered, duration: Duration) = K6Invocation.of(
+        private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
             script, servers.gatewayUrl, cells.map(::target), offered, duration, dir.resolve("logs/k6-summary.json"),
         )
 

@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
@@ -136,7 +137,7 @@ class ForkRunnerTest {
         assertThat(calibration.fork).isEqualTo(1)
         assertThat(calibration.slowestProtocol).isEqualTo("HTTP/JSON")
         assertThat(calibration.ratePerSecond).isEqualTo((calibration.capacityRps * 0.5).toInt())
-        assertThat(lab.runs.filter { it.second.offered is Offered.Rate }.map { (it.second.offered as Offered.Rate).perSecond })
+        assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond })
             .containsOnly(calibration.ratePerSecond)
         assertThat(lab.closed).isEqualTo(3)
         assertThat(saves.size).isGreaterThan(r.trials.size) // saved after every trial
