@@ -14,6 +14,7 @@ import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.types.int
 import com.github.ajalt.clikt.parameters.types.long
+import io.protobench.bench.report.AaCalibration
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.report.SelectionGuide
@@ -102,19 +103,8 @@ class RunCommand : CliktCommand(name = "run") {
         echo("\nProtocol selection guide (${record.status.name.lowercase()} run; details and flags in report.md):")
         val analyses = Analysis.of(record)
         SelectionGuide.lines(analyses).forEach { echo(it.removePrefix("- ").replace("**", "")) }
-        aaCalibration(analyses)?.let { echo(it) }
+        AaCalibration.sentence(analyses)?.let { echo(it) }
         if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
-    }
-
-    /** The A/A false-positive rate over every A/A comparison of the run, when there were any. */
-    private fun aaCalibration(analyses: List<io.protobench.bench.report.ConditionAnalysis>): String? {
-        val aa = analyses.flatMap { a -> a.families.flatMap { it.aaDecisions } }
-        if (aa.isEmpty()) return null
-        val wrong = aa.count { it.isBetter }
-        return "A/A calibration: $wrong of ${aa.size} A/A comparisons came out \"better\" (false-positive rate " +
-            "${io.protobench.bench.report.Numbers.percentText(wrong.toDouble() / aa.size)}); " +
-            "${aa.count { it.outcome is io.protobench.bench.verdict.Outcome.Equivalent }} equivalent, " +
-            "${aa.count { it.outcome is io.protobench.bench.verdict.Outcome.Inconclusive }} inconclusive"
     }
 
     /** The --server-java binary, or exit 2 saying what is wrong with it. */

@@ -138,6 +138,7 @@ object MarkdownReport {
         appendLine("A protocol is named only where it beat every other protocol after Holm; *equivalent* means shown within the margin.")
         appendLine()
         SelectionGuide.lines(analyses).forEach { appendLine(it) }
+        AaCalibration.sentence(analyses)?.let { appendLine(); appendLine(it) }
         appendLine()
     }
 
