@@ -87,10 +87,15 @@ object Analysis {
         analysis.copy(families = families)
     }
 
-    /** The planner's view: each condition's undecided protocol comparisons (the A/A check need not be decided). */
+    /**
+     * The planner's view: each condition's undecided protocol comparisons in its primary
+     * family — cost trials in cost mode, capacity trials in capacity mode. The A/A check
+     * need not be decided, and in cost mode the capacity probes are context, not the claim.
+     */
     val judge = Judge { record ->
+        val primary = if (record.scenario.mode == "capacity") TrialKind.CAPACITY else TrialKind.COST
         of(record).associate { a ->
-            a.condition to a.families.flatMap { it.protocolDecisions }.filter { it.outcome is Outcome.Inconclusive }.map {
+            a.condition to a.family(primary)?.protocolDecisions.orEmpty().filter { it.outcome is Outcome.Inconclusive }.map {
                 OpenComparison(a.condition, "${it.a} vs ${it.b} on ${Figure.byKey(it.figure)?.title ?: it.figure}",
                     (it.outcome as Outcome.Inconclusive).moreForks)
             }
