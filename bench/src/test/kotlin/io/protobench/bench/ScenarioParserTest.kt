@@ -101,7 +101,10 @@ class ScenarioParserTest {
     @Test
     fun `broken YAML is an error naming the document, not a crash`() {
         assertThat(violations("name: \"unterminated").single().field).isEqualTo("(document)")
-        assertThat(violations("name: x\nforks: many").single().field).isEqualTo("forks")
+        // A wrong type no longer stops the reading: the missing fields are reported with it.
+        val v = violations("name: x\nforks: many")
+        assertThat(v.map { it.field }).containsExactly("forks", "sizes|complexities", "duration")
+        assertThat(v.first().accepted).contains("whole number")
     }
 
     @Test

@@ -25,10 +25,16 @@ import io.protobench.bench.runner.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.ScenarioCatalog
+import io.protobench.bench.scenario.ServerHeap
+import io.protobench.bench.scenario.Violation
 import java.nio.file.Path
 import kotlin.random.Random
 
-/** Exit codes: 0 done; 1 bad command line (Clikt); 2 bad scenario, input file or missing tool (nothing ran); 3 a run that failed or was cut short. */
+/**
+ * Exit codes: 0 done; 1 bad command line as Clikt reports it (unknown option, missing
+ * argument, a value that is not a number for a numeric flag); 2 bad scenario, flag value,
+ * input file or missing tool (nothing ran, nothing created); 3 a run that failed or was cut short.
+ */
 private const val EXIT_INVALID_INPUT = 2
 private const val EXIT_RUN_FAILED = 3
 
@@ -56,16 +62,11 @@ class RunCommand : CliktCommand(name = "run") {
     private val serverJava by option("--server-java", help = "java binary for both servers, e.g. a JDK 25 (default: the JDK running protobench)")
 
     override fun run() {
-        val scenario = try {
-            overrides.applyTo(ScenarioCatalog.load(scenarioName))
-        } catch (e: InvalidScenario) {
-            echo(e.message, err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        }
+        // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
+        val jvm = jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } + "-XX:+ExitOnOutOfMemoryError"
+        val scenario = validScenario(jvm)
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)
-        // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
-        val jvm = jvmOptions.ifEmpty { listOf("-Xms1g", "-Xmx1g") } + "-XX:+ExitOnOutOfMemoryError"
         val options = RunOptions(
             resultsRoot = resultsRoot,
             jvmOptions = jvm,
@@ -117,6 +118,28 @@ class RunCommand : CliktCommand(name = "run") {
         return path
     }
 
+    /**
+     * The scenario with its overrides, checked against the heap [jvm] gives the servers.
+     * Every bad input ends here with exit 2, before anything is created.
+     */
+    private fun validScenario(jvm: List<String>) = try {
+        checkProperties("--gateway", gatewayProperties)
+        checkProperties("--data-server", dataProperties)
+        val heapBytes = ServerHeap.maxHeapBytes(jvm)
+        overrides.applyTo(ScenarioCatalog.load(scenarioName, heapBytes), heapBytes)
+    } catch (e: InvalidScenario) {
+        echo(e.message, err = true)
+        throw ProgramResult(EXIT_INVALID_INPUT)
+    }
+
+    /** A server property is passed on as --name=value; without the '=' Spring would read it as an empty value. */
+    private fun checkProperties(flag: String, properties: List<String>) {
+        val bad = properties.filterNot { it.matches(Regex("""[A-Za-z][\w.\[\]-]*=.*""")) }
+        if (bad.isNotEmpty()) throw InvalidScenario(bad.map {
+            Violation("command line", flag, it, "a Spring property as name=value, e.g. protobench.gateway.http.version=H2C")
+        })
+    }
+
     /** Bad input, not a failed run: nothing is created when results cannot be written. */
     private fun checkWritable(root: Path) {
         val existing = generateSequence(root.toAbsolutePath()) { it.parent }.firstOrNull { java.nio.file.Files.exists(it) }
@@ -143,12 +166,13 @@ class ReportCommand : CliktCommand(name = "report") {
     override fun help(context: Context) = "Rebuild report.md and cells.csv of a run from its run.json."
     private val dir by argument("RUN_DIR")
     override fun run() {
-        val path = Path.of(dir)
+        val path = try { Path.of(dir) } catch (e: java.nio.file.InvalidPathException) { invalid("not a path: ${e.message}") }
         val record = try {
             RunStore.load(path)
         } catch (e: IllegalArgumentException) {
-            echo(e.message, err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
+            invalid(e.message ?: "no run record in $dir")
+        } catch (e: java.io.IOException) {
+            invalid("cannot read the run record in $dir: ${e.message}")
         }
         val target = if (java.nio.file.Files.isDirectory(path)) path else path.parent
         if (record.status == RunStatus.RUNNING && !ownerAlive(target)) {
@@ -161,6 +185,12 @@ class ReportCommand : CliktCommand(name = "report") {
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
     }
+}
+
+/** Bad input: say what was wrong and stop with exit 2. */
+private fun CliktCommand.invalid(message: String): Nothing {
+    echo(message, err = true)
+    throw ProgramResult(EXIT_INVALID_INPUT)
 }
 
 /** Whether the CLI that wrote a run folder's children.pid is still running. */

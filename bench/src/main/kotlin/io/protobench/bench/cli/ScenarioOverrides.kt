@@ -7,6 +7,7 @@ import com.github.ajalt.clikt.parameters.options.split
 import com.github.ajalt.clikt.parameters.types.int
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.toFile
 
 /** Command-line flags that replace a scenario's fields; the result is validated like a file. */
@@ -20,7 +21,8 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
     val protocols by option("--protocols", help = "Comma-separated protocols, e.g. gRPC/Unary,HTTP/Binary").split(",")
     val noiseControl by option("--noise-control", help = "Add an A/A control per condition (the first protocol measured twice)").flag()
 
-    fun applyTo(scenario: Scenario): Scenario {
+    /** [scenario] with the flags given, validated like a file for servers with [serverHeapBytes] of heap. */
+    fun applyTo(scenario: Scenario, serverHeapBytes: Long = ServerHeap.DEFAULT_BYTES): Scenario {
         val file = scenario.toFile()
         val changedForks = forks ?: file.forks
         val changed = file.copy(
@@ -34,7 +36,7 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
             protocols = protocols ?: file.protocols,
             noiseControl = noiseControl || (file.noiseControl ?: false),
         )
-        return ScenarioParser.validate(changed, "command line (scenario ${scenario.name})")
+        return ScenarioParser.validate(changed, "command line (scenario ${scenario.name})", serverHeapBytes = serverHeapBytes)
     }
 
     fun given(): Map<String, String> = listOfNotNull(

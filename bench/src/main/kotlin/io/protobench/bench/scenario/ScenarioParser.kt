@@ -1,11 +1,10 @@
 package io.protobench.bench.scenario
 
-import com.fasterxml.jackson.databind.JsonMappingException
-import com.fasterxml.jackson.databind.ObjectMapper
-import com.fasterxml.jackson.databind.DeserializationFeature
 import com.fasterxml.jackson.core.JacksonException
+import com.fasterxml.jackson.databind.DeserializationFeature
+import com.fasterxml.jackson.databind.JsonNode
+import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory
-import com.fasterxml.jackson.module.kotlin.registerKotlinModule
 import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.complex.ComplexityLevel
@@ -54,9 +53,20 @@ data class LoadFile(
     val maxVus: Int? = null,
 )
 
-/** One thing wrong with a scenario: where, what was given, what is accepted. */
-data class Violation(val source: String, val field: String, val value: String?, val accepted: String) {
-    override fun toString() = "$source: field '$field'${value?.let { " = '$it'" } ?: " is missing"}: accepted $accepted"
+/**
+ * One thing wrong with a scenario: where, what was given, what is accepted. [problem]
+ * says what is wrong when "field = value" does not (an unknown field, a null, a heap
+ * estimate); it then leads the message.
+ */
+data class Violation(
+    val source: String,
+    val field: String,
+    val value: String?,
+    val accepted: String,
+    val problem: String? = null,
+) {
+    override fun toString() =
+        "$source: ${problem ?: "field '$field'${value?.let { " = '$it'" } ?: " is missing"}"}: accepted $accepted"
 }
 
 class InvalidScenario(val violations: List<Violation>) :
@@ -69,22 +79,55 @@ object ScenarioParser {
     const val DEFAULT_FORKS = 5
     private val MAX_DURATION: Duration = Duration.ofMinutes(10)
     private val MAX_BUDGET: Duration = Duration.ofHours(24)
-    private val yaml: ObjectMapper = ObjectMapper(YAMLFactory()).registerKotlinModule()
-        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+    // A key written twice is a mistake to report, not a value to overwrite silently.
+    private val yaml: ObjectMapper = ObjectMapper(YAMLFactory()).enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
 
-    fun parse(text: String, source: String): Scenario {
-        val file = try {
-            yaml.readValue(text, ScenarioFile::class.java) ?: ScenarioFile()
-        } catch (e: JsonMappingException) {
-            val field = e.path.joinToString(".") { it.fieldName ?: "[${it.index}]" }.ifEmpty { "(document)" }
-            throw InvalidScenario(listOf(Violation(source, field, null, "a scenario in the documented format: ${e.originalMessage.lineSequence().first()}")))
-        } catch (e: JacksonException) {
-            throw InvalidScenario(listOf(Violation(source, "(document)", null, "valid YAML: ${e.originalMessage}")))
-        }
-        return validate(file, source)
+    /**
+     * [text] as a scenario, checked against servers with [serverHeapBytes] of heap. Every
+     * violation is reported at once: the structural ones found binding the YAML tree, and
+     * the semantic ones of [validate] on what could be bound.
+     */
+    fun parse(text: String, source: String, serverHeapBytes: Long = ServerHeap.DEFAULT_BYTES): Scenario {
+        val read = ScenarioTree.read(tree(text, source), source)
+        val checked = check(read.file, source, ScenarioCatalog::builtIn, serverHeapBytes)
+        val violations = read.violations + checked.violations.mapNotNull(read::reconcile)
+        if (violations.isNotEmpty()) throw InvalidScenario(violations)
+        return checked.scenario!!
     }
 
-    fun validate(file: ScenarioFile, source: String, includes: (String) -> Scenario? = ScenarioCatalog::builtIn): Scenario {
+    /** The YAML mapping of [text]; a syntax error, an empty document or one that is not a mapping is the one violation to report. */
+    private fun tree(text: String, source: String): JsonNode {
+        val root = try {
+            yaml.readTree(text)
+        } catch (e: JacksonException) {
+            val line = e.location?.lineNr?.takeIf { it > 0 }?.let { " (line $it)" } ?: ""
+            throw InvalidScenario(listOf(Violation(source, "(document)", null, "valid YAML$line: ${e.originalMessage}",
+                problem = "the file is not valid YAML")))
+        }
+        val accepted = "a YAML mapping of scenario fields (name: …, sizes: …)"
+        if (root == null || root.isMissingNode || root.isNull) {
+            throw InvalidScenario(listOf(Violation(source, "(document)", null, accepted, problem = "the scenario is empty")))
+        }
+        if (!root.isObject) throw InvalidScenario(listOf(Violation(source, "(document)", ScenarioTree.shown(root), accepted)))
+        return root
+    }
+
+    /** [file] as a scenario, or [InvalidScenario] with every violation; command-line overrides come through here too. */
+    fun validate(
+        file: ScenarioFile,
+        source: String,
+        includes: (String) -> Scenario? = ScenarioCatalog::builtIn,
+        serverHeapBytes: Long = ServerHeap.DEFAULT_BYTES,
+    ): Scenario {
+        val checked = check(file, source, includes, serverHeapBytes)
+        if (checked.violations.isNotEmpty()) throw InvalidScenario(checked.violations)
+        return checked.scenario!!
+    }
+
+    /** A scenario, when [violations] is empty. */
+    private class Checked(val scenario: Scenario?, val violations: List<Violation>)
+
+    private fun check(file: ScenarioFile, source: String, includes: (String) -> Scenario?, serverHeapBytes: Long): Checked {
         val violations = mutableListOf<Violation>()
         fun violation(field: String, value: Any?, accepted: String) {
             violations += Violation(source, field, value?.toString(), accepted)
@@ -93,7 +136,10 @@ object ScenarioParser {
         val name = file.name?.takeIf { it.matches(Regex("[A-Za-z0-9_.-]{1,64}")) }
         if (name == null) violation("name", file.name, "1-64 letters, digits, '-', '_' or '.'")
 
+        val beforeParts = violations.size
         val parts = if (file.include != null) included(file, includes, ::violation) else listOfNotNull(part(file, ::violation))
+        // The heap estimate means something only for valid sizes and loads.
+        if (violations.size == beforeParts) ServerHeap.check(parts, serverHeapBytes, source)?.let { violations += it }
         val protocols = protocols(file.protocols, ::violation)
         val mode = (file.mode ?: Mode.COST.id).let { Mode.parse(it) }
         if (mode == null) violation("mode", file.mode, Mode.accepted)
@@ -113,8 +159,8 @@ object ScenarioParser {
             DurationText.parseOrNull(text).also { if (it == null || it.isZero || it > MAX_BUDGET) violation("budget", text, DurationText.ACCEPTED + ", at most 24h") }
         }
 
-        if (violations.isNotEmpty()) throw InvalidScenario(violations)
-        return Scenario(
+        if (violations.isNotEmpty()) return Checked(null, violations)
+        return Checked(Scenario(
             name = name!!,
             description = file.description ?: "",
             parts = parts,
@@ -129,7 +175,7 @@ object ScenarioParser {
             nullHop = file.nullHop ?: true,
             aaControl = file.noiseControl ?: false,
             budget = budget,
-        )
+        ), violations)
     }
 
     /** The parts of the built-in scenarios named by `include`, each with its own seed phase. */
@@ -189,11 +235,23 @@ object ScenarioParser {
         if (sizes != null) {
             if (sizes.isEmpty()) violation("sizes", "[]", "at least one size")
             sizes.forEachIndexed { i, s -> checkParse("sizes[$i]", s, violation) { PayloadSize.parse(s) } }
-            return Workload.Payload(sizes.map { runCatching { PayloadSize.parse(it).toString() }.getOrDefault(it) })
+            val normalised = sizes.map { runCatching { PayloadSize.parse(it).toString() }.getOrDefault(it) }
+            checkDistinct("sizes", sizes, normalised, "size", violation)
+            return Workload.Payload(normalised)
         }
         if (levels!!.isEmpty()) violation("complexities", "[]", "at least one level")
         levels.forEachIndexed { i, l -> checkParse("complexities[$i]", l, violation) { ComplexityLevel.parse(l) } }
-        return Workload.Complexity(levels.map { it.lowercase() })
+        val normalised = levels.map { it.trim().lowercase() }
+        checkDistinct("complexities", levels, normalised, "level", violation)
+        return Workload.Complexity(normalised)
+    }
+
+    /** Each entry of a list once: [written] as in the file, [normalised] as measured (1kb and 1024 are one size). */
+    private fun checkDistinct(field: String, written: List<Any>, normalised: List<Any>, what: String, violation: (String, Any?, String) -> Unit) {
+        val repeated = written.indices.groupBy { normalised[it] }.values.filter { it.size > 1 }
+        if (repeated.isEmpty()) return
+        val which = repeated.joinToString("; ") { same -> same.map { written[it] }.distinct().joinToString(" and ") + " (${same.size} times)" }
+        violation(field, written, "each $what at most once; repeated: $which")
     }
 
     private fun protocols(names: List<String>?, violation: (String, Any?, String) -> Unit): List<Protocol>? {
@@ -212,12 +270,14 @@ object ScenarioParser {
             "closed" -> {
                 val vus = file?.vus ?: listOf(10)
                 if (vus.isEmpty() || vus.any { it !in 1..MAX_VUS }) violation("load.vus", vus, "a list of virtual-user counts from 1 to $MAX_VUS")
+                checkDistinct("load.vus", vus, vus, "virtual-user count", violation)
                 if (file?.rates != null) violation("load.rates", file.rates, "rates only with model: open")
                 Load.Closed(vus)
             }
             "open" -> {
                 val rates = file?.rates
                 if (rates.isNullOrEmpty() || rates.any { it !in 1..1_000_000 }) violation("load.rates", rates, "a list of request rates per second from 1 to 1000000")
+                if (rates != null) checkDistinct("load.rates", rates, rates, "rate", violation)
                 val maxVus = file?.maxVus ?: 500
                 if (maxVus !in 1..MAX_VUS) violation("load.maxVus", maxVus, "a number from 1 to $MAX_VUS")
                 if (file?.vus != null) violation("load.vus", file.vus, "vus only with model: closed (open uses rates and maxVus)")

@@ -1,0 +1,184 @@
+package io.protobench.bench.scenario
+
+import com.fasterxml.jackson.databind.JsonNode
+
+/**
+ * Binds a parsed YAML tree to a [ScenarioFile] field by field, so that every structural
+ * problem (unknown field, wrong type, null) is collected instead of stopping at the first
+ * one as data binding does. What is structurally wrong is left out of the file (a bad
+ * list entry is dropped), so [ScenarioParser.validate] can still judge the rest;
+ * [reconcile] then keeps its verdicts from repeating or misplacing ours.
+ */
+internal class ScenarioTree private constructor(private val source: String) {
+    private val violations = mutableListOf<Violation>()
+    /** Paths of values that were structurally wrong and left out. */
+    private val broken = mutableSetOf<String>()
+    /** For a list that lost entries: the original index of each entry kept. */
+    private val keptIndices = mutableMapOf<String, List<Int>>()
+
+    /** The file as far as it could be bound, and what was structurally wrong. */
+    class Read(val file: ScenarioFile, val violations: List<Violation>, private val tree: ScenarioTree) {
+        fun reconcile(semantic: Violation): Violation? = tree.reconcile(semantic)
+    }
+
+    private fun bind(root: JsonNode): ScenarioFile {
+        val top = mapping(root, "", "a mapping of scenario fields", "(document)") ?: return ScenarioFile()
+        return ScenarioFile(
+            name = text(top, "name", "1-64 letters, digits, '-', '_' or '.'"),
+            description = text(top, "description", "a line of text"),
+            seedPhase = text(top, "seedPhase", "the seed phase this scenario reproduces, e.g. phase4"),
+            sizes = texts(top, "sizes", "a list of payload sizes, e.g. [1kb, 1mb]"),
+            complexities = texts(top, "complexities", "a list of complexity levels, e.g. [simple, ultra]"),
+            protocols = texts(top, "protocols", "a list of protocols, e.g. [HTTP/JSON, gRPC/Unary]"),
+            load = child(top, "load", LOAD)?.let(::load),
+            include = texts(top, "include", "a list of built-in scenario names, e.g. [phase1, phase2]"),
+            mode = text(top, "mode", Mode.accepted),
+            duration = text(top, "duration", DurationText.ACCEPTED),
+            soak = child(top, "soak", SOAK)?.let(::soak),
+            forks = number(top, "forks", "a whole number from 2 to ${ScenarioParser.MAX_FORKS}"),
+            maxForks = number(top, "maxForks", "a whole number from forks to ${ScenarioParser.MAX_FORKS}"),
+            margin = text(top, "margin", "a share such as 5% or 0.05"),
+            utilisation = text(top, "utilisation", "a share such as 50% or 0.5"),
+            nullHop = flag(top, "nullHop"),
+            noiseControl = flag(top, "noiseControl"),
+            budget = text(top, "budget", DurationText.ACCEPTED),
+        )
+    }
+
+    private fun load(field: Field) = mapping(field.value, "load", LOAD)?.let { load ->
+        LoadFile(
+            model = text(load, "model", "closed or open"),
+            vus = numbers(load, "vus", "a list of virtual-user counts from 1 to ${ScenarioParser.MAX_VUS}"),
+            rates = numbers(load, "rates", "a list of request rates per second, e.g. [500, 1000]"),
+            maxVus = number(load, "maxVus", "a whole number from 1 to ${ScenarioParser.MAX_VUS}"),
+        )
+    }
+
+    private fun soak(field: Field) = mapping(field.value, "soak", SOAK)?.let { soak ->
+        SoakFile(
+            window = text(soak, "window", DurationText.ACCEPTED),
+            min = text(soak, "min", DurationText.ACCEPTED),
+            max = text(soak, "max", DurationText.ACCEPTED),
+            tolerance = text(soak, "tolerance", "a share such as 5% or 0.05"),
+        )
+    }
+
+    /** A value found at [path]. */
+    private class Field(val path: String, val value: JsonNode)
+
+    /** The fields of a mapping, after reporting every field it may not contain. */
+    private inner class Mapping(val path: String, val node: JsonNode) {
+        fun field(name: String): Field? = node.get(name)?.let { Field(ScenarioFields.path(path, name), it) }
+    }
+
+    private fun mapping(node: JsonNode, path: String, accepted: String, shownPath: String = path): Mapping? {
+        if (!node.isObject) return wrong(shownPath, node, accepted)
+        val known = ScenarioFields.byMapping.getValue(path)
+        node.fieldNames().asSequence().filter { it !in known }.forEach { name ->
+            val fieldPath = ScenarioFields.path(path, name)
+            broken += fieldPath
+            val (problem, accepted) = ScenarioFields.unknown(path, name)
+            violations += Violation(source, fieldPath, shown(node.get(name)), accepted, problem)
+        }
+        return Mapping(path, node)
+    }
+
+    /** A present, non-null field; null with a violation when it is written but empty. */
+    private fun child(mapping: Mapping, name: String, accepted: String): Field? {
+        val field = mapping.field(name) ?: return null
+        return if (field.value.isNull) empty(field.path, "$accepted; leave the field out for its default") else field
+    }
+
+    /** Any scalar is text: `duration: 5` is judged as "5" by validation, which names the unit it lacks. */
+    private fun text(mapping: Mapping, name: String, accepted: String): String? =
+        child(mapping, name, accepted)?.let { scalarText(it, accepted) }
+
+    private fun number(mapping: Mapping, name: String, accepted: String): Int? =
+        child(mapping, name, accepted)?.let { wholeNumber(it, accepted) }
+
+    private fun flag(mapping: Mapping, name: String): Boolean? = child(mapping, name, "true or false")?.let {
+        if (it.value.isBoolean) it.value.booleanValue() else wrong(it.path, it.value, "true or false")
+    }
+
+    private fun texts(mapping: Mapping, name: String, accepted: String): List<String>? =
+        list(mapping, name, accepted) { scalarText(it, "one value per entry, not null or nested: $accepted") }
+
+    private fun numbers(mapping: Mapping, name: String, accepted: String): List<Int>? =
+        list(mapping, name, accepted) { wholeNumber(it, accepted) }
+
+    /** A list whose entries are bound one by one; a bad entry is reported and dropped, its index remembered. */
+    private fun <T : Any> list(mapping: Mapping, name: String, accepted: String, entry: (Field) -> T?): List<T>? {
+        val field = child(mapping, name, accepted) ?: return null
+        if (!field.value.isArray) return wrong(field.path, field.value, accepted)
+        val bound = field.value.mapIndexed { i, node ->
+            val entryPath = "${field.path}[$i]"
+            i to if (node.isNull) empty(entryPath, accepted) else entry(Field(entryPath, node))
+        }
+        val kept = bound.filter { it.second != null }
+        if (kept.size < bound.size) keptIndices[field.path] = kept.map { it.first }
+        // A list of nothing but bad entries was not written empty: do not let validation say so.
+        if (kept.isEmpty() && bound.isNotEmpty()) broken += field.path
+        return kept.map { it.second!! }
+    }
+
+    private fun scalarText(field: Field, accepted: String): String? =
+        if (field.value.isValueNode) field.value.asText() else wrong(field.path, field.value, accepted)
+
+    /** An integer that fits an Int, written bare or quoted. */
+    private fun wholeNumber(field: Field, accepted: String): Int? {
+        val v = field.value
+        return when {
+            v.isIntegralNumber && v.canConvertToInt() -> v.intValue()
+            v.isTextual && v.textValue().trim().matches(Regex("-?\\d{1,9}")) -> v.textValue().trim().toInt()
+            else -> wrong(field.path, v, accepted)
+        }
+    }
+
+    private fun <T> wrong(path: String, node: JsonNode, accepted: String): T? {
+        broken += path
+        violations += Violation(source, path, shown(node), accepted)
+        return null
+    }
+
+    private fun <T> empty(path: String, accepted: String): T? {
+        broken += path
+        violations += Violation(source, path, null, accepted, "field '$path' is empty (null)")
+        return null
+    }
+
+    /**
+     * Keeps validation's verdict on the bound file consistent with ours: an index into a
+     * list that lost entries is mapped back to the file's own index, and a verdict on a
+     * value we already reported (a required field left out because its type was wrong)
+     * is dropped.
+     */
+    private fun reconcile(semantic: Violation): Violation? {
+        val field = remapIndex(semantic.field)
+        val covered = field.split('|').any { part -> broken.any { part == it || part.startsWith("$it.") || part.startsWith("$it[") } }
+        return if (covered) null else semantic.copy(field = field)
+    }
+
+    private fun remapIndex(field: String): String {
+        val (list, index) = Regex("""^(.*)\[(\d+)]$""").matchEntire(field)?.destructured ?: return field
+        val original = keptIndices[list]?.getOrNull(index.toInt()) ?: return field
+        return "$list[$original]"
+    }
+
+    companion object {
+        private const val SHOWN_CHARS = 60
+        private const val LOAD = "a mapping such as {model: closed, vus: [10]} or {model: open, rates: [500], maxVus: 200}"
+        private const val SOAK = "a mapping such as {window: 3s, min: 15s, max: 120s, tolerance: 5%}"
+
+        fun read(root: JsonNode, source: String): Read {
+            val tree = ScenarioTree(source)
+            val file = tree.bind(root)
+            return Read(file, tree.violations.toList(), tree)
+        }
+
+        /** A value as the user wrote it, shortened: scalars as text, lists and mappings as JSON. */
+        fun shown(node: JsonNode): String {
+            val text = if (node.isValueNode) node.asText() else node.toString()
+            return if (text.length <= SHOWN_CHARS) text else text.take(SHOWN_CHARS) + "…"
+        }
+    }
+}
