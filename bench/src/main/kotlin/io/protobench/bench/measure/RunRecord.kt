@@ -53,6 +53,8 @@ data class ScenarioRecord(
     val utilisation: Double,
     val budgetMs: Long?,
     val soak: Map<String, Any>,
+    /** every-fork | first-fork */
+    val probes: String = "every-fork",
 )
 
 data class ConditionRecord(val label: String, val phases: List<String>)

@@ -125,6 +125,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     margin = margin,
     utilisation = utilisation,
     budgetMs = budget?.toMillis(),
+    probes = probes.id,
     soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
         "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance),
 )

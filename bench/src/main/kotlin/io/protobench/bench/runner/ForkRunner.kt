@@ -15,6 +15,7 @@ import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Condition
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.Soak
 import java.time.Clock
@@ -130,7 +131,9 @@ class ForkRunner(
 
         val probed = if (scenario.mode == Mode.CAPACITY) scenario.arms else scenario.arms.filterIsInstance<Arm.Of>()
         val closed = condition.load as? LoadLevel.Vus
-        if (closed != null) {
+        val calibrated = r.calibrations.any { it.condition == condition.label }
+        val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || !calibrated
+        if (closed != null && probe) {
             for (arm in probed.shuffled(random)) {
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed)) return ConditionOutcome(fork, r, true)
             }

@@ -34,8 +34,10 @@ data class Scenario(
     val nullHop: Boolean,
     /** An A/A control (the first protocol measured again as if it were another) in every condition. */
     val aaControl: Boolean,
-    /** Wall-time budget for the adaptive planner; null = the minimum forks only. */
+    /** Wall-time budget for the adaptive planner; null = no limit but [maxForks]. */
     val budget: Duration?,
+    /** Cost mode: probe every protocol's capacity in every fork, or only in the first (for the calibration). */
+    val probes: Probes = Probes.EVERY_FORK,
 ) {
     /** Every condition in scenario order; a condition shared by several parts is measured once, tagged with each phase. */
     val conditions: List<Condition>
@@ -59,8 +61,9 @@ data class Scenario(
      */
     fun estimatedSeconds(): Long {
         val perArm = duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
+        val probesPerFork = if (mode == Mode.COST && probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
         val perFork = SERVER_START_SECONDS + soak.typical().seconds +
-            conditions.size * (protocols.size * perArm + arms.size * perArm)
+            conditions.size * (probesPerFork * perArm + arms.size * perArm)
         return (forks * perFork).toLong()
     }
 
@@ -68,6 +71,21 @@ data class Scenario(
         /** Measured on the reference machine: k6 start and exit plus opening and closing the gateway window. */
         const val K6_OVERHEAD_SECONDS = 0.6
         const val SERVER_START_SECONDS = 12.0
+    }
+}
+
+/**
+ * When capacity is probed in cost mode. [EVERY_FORK] gives capacity an interval over
+ * forks (needed to judge the seeds' throughput tables); [FIRST_FORK] probes only to
+ * calibrate the rate, which makes short runs shorter.
+ */
+enum class Probes(val id: String) {
+    EVERY_FORK("every-fork"),
+    FIRST_FORK("first-fork");
+
+    companion object {
+        fun parse(text: String): Probes? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
+        val accepted = entries.joinToString(" or ") { it.id }
     }
 }
 

@@ -10,7 +10,7 @@ internal object ScenarioFields {
     val byMapping: Map<String, List<String>> = mapOf(
         "" to listOf(
             "name", "description", "seedPhase", "sizes", "complexities", "protocols", "load", "include", "mode",
-            "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget",
+            "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes",
         ),
         "load" to listOf("model", "vus", "rates", "maxVus"),
         "soak" to listOf("window", "min", "max", "tolerance"),

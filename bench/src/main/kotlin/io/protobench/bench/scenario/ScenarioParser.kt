@@ -36,6 +36,8 @@ data class ScenarioFile(
     /** Adds the A/A control (kept under its first name). */
     val noiseControl: Boolean? = null,
     val budget: String? = null,
+    /** every-fork | first-fork */
+    val probes: String? = null,
 )
 
 data class SoakFile(
@@ -158,6 +160,8 @@ object ScenarioParser {
         val budget = file.budget?.let { text ->
             DurationText.parseOrNull(text).also { if (it == null || it.isZero || it > MAX_BUDGET) violation("budget", text, DurationText.ACCEPTED + ", at most 24h") }
         }
+        val probes = Probes.parse(file.probes ?: Probes.EVERY_FORK.id)
+        if (probes == null) violation("probes", file.probes, Probes.accepted)
 
         if (violations.isNotEmpty()) return Checked(null, violations)
         return Checked(Scenario(
@@ -175,6 +179,7 @@ object ScenarioParser {
             nullHop = file.nullHop ?: true,
             aaControl = file.noiseControl ?: false,
             budget = budget,
+            probes = probes!!,
         ), violations)
     }
 
@@ -319,5 +324,6 @@ fun Scenario.toFile(): ScenarioFile {
         nullHop = nullHop,
         noiseControl = aaControl,
         budget = budget?.let(DurationText::k6),
+        probes = probes.id,
     )
 }

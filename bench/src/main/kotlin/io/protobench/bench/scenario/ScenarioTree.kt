@@ -42,6 +42,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             nullHop = flag(top, "nullHop"),
             noiseControl = flag(top, "noiseControl"),
             budget = text(top, "budget", DurationText.ACCEPTED),
+            probes = text(top, "probes", Probes.accepted),
         )
     }
 

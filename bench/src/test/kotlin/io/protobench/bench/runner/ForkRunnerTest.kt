@@ -208,6 +208,15 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `with probes in the first fork only, later forks measure cost alone at the same rate`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("probes: first-fork"), lab)
+        assertThat(r.forks.first().trials.count { it.kind == TrialKind.CAPACITY }).isEqualTo(2)
+        assertThat(r.forks.drop(1)).allSatisfy { fork -> assertThat(fork.trials).allSatisfy { assertThat(it.kind).isEqualTo(TrialKind.COST) } }
+        assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.load }.distinct()).hasSize(1)
+    }
+
+    @Test
     fun `the scenario record keeps the design`() {
         val record: ScenarioRecord = scenario().toRecord()
         assertThat(record.arms).containsExactly("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
