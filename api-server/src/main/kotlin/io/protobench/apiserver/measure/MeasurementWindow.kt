@@ -21,8 +21,9 @@ import kotlin.time.TimeSource
  * The benchmark window: opened by `POST /benchmark/start`, closed by
  * `POST /benchmark/end`. While open, every hop records into it; the gateway JVM is
  * sampled every [samplePeriod]; both processes are snapshotted at start and end.
- * At most one window is open; a new start replaces it. The sampler runs in a scope
- * owned by this object and cancelled by [close].
+ * At most one window is open; starting another while one is open is refused
+ * ([WindowAlreadyOpen]) unless the caller asks to replace it. The sampler runs in a
+ * scope owned by this object and cancelled by [close].
  */
 class MeasurementWindow(
     private val local: LocalProbe,
@@ -43,7 +44,13 @@ class MeasurementWindow(
     /** The recording of the open window, or null when none is open. A request asks once, when it arrives. */
     fun current(): WindowRecording? = open.get()?.recording
 
-    suspend fun start(protocol: String?, testName: String?): WindowStarted = lifecycle.withLock {
+    /**
+     * Opens a window. With one already open: [WindowAlreadyOpen] (a second runner, or a
+     * run that never ended its window, must not silently reset the first), unless
+     * [replace] is true, which drops the open window unreported and opens a new one.
+     */
+    suspend fun start(protocol: String?, testName: String?, replace: Boolean = false): WindowStarted = lifecycle.withLock {
+        open.get()?.let { if (!replace) throw WindowAlreadyOpen(it.protocol, it.testName, it.startedAt) }
         open.getAndSet(null)?.sampling?.cancel()
         local.resetPeakHeap()
         val localStart = local.snapshot()
@@ -127,3 +134,9 @@ class MeasurementWindow(
 
 /** `POST /benchmark/end` without an open window. */
 class NoOpenWindow : RuntimeException("no measurement window is open: call POST /benchmark/start first")
+
+/** `POST /benchmark/start` while a window is open and replacing it was not asked for. */
+class WindowAlreadyOpen(val protocol: String?, val testName: String?, val startedAt: Instant) : RuntimeException(
+    "a measurement window is already open (protocol '${protocol ?: ""}', testName '${testName ?: ""}', " +
+        "started $startedAt): end it with POST /benchmark/end, or start with replace=true to drop it unreported",
+)

@@ -72,10 +72,28 @@ class MeasurementWindowTest {
     }
 
     @Test
-    fun `a new start replaces the open window`() = runBlocking<Unit> {
+    fun `a start while a window is open is refused and the open window goes on`() = runBlocking<Unit> {
+        window.start("first", "one")
+        window.current()!!.recordFailure()
+
+        assertThatThrownBy { runBlocking { window.start("second", "two") } }
+            .isInstanceOfSatisfying(WindowAlreadyOpen::class.java) {
+                assertThat(it.protocol).isEqualTo("first")
+                assertThat(it.testName).isEqualTo("one")
+            }
+            .hasMessageContaining("replace=true")
+        time += 1.seconds
+
+        val report = window.end()
+        assertThat(report.protocol).isEqualTo("first")
+        assertThat(report.failedRequests).isEqualTo(1)
+    }
+
+    @Test
+    fun `a start asking to replace drops the open window`() = runBlocking<Unit> {
         window.start("first", null)
         window.current()!!.recordFailure()
-        window.start("second", "again")
+        window.start("second", "again", replace = true)
         window.current()!!.recordSuccess(3.milliseconds, 5)
         time += 1.seconds
 
