@@ -1,7 +1,11 @@
 package io.protobench.apiserver.measure
 
+import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.contract.metrics.ProcessUsage
+import io.protobench.contract.window.Processes
+import io.protobench.contract.window.WindowReport
+import io.protobench.contract.window.WindowStarted
 import kotlinx.coroutines.CoroutineName
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -28,8 +32,8 @@ import kotlin.time.TimeSource
 class MeasurementWindow(
     private val local: LocalProbe,
     private val dataServer: DataServerProbe,
-    /** Reported as-is in every report (the gateway's client settings). */
-    private val clientSettings: Any,
+    /** Reported as-is in every report (the gateway's client settings, as JSON). */
+    private val clientSettings: JsonNode,
     /** Monotonic time for durations; a test source makes the arithmetic testable. */
     private val timeSource: TimeSource,
     /** Wall clock for the startedAt / endedAt timestamps. */
@@ -87,8 +91,8 @@ class MeasurementWindow(
             successRequests = counts.successes,
             failedRequests = counts.failures,
             throughputRps = WindowMath.throughputRps(counts.total, duration),
-            latency = LatencyStats.fromMicros(counts.latencyMicros),
-            serverMetrics = ServerMetrics.of(window.localStart, localEnd, samples),
+            latency = counts.latencyMicros.toLatencyStats(),
+            serverMetrics = serverMetricsOf(window.localStart, localEnd, samples),
             dataTransfer = WindowMath.dataTransfer(counts),
             processes = processes(window, localEnd, remoteEnd, counts.total),
             clientSettings = clientSettings,

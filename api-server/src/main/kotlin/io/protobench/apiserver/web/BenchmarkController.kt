@@ -1,8 +1,8 @@
 package io.protobench.apiserver.web
 
 import io.protobench.apiserver.measure.MeasurementWindow
-import io.protobench.apiserver.measure.WindowReport
-import io.protobench.apiserver.measure.WindowStarted
+import io.protobench.contract.window.WindowReport
+import io.protobench.contract.window.WindowStarted
 import io.protobench.contract.ParameterText
 import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RequestParam

@@ -3,6 +3,7 @@ package io.protobench.apiserver.measure
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.node.JsonNodeFactory
 import io.protobench.contract.metrics.ProcessSnapshot
+import io.protobench.contract.window.DataTransfer
 import kotlinx.coroutines.runBlocking
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
@@ -19,10 +20,11 @@ import kotlin.time.TestTimeSource
 
 class MeasurementWindowTest {
     private val time = TestTimeSource()
+    private val clientSettings = JsonNodeFactory.instance.objectNode().put("setting", 1)
     private val clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC)
     private val local = FakeLocal()
     private val remote = FakeDataServer()
-    private val window = MeasurementWindow(local, remote, mapOf("setting" to 1), time, clock, 10.milliseconds)
+    private val window = MeasurementWindow(local, remote, clientSettings, time, clock, 10.milliseconds)
 
     @AfterEach
     fun close() = window.close()
@@ -55,7 +57,7 @@ class MeasurementWindowTest {
         assertThat(report.latency.maxMs).isCloseTo(10.0, withPercentage(0.1))
         assertThat(report.latency.p50Ms).isCloseTo(5.0, withPercentage(0.1))
         assertThat(report.dataTransfer).isEqualTo(DataTransfer(totalBytes = 10_000, avgResponseBytes = 1_000.0))
-        assertThat(report.clientSettings).isEqualTo(mapOf("setting" to 1))
+        assertThat(report.clientSettings).isEqualTo(clientSettings)
     }
 
     @Test
