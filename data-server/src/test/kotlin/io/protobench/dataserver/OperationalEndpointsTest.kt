@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.CsvSource
 import org.junit.jupiter.params.provider.EnumSource
 import org.springframework.beans.factory.annotation.Autowired
 import org.springframework.boot.test.web.server.LocalServerPort
@@ -87,16 +88,42 @@ class OperationalEndpointsTest {
     }
 
     @Test
-    fun `settings reports the bound ports and the JVM`() {
-        web.get().uri("/internal/settings").exchange()
+    fun `settings exposes only the protobench settings, with the bound gRPC port`() {
+        val settings = mapper.readTree(web.bodyOf("/internal/settings", MediaType.APPLICATION_JSON_VALUE))
+
+        assertThat(settings.fieldNames().asSequence().toList())
+            .containsExactly("grpcPayloadMode", "complexEncoding", "chunkSizeBytes", "grpc")
+        assertThat(settings["grpc"]["port"].asInt()).isEqualTo(grpcServer.port)
+        assertThat(settings["grpc"]["address"].asText()).isEqualTo("127.0.0.1")
+        assertThat(settings.toString()).doesNotContain("-X", "java.", "PATH")
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+        "Host,           evil.example,        not a loopback name",
+        "Origin,         http://evil.example, cross-site",
+        "Sec-Fetch-Site, cross-site,          cross-site",
+    )
+    fun `internal endpoints refuse foreign and cross-site requests with a JSON 403`(header: String, value: String, reason: String) {
+        for (uri in listOf("/internal/metrics", "/internal/settings", "/INTERNAL/settings", "/internal;x=1/settings")) {
+            web.get().uri(uri).header(header, value).exchange()
+                .expectStatus().isForbidden
+                .expectHeader().contentType(MediaType.APPLICATION_JSON)
+                .expectBody()
+                .jsonPath("$.error").isEqualTo("forbidden")
+                .jsonPath("$.message").value<String> { assertThat(it).contains(reason) }
+        }
+        web.post().uri("/internal/metrics/reset-peak").header(header, value).exchange().expectStatus().isForbidden
+    }
+
+    @Test
+    fun `the data API answers whatever the Host and Origin`() {
+        web.get().uri("/data/json?size=1kb").header("Host", "evil.example").header("Origin", "http://evil.example")
+            .header("Sec-Fetch-Site", "cross-site").exchange()
             .expectStatus().isOk
-            .expectBody()
-            .jsonPath("$.httpPort").isEqualTo(httpPort)
-            .jsonPath("$.grpcPort").isEqualTo(grpcServer.port)
-            .jsonPath("$.jdkVersion").isEqualTo(System.getProperty("java.version"))
-            .jsonPath("$.jdkVendor").isEqualTo(System.getProperty("java.vendor"))
-            .jsonPath("$.jvmInputArguments").isArray
-            .jsonPath("$.libraries['grpc-java']").isNotEmpty
+        web.get().uri("/internal/settings").header("Host", "127.0.0.1:$httpPort").header("Origin", "http://localhost:3000")
+            .exchange()
+            .expectStatus().isOk
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.protobench.apiserver.client.DataServerControl
 import io.protobench.apiserver.client.http.DataServerHttp
 import io.protobench.apiserver.measure.JvmProbe
 import io.protobench.apiserver.measure.MeasurementWindow
+import io.protobench.contract.Json
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import java.time.Clock
@@ -31,7 +32,7 @@ class GatewayConfig {
         control: DataServerControl,
         timeSource: TimeSource,
         clock: Clock,
-    ) = MeasurementWindow(JvmProbe, control, settings, timeSource, clock, SAMPLE_PERIOD)
+    ) = MeasurementWindow(JvmProbe, control, Json.newMapper().valueToTree(settings), timeSource, clock, SAMPLE_PERIOD)
 
     private companion object {
         val SAMPLE_PERIOD = 100.milliseconds

@@ -1,6 +1,7 @@
 package io.protobench.apiserver.config
 
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.server.SettingsRejected
 import org.springframework.boot.context.properties.ConfigurationProperties
 
 /**
@@ -101,5 +102,5 @@ data class Violation(val property: String, val value: String, val accepted: Stri
     override fun toString() = "$property = '$value': accepted $accepted"
 }
 
-class InvalidSettings(val violations: List<Violation>) :
-    RuntimeException("invalid gateway settings: " + violations.joinToString("; "))
+/** Reported at start-up by the contract's InvalidSettingsFailureAnalyzer, one line per violation. */
+class InvalidSettings(val violations: List<Violation>) : SettingsRejected(violations.map { it.toString() })

@@ -1,7 +1,11 @@
 package io.protobench.apiserver.measure
 
+import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.contract.metrics.ProcessUsage
+import io.protobench.contract.window.Processes
+import io.protobench.contract.window.WindowReport
+import io.protobench.contract.window.WindowStarted
 import kotlinx.coroutines.CoroutineName
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -21,14 +25,15 @@ import kotlin.time.TimeSource
  * The benchmark window: opened by `POST /benchmark/start`, closed by
  * `POST /benchmark/end`. While open, every hop records into it; the gateway JVM is
  * sampled every [samplePeriod]; both processes are snapshotted at start and end.
- * At most one window is open; a new start replaces it. The sampler runs in a scope
- * owned by this object and cancelled by [close].
+ * At most one window is open; starting another while one is open is refused
+ * ([WindowAlreadyOpen]) unless the caller asks to replace it. The sampler runs in a
+ * scope owned by this object and cancelled by [close].
  */
 class MeasurementWindow(
     private val local: LocalProbe,
     private val dataServer: DataServerProbe,
-    /** Reported as-is in every report (the gateway's client settings). */
-    private val clientSettings: Any,
+    /** Reported as-is in every report (the gateway's client settings, as JSON). */
+    private val clientSettings: JsonNode,
     /** Monotonic time for durations; a test source makes the arithmetic testable. */
     private val timeSource: TimeSource,
     /** Wall clock for the startedAt / endedAt timestamps. */
@@ -43,7 +48,13 @@ class MeasurementWindow(
     /** The recording of the open window, or null when none is open. A request asks once, when it arrives. */
     fun current(): WindowRecording? = open.get()?.recording
 
-    suspend fun start(protocol: String?, testName: String?): WindowStarted = lifecycle.withLock {
+    /**
+     * Opens a window. With one already open: [WindowAlreadyOpen] (a second runner, or a
+     * run that never ended its window, must not silently reset the first), unless
+     * [replace] is true, which drops the open window unreported and opens a new one.
+     */
+    suspend fun start(protocol: String?, testName: String?, replace: Boolean = false): WindowStarted = lifecycle.withLock {
+        open.get()?.let { if (!replace) throw WindowAlreadyOpen(it.protocol, it.testName, it.startedAt) }
         open.getAndSet(null)?.sampling?.cancel()
         local.resetPeakHeap()
         val localStart = local.snapshot()
@@ -80,8 +91,8 @@ class MeasurementWindow(
             successRequests = counts.successes,
             failedRequests = counts.failures,
             throughputRps = WindowMath.throughputRps(counts.total, duration),
-            latency = LatencyStats.fromMicros(counts.latencyMicros),
-            serverMetrics = ServerMetrics.of(window.localStart, localEnd, samples),
+            latency = counts.latencyMicros.toLatencyStats(),
+            serverMetrics = serverMetricsOf(window.localStart, localEnd, samples),
             dataTransfer = WindowMath.dataTransfer(counts),
             processes = processes(window, localEnd, remoteEnd, counts.total),
             clientSettings = clientSettings,
@@ -127,3 +138,9 @@ class MeasurementWindow(
 
 /** `POST /benchmark/end` without an open window. */
 class NoOpenWindow : RuntimeException("no measurement window is open: call POST /benchmark/start first")
+
+/** `POST /benchmark/start` while a window is open and replacing it was not asked for. */
+class WindowAlreadyOpen(val protocol: String?, val testName: String?, val startedAt: Instant) : RuntimeException(
+    "a measurement window is already open (protocol '${protocol ?: ""}', testName '${testName ?: ""}', " +
+        "started $startedAt): end it with POST /benchmark/end, or start with replace=true to drop it unreported",
+)

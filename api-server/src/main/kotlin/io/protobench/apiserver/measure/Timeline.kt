@@ -1,5 +1,6 @@
 package io.protobench.apiserver.measure
 
+import io.protobench.contract.window.TimelineReport
 import java.util.concurrent.atomic.AtomicLongArray
 import kotlin.time.TimeMark
 
@@ -27,6 +28,3 @@ class Timeline(private val start: TimeMark) {
         const val MAX_SECONDS = 3600
     }
 }
-
-/** Completed requests per [intervalMs] interval since the window opened. */
-data class TimelineReport(val intervalMs: Long, val completed: List<Long>)

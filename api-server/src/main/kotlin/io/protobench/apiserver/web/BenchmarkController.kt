@@ -1,8 +1,8 @@
 package io.protobench.apiserver.web
 
 import io.protobench.apiserver.measure.MeasurementWindow
-import io.protobench.apiserver.measure.WindowReport
-import io.protobench.apiserver.measure.WindowStarted
+import io.protobench.contract.window.WindowReport
+import io.protobench.contract.window.WindowStarted
 import io.protobench.contract.ParameterText
 import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RequestParam
@@ -12,12 +12,16 @@ import org.springframework.web.bind.annotation.RestController
 @RestController
 class BenchmarkController(private val window: MeasurementWindow) {
 
-    /** Opens a window (replacing an open one); [protocol] and [testName] are labels echoed in the report. */
+    /**
+     * Opens a window; [protocol] and [testName] are labels echoed in the report. 409 when
+     * one is open, unless [replace] is true (then the open one is dropped unreported).
+     */
     @PostMapping("/benchmark/start")
     suspend fun start(
         @RequestParam(required = false) protocol: String?,
         @RequestParam(required = false) testName: String?,
-    ): WindowStarted = window.start(label("protocol", protocol), label("testName", testName))
+        @RequestParam(defaultValue = "false") replace: Boolean,
+    ): WindowStarted = window.start(label("protocol", protocol), label("testName", testName), replace)
 
     /** Closes the open window and reports it; 409 when none is open. */
     @PostMapping("/benchmark/end")

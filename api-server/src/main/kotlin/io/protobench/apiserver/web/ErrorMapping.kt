@@ -4,6 +4,7 @@ import io.protobench.apiserver.client.HopFailure
 import io.protobench.apiserver.gateway.FailedHop
 import io.protobench.apiserver.gateway.NullHop
 import io.protobench.apiserver.measure.NoOpenWindow
+import io.protobench.apiserver.measure.WindowAlreadyOpen
 import io.protobench.contract.InvalidParameter
 import org.springframework.http.HttpStatus
 import org.springframework.http.HttpStatusCode
@@ -30,6 +31,14 @@ object ErrorMapping {
             mapOf("error" to error.failure.error, "protocol" to error.protocol.label, "detail" to error.failure.detail),
         )
         is NoOpenWindow -> ErrorResponse(HttpStatus.CONFLICT, mapOf("error" to "no open window", "message" to error.message))
+        is WindowAlreadyOpen -> ErrorResponse(
+            HttpStatus.CONFLICT,
+            mapOf(
+                "error" to "window already open",
+                "message" to error.message,
+                "openWindow" to mapOf("protocol" to error.protocol, "testName" to error.testName, "startedAt" to error.startedAt.toString()),
+            ),
+        )
         is ResponseStatusException -> statusError(error, method, path)
         else -> ErrorResponse(
             HttpStatus.INTERNAL_SERVER_ERROR,

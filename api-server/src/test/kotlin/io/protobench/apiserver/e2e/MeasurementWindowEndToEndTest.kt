@@ -4,6 +4,8 @@ import io.protobench.apiserver.support.GatewayTest
 import io.protobench.apiserver.support.TestDataServer
 import io.protobench.apiserver.support.getJson
 import io.protobench.apiserver.support.postJson
+import io.protobench.contract.Json
+import io.protobench.contract.window.WindowReport
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.springframework.beans.factory.annotation.Autowired
@@ -77,6 +79,12 @@ class MeasurementWindowEndToEndTest {
         assertThat(report["processes"]["apiServer"]["cpuUsPerRequest"].asDouble()).isPositive()
         assertThat(report["clientSettings"]["http"]["version"].asText()).isEqualTo("HTTP_1_1")
         assertThat(report["dataServerSettings"].isObject).isTrue()
+
+        val mapper = Json.newMapper()
+        val typed = mapper.treeToValue(report, WindowReport::class.java)
+        assertThat(typed.successRequests).isEqualTo(40)
+        assertThat(mapper.readTree(mapper.writeValueAsString(typed))).`as`("the contract type reads and writes the same JSON")
+            .isEqualTo(report)
 
         assertThat(web.postJson("/benchmark/end").first).isEqualTo(409)
     }

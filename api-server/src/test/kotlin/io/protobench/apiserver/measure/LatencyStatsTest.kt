@@ -1,5 +1,6 @@
 package io.protobench.apiserver.measure
 
+import io.protobench.contract.window.LatencyStats
 import org.HdrHistogram.Histogram
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within
@@ -12,7 +13,7 @@ class LatencyStatsTest {
 
     @Test
     fun `1 to 1000 microseconds give the textbook percentiles in milliseconds`() {
-        val stats = LatencyStats.fromMicros(histogramOf(1L..1000L))
+        val stats = histogramOf(1L..1000L).toLatencyStats()
 
         assertThat(stats.minMs).isEqualTo(0.001)
         assertThat(stats.maxMs).isEqualTo(1.0)
@@ -28,7 +29,7 @@ class LatencyStatsTest {
     fun `a slow tail shows in p99 and max but not in p50`() {
         val values = List(990) { 2_000L } + List(10) { 250_000L }
 
-        val stats = LatencyStats.fromMicros(histogramOf(values))
+        val stats = histogramOf(values).toLatencyStats()
 
         assertThat(stats.p50Ms).isEqualTo(2.0)
         assertThat(stats.p99Ms).isEqualTo(2.0)
@@ -39,7 +40,7 @@ class LatencyStatsTest {
 
     @Test
     fun `large values stay within three significant digits`() {
-        val stats = LatencyStats.fromMicros(histogramOf(listOf(12_345_678L)))
+        val stats = histogramOf(listOf(12_345_678L)).toLatencyStats()
 
         assertThat(stats.p50Ms).isCloseTo(12_345.678, withPercentage(0.1))
         assertThat(stats.minMs).isCloseTo(12_345.678, withPercentage(0.1))
@@ -47,6 +48,6 @@ class LatencyStatsTest {
 
     @Test
     fun `an empty histogram gives zeros`() {
-        assertThat(LatencyStats.fromMicros(Histogram(3))).isEqualTo(LatencyStats.EMPTY)
+        assertThat(Histogram(3).toLatencyStats()).isEqualTo(LatencyStats.EMPTY)
     }
 }

@@ -3,6 +3,7 @@ package io.protobench.apiserver.measure
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.node.JsonNodeFactory
 import io.protobench.contract.metrics.ProcessSnapshot
+import io.protobench.contract.window.DataTransfer
 import kotlinx.coroutines.runBlocking
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
@@ -19,10 +20,11 @@ import kotlin.time.TestTimeSource
 
 class MeasurementWindowTest {
     private val time = TestTimeSource()
+    private val clientSettings = JsonNodeFactory.instance.objectNode().put("setting", 1)
     private val clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC)
     private val local = FakeLocal()
     private val remote = FakeDataServer()
-    private val window = MeasurementWindow(local, remote, mapOf("setting" to 1), time, clock, 10.milliseconds)
+    private val window = MeasurementWindow(local, remote, clientSettings, time, clock, 10.milliseconds)
 
     @AfterEach
     fun close() = window.close()
@@ -55,7 +57,7 @@ class MeasurementWindowTest {
         assertThat(report.latency.maxMs).isCloseTo(10.0, withPercentage(0.1))
         assertThat(report.latency.p50Ms).isCloseTo(5.0, withPercentage(0.1))
         assertThat(report.dataTransfer).isEqualTo(DataTransfer(totalBytes = 10_000, avgResponseBytes = 1_000.0))
-        assertThat(report.clientSettings).isEqualTo(mapOf("setting" to 1))
+        assertThat(report.clientSettings).isEqualTo(clientSettings)
     }
 
     @Test
@@ -72,10 +74,28 @@ class MeasurementWindowTest {
     }
 
     @Test
-    fun `a new start replaces the open window`() = runBlocking<Unit> {
+    fun `a start while a window is open is refused and the open window goes on`() = runBlocking<Unit> {
+        window.start("first", "one")
+        window.current()!!.recordFailure()
+
+        assertThatThrownBy { runBlocking { window.start("second", "two") } }
+            .isInstanceOfSatisfying(WindowAlreadyOpen::class.java) {
+                assertThat(it.protocol).isEqualTo("first")
+                assertThat(it.testName).isEqualTo("one")
+            }
+            .hasMessageContaining("replace=true")
+        time += 1.seconds
+
+        val report = window.end()
+        assertThat(report.protocol).isEqualTo("first")
+        assertThat(report.failedRequests).isEqualTo(1)
+    }
+
+    @Test
+    fun `a start asking to replace drops the open window`() = runBlocking<Unit> {
         window.start("first", null)
         window.current()!!.recordFailure()
-        window.start("second", "again")
+        window.start("second", "again", replace = true)
         window.current()!!.recordSuccess(3.milliseconds, 5)
         time += 1.seconds
 

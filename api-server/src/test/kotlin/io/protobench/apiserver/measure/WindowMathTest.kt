@@ -1,5 +1,6 @@
 package io.protobench.apiserver.measure
 
+import io.protobench.contract.window.DataTransfer
 import org.HdrHistogram.Histogram
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test

@@ -2,20 +2,36 @@ package io.protobench.apiserver.support
 
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.apiserver.ApiServerApplication
-import org.springframework.boot.test.autoconfigure.web.reactive.AutoConfigureWebTestClient
 import org.springframework.boot.test.context.SpringBootTest
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment
+import org.springframework.boot.test.context.TestConfiguration
+import org.springframework.boot.test.web.reactive.server.WebTestClientBuilderCustomizer
+import org.springframework.context.annotation.Bean
+import org.springframework.context.annotation.Import
 import org.springframework.test.web.reactive.server.WebTestClient
+import java.time.Duration
 
-/** The whole gateway on a random port, reading its own `api-server.yml`; pair with a data-server property source. */
+/**
+ * The whole gateway on a random port, reading its own `api-server.yml`; pair with a
+ * data-server property source. Its WebTestClient sends real HTTP to the gateway's
+ * Tomcat (Spring Boot's, bound to the random port), so requests carry the Host header
+ * and pass through the container as k6's do.
+ */
 @Target(AnnotationTarget.CLASS)
 @Retention(AnnotationRetention.RUNTIME)
 @SpringBootTest(
     webEnvironment = WebEnvironment.RANDOM_PORT,
     properties = ["spring.config.name=${ApiServerApplication.CONFIG_NAME}"],
 )
-@AutoConfigureWebTestClient(timeout = "60s")
+@Import(GatewayTestClient::class)
 annotation class GatewayTest
+
+/** Gives the server-bound WebTestClient room for the slowest hops (8 MiB, timeouts). */
+@TestConfiguration(proxyBeanMethods = false)
+class GatewayTestClient {
+    @Bean
+    fun slowResponsesAllowed() = WebTestClientBuilderCustomizer { it.responseTimeout(Duration.ofSeconds(60)) }
+}
 
 /** GETs [uri] and returns the status and the JSON body. */
 fun WebTestClient.getJson(uri: String): Pair<Int, JsonNode> = exchangeJson(get().uri(uri))

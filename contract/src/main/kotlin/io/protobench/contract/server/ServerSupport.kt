@@ -9,12 +9,20 @@ import org.springframework.context.annotation.Configuration
 
 /**
  * What both servers add to their Spring context (`@Import` it on the application
- * class): the [ProcessSettings] and, when `protobench.parent-pid` is set, the
- * [ParentWatch] that ends the server with its parent.
+ * class): the [ProcessSettings]; when `protobench.parent-pid` is set, the
+ * [ParentWatch] that ends the server with its parent; the [LoopbackOnlyFilter] in
+ * front of the control and internal endpoints; the [KnownSettings] check that refuses
+ * to start with a mistyped `protobench.*` property.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ProcessSettings::class)
 class ServerSupport {
+    @Bean
+    fun loopbackOnlyFilter() = LoopbackOnlyFilter()
+
+    @Bean
+    fun knownSettings(context: ConfigurableApplicationContext) = KnownSettings(context)
+
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty("protobench.parent-pid")
     fun parentWatch(settings: ProcessSettings, context: ConfigurableApplicationContext): ParentWatch {

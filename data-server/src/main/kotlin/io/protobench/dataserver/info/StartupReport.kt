@@ -3,11 +3,12 @@ package io.protobench.dataserver.info
 import org.slf4j.LoggerFactory
 import org.springframework.boot.context.event.ApplicationReadyEvent
 import org.springframework.context.event.EventListener
+import org.springframework.core.env.Environment
 import org.springframework.stereotype.Component
 
 /** Logs one line when the server is ready: where it listens and which modes it runs. */
 @Component
-class StartupReport(private val reader: EffectiveSettingsReader) {
+class StartupReport(private val reader: EffectiveSettingsReader, private val environment: Environment) {
     private val log = LoggerFactory.getLogger(javaClass)
 
     @EventListener(ApplicationReadyEvent::class)
@@ -16,8 +17,8 @@ class StartupReport(private val reader: EffectiveSettingsReader) {
         log.info(
             "data-server ready: http={}:{} (HTTP/1.1 + h2c) grpc={}:{} grpc-payload-mode={} complex-encoding={} " +
                 "chunk-size-bytes={}",
-            s.httpAddress ?: "*", s.httpPort, s.grpcAddress, s.grpcPort, s.grpcPayloadMode.id, s.complexEncoding.id,
-            s.chunkSizeBytes,
+            environment.getProperty("server.address") ?: "*", environment.getProperty("local.server.port"),
+            s.grpc.address, s.grpc.port, s.grpcPayloadMode.id, s.complexEncoding.id, s.chunkSizeBytes,
         )
     }
 }

@@ -1,11 +1,16 @@
-package io.protobench.apiserver.measure
+package io.protobench.contract.window
 
+import com.fasterxml.jackson.annotation.JsonSetter
+import com.fasterxml.jackson.annotation.Nulls
 import com.fasterxml.jackson.databind.JsonNode
-import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.contract.metrics.ProcessUsage
 import java.time.Instant
-import kotlin.time.Duration
-import kotlin.time.DurationUnit
+
+// The gateway's answers to POST /benchmark/start and /benchmark/end, shared through the
+// contract so the bench reads exactly what the gateway writes. Plain data: Jackson
+// (Kotlin module, Java time module: see io.protobench.contract.Json) writes and reads
+// them back equal. Field names are those the seed project's scripts read; more were
+// added, none removed.
 
 /** The answer to `POST /benchmark/start`. */
 data class WindowStarted(
@@ -15,10 +20,7 @@ data class WindowStarted(
     val startedAt: Instant,
 )
 
-/**
- * The answer to `POST /benchmark/end`: what the gateway measured over one window. Field
- * names are those the seed project's scripts read; more were added, none removed.
- */
+/** The answer to `POST /benchmark/end`: what the gateway measured over one window. */
 data class WindowReport(
     val protocol: String?,
     val testName: String?,
@@ -38,13 +40,37 @@ data class WindowReport(
     val serverMetrics: ServerMetrics,
     val dataTransfer: DataTransfer,
     val processes: Processes,
-    /** The gateway's effective client settings (protobench.gateway.*). */
-    val clientSettings: Any,
-    /** The data-server's `/internal/settings`, or null if it could not be read. */
-    val dataServerSettings: JsonNode?,
+    /** The gateway's effective client settings (protobench.gateway.*), as JSON. */
+    val clientSettings: JsonNode,
+    /**
+     * The data-server's `/internal/settings`, or null if it could not be read. (A JSON
+     * null is skipped on reading, so it comes back as null rather than a NullNode.)
+     */
+    @JsonSetter(nulls = Nulls.SKIP)
+    val dataServerSettings: JsonNode? = null,
     /** Completed requests per second of the window, for steady-state checks. */
     val timeline: TimelineReport,
 )
+
+/**
+ * Hop latency of the successful requests of a window, milliseconds. Percentiles come
+ * from an HdrHistogram (3 significant digits), so each is exact to within 0.1%.
+ */
+data class LatencyStats(
+    val avgMs: Double,
+    val minMs: Double,
+    val maxMs: Double,
+    val p50Ms: Double,
+    val p90Ms: Double,
+    val p95Ms: Double,
+    val p99Ms: Double,
+    val p999Ms: Double,
+) {
+    companion object {
+        /** All zero: a window without successful requests. */
+        val EMPTY = LatencyStats(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    }
+}
 
 /**
  * The gateway JVM over the window, as the seeds reported it: heap and GC from snapshots
@@ -61,23 +87,7 @@ data class ServerMetrics(
     val peakCpuUsagePercent: Double,
     val avgProcessCpuPercent: Double,
     val peakProcessCpuPercent: Double,
-) {
-    companion object {
-        private const val MB = 1024.0 * 1024.0
-
-        fun of(start: ProcessSnapshot, end: ProcessSnapshot, samples: SampleAggregate) = ServerMetrics(
-            startHeapMb = start.heapUsedBytes / MB,
-            endHeapMb = end.heapUsedBytes / MB,
-            peakHeapMb = maxOf(samples.peakHeapBytes, end.peakHeapUsedBytes, start.heapUsedBytes, end.heapUsedBytes) / MB,
-            gcCount = end.gcCount - start.gcCount,
-            gcTimeMs = end.gcTimeMs - start.gcTimeMs,
-            avgCpuUsagePercent = samples.avgSystemCpuPercent,
-            peakCpuUsagePercent = samples.peakSystemCpuPercent,
-            avgProcessCpuPercent = samples.avgProcessCpuPercent,
-            peakProcessCpuPercent = samples.peakProcessCpuPercent,
-        )
-    }
-}
+)
 
 /** Response bytes received on the hop (HTTP body bytes; gRPC serialized message bytes) by successful requests. */
 data class DataTransfer(val totalBytes: Long, val avgResponseBytes: Double)
@@ -93,16 +103,5 @@ data class Processes(
     val dataServerError: String? = null,
 )
 
-/** Pure arithmetic of a closed window: counts and durations in, report figures out. */
-object WindowMath {
-    /** Requests per second over [duration]; 0 for an empty or zero-length window. */
-    fun throughputRps(requests: Long, duration: Duration): Double {
-        val seconds = duration.toDouble(DurationUnit.SECONDS)
-        return if (seconds > 0) requests / seconds else 0.0
-    }
-
-    fun dataTransfer(counts: WindowCounts) = DataTransfer(
-        totalBytes = counts.responseBytes,
-        avgResponseBytes = if (counts.successes > 0) counts.responseBytes.toDouble() / counts.successes else 0.0,
-    )
-}
+/** Completed requests per [intervalMs] interval since the window opened. */
+data class TimelineReport(val intervalMs: Long, val completed: List<Long>)

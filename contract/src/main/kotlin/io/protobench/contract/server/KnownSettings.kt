@@ -1,0 +1,102 @@
+package io.protobench.contract.server
+
+import org.springframework.beans.factory.SmartInitializingSingleton
+import org.springframework.boot.context.properties.ConfigurationPropertiesBean
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource
+import org.springframework.context.ConfigurableApplicationContext
+import org.springframework.core.env.StandardEnvironment
+import kotlin.reflect.KClass
+import kotlin.reflect.full.primaryConstructor
+
+/**
+ * Fails start-up on a `protobench.*` property that no settings class of this server
+ * declares, naming the nearest known one: a typo such as
+ * `--protobench.gateway.http.verison=H2C` would otherwise be ignored silently and a
+ * whole run measured with the default. Runs once every bean exists, before any
+ * server starts listening.
+ *
+ * Environment variables are not checked: children inherit them from every tool above
+ * (the wrapper exports PROTOBENCH_HOME, which would read as `protobench.home`), so an
+ * unknown one cannot be told from an unrelated one.
+ */
+class KnownSettings(private val context: ConfigurableApplicationContext) : SmartInitializingSingleton {
+
+    override fun afterSingletonsInstantiated() {
+        val known = declaredNames()
+        val unknown = givenNames().filter { given -> known.none { ConfigurationPropertyName.of(it) == given } }
+        if (unknown.isNotEmpty()) throw SettingsRejected(unknown.map { problem(it.toString(), known) })
+    }
+
+    /** Every leaf property the `protobench` settings classes of this context declare. */
+    private fun declaredNames(): List<String> =
+        ConfigurationPropertiesBean.getAll(context).values
+            .filter { ConfigurationPropertyName.of(PREFIX).let { root -> root == name(it) || root.isAncestorOf(name(it)) } }
+            .flatMap { declaredBy(it.annotation.prefix, it.asBindTarget().type.resolve()!!.kotlin) }
+            .distinct()
+
+    private fun name(bean: ConfigurationPropertiesBean) = ConfigurationPropertyName.of(bean.annotation.prefix)
+
+    /** The `protobench.*` names set in this environment, apart from environment variables. */
+    private fun givenNames(): List<ConfigurationPropertyName> {
+        val root = ConfigurationPropertyName.of(PREFIX)
+        return ConfigurationPropertySources.get(context.environment)
+            .filterIsInstance<IterableConfigurationPropertySource>()
+            .filter { it.underlyingSource != systemEnvironment() }
+            .flatMap { source -> source.stream().filter { root.isAncestorOf(it) }.toList() }
+            .distinct()
+            .sortedBy { it.toString() }
+    }
+
+    private fun systemEnvironment() =
+        context.environment.propertySources.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
+
+    companion object {
+        const val PREFIX = "protobench"
+
+        /**
+         * The leaf property names of a constructor-bound settings class under [prefix], in
+         * kebab case: nested data classes are walked, anything else is one leaf.
+         */
+        fun declaredBy(prefix: String, type: KClass<*>): List<String> =
+            type.primaryConstructor!!.parameters.flatMap { parameter ->
+                val name = "$prefix.${kebab(parameter.name!!)}"
+                val nested = parameter.type.classifier as? KClass<*>
+                if (nested != null && nested.isData) declaredBy(name, nested) else listOf(name)
+            }
+
+        /**
+         * The line reporting [name]: the nearest known name when it is a plausible typo
+         * (at most a third of the characters differ), else every name this server knows.
+         */
+        fun problem(name: String, known: Collection<String>): String {
+            val nearest = nearest(name, known)
+            return if (editDistance(name, nearest) <= name.length / 3) {
+                "unknown setting '$name' (did you mean $nearest?)"
+            } else {
+                "unknown setting '$name' (this server's settings: ${known.sorted().joinToString(", ")})"
+            }
+        }
+
+        /** The known name closest to [name] by edit distance (the first of equals). */
+        fun nearest(name: String, known: Collection<String>): String = known.minBy { editDistance(name, it) }
+
+        /** Levenshtein distance: single-character insertions, deletions and substitutions. */
+        fun editDistance(a: String, b: String): Int {
+            var previous = IntArray(b.length + 1) { it }
+            for (i in 1..a.length) {
+                val current = IntArray(b.length + 1)
+                current[0] = i
+                for (j in 1..b.length) {
+                    val substitution = previous[j - 1] + if (a[i - 1] == b[j - 1]) 0 else 1
+                    current[j] = minOf(substitution, previous[j] + 1, current[j - 1] + 1)
+                }
+                previous = current
+            }
+            return previous[b.length]
+        }
+
+        private fun kebab(camel: String) = camel.replace(Regex("([a-z0-9])([A-Z])"), "$1-$2").lowercase()
+    }
+}
