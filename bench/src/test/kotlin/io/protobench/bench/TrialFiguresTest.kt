@@ -3,6 +3,14 @@ package io.protobench.bench
 import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialFigures
+import io.protobench.contract.metrics.ProcessUsage
+import io.protobench.contract.window.DataTransfer
+import io.protobench.contract.window.LatencyStats
+import io.protobench.contract.window.Processes
+import io.protobench.contract.window.ServerMetrics
+import io.protobench.contract.window.TimelineReport
+import io.protobench.contract.window.WindowReport
+import java.time.Instant
 import io.protobench.bench.runner.K6Invocation
 import io.protobench.bench.runner.K6Target
 import io.protobench.bench.scenario.LoadLevel
@@ -16,6 +24,18 @@ import java.time.Duration
 class TrialFiguresTest {
     private val json = ObjectMapper()
 
+    private fun usage(cpuUs: Double, allocated: Double, gcs: Long, peakHeapMb: Double) =
+        ProcessUsage(1.0, cpuUs, 0, allocated, gcs, gcs * 3, 0.0, 0.0, peakHeapMb, 0.0)
+
+    /** A /benchmark/end answer as the contract types it. */
+    private fun window(api: ProcessUsage, data: ProcessUsage?) = WindowReport(
+        protocol = "gRPC/Unary", testName = "t", startedAt = Instant.EPOCH, endedAt = Instant.EPOCH, durationMs = 3000,
+        totalRequests = 3000, successRequests = 3000, failedRequests = 0, throughputRps = 1000.0,
+        latency = LatencyStats(1.2, 0.1, 9.0, 1.0, 2.0, 2.5, 3.0, 5.0),
+        serverMetrics = ServerMetrics(1.0, 1.0, 1.0, 0, 0, 0.0, 0.0, 0.0, 0.0), dataTransfer = DataTransfer(0, 0.0),
+        processes = Processes(api, data), clientSettings = json.createObjectNode(), timeline = TimelineReport(1000, emptyList()),
+    )
+
     @Test
     fun `figures come from the k6 summary and the gateway window`() {
         val k6 = json.readTree("""{"metrics":{
@@ -23,9 +43,7 @@ class TrialFiguresTest {
             "http_req_duration":{"values":{"avg":2.5,"med":2.0,"p(90)":3.0,"p(95)":4.0,"p(99)":6.0,"p(99.9)":9.0,"max":12.0}},
             "checks":{"values":{"passes":2998,"fails":2}}},
             "state":{"testRunDurationMs":3000}}""")
-        val gateway = json.readTree("""{"latency":{"p50Ms":1.0,"p99Ms":3.0,"avgMs":1.2},
-            "processes":{"apiServer":{"cpuUsPerRequest":120.0,"allocatedBytesPerRequest":5000,"gcCount":2,"gcTimeMs":7,"peakHeapMb":300.0},
-                         "dataServer":{"cpuUsPerRequest":80.0,"allocatedBytesPerRequest":3000,"gcCount":1,"gcTimeMs":3,"peakHeapMb":200.0}}}""")
+        val gateway = window(usage(120.0, 5000.0, 2, 300.0), usage(80.0, 3000.0, 1, 200.0))
         val f = TrialFigures.from(k6, gateway)
         // Throughput counts correct answers only: the script's one check passes for status 200 with the exact size.
         assertThat(f[Figure.THROUGHPUT.key]!!).isCloseTo(2998 / 3.0, within(1e-9))
@@ -39,7 +57,7 @@ class TrialFiguresTest {
 
     @Test
     fun `a gateway without data-server figures leaves them empty instead of inventing them`() {
-        val f = TrialFigures.from(null, json.readTree("""{"latency":{"p50Ms":1.0},"processes":{"apiServer":{"cpuUsPerRequest":10.0},"dataServer":null}}"""))
+        val f = TrialFigures.from(null, window(usage(10.0, 100.0, 0, 10.0), null))
         assertThat(f[Figure.DATA_CPU_US.key]).isNull()
         assertThat(f).doesNotContainKey(Figure.TOTAL_CPU_US.key)
     }

@@ -1,6 +1,7 @@
 package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.contract.window.WindowReport
 
 /**
  * The master record of one run, written to `run.json` after every trial so an
@@ -95,7 +96,12 @@ data class SoakRecord(
     val error: String? = null,
 )
 
-data class SoakWindow(val throughputRps: Double?, val cpuUsPerRequest: Double?, val failedRequests: Long = 0)
+/**
+ * One soak window: throughput and CPU per request of both servers, wrong answers, and
+ * the share of the window both servers' JIT compilers were busy compiling (0.25 = a
+ * quarter of the window's wall time, summed over both JVMs).
+ */
+data class SoakWindow(val throughputRps: Double?, val cpuUsPerRequest: Double?, val failedRequests: Long = 0, val jitShare: Double? = null)
 
 /** A capacity probe (closed model, saturating) or a cost trial (fixed arrival rate). */
 enum class TrialKind { CAPACITY, COST }
@@ -121,8 +127,8 @@ data class TrialRecord(
     val error: String? = null,
     /** The k6 end-of-test summary metrics, as k6 wrote them. */
     val k6: JsonNode? = null,
-    /** The gateway's /benchmark/end answer, as it was returned. */
-    val gateway: JsonNode? = null,
+    /** The gateway's /benchmark/end answer (the contract's type). */
+    val gateway: WindowReport? = null,
 ) {
     /** Counted in verdicts: it ran, and (almost) every answer was correct. */
     val valid: Boolean get() = error == null && invalidReason() == null

@@ -1,6 +1,6 @@
 package io.protobench.bench.measure
 
-import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.contract.window.WindowReport
 import kotlin.math.abs
 import kotlin.math.sqrt
 
@@ -43,10 +43,7 @@ data class Steadiness(
             return Steadiness(usable.size, cov, drift, cov <= MAX_COV && abs(drift) <= MAX_DRIFT)
         }
 
-        /** From a gateway `/benchmark/end` answer; null when it has no timeline. */
-        fun ofGateway(end: JsonNode?): Steadiness? {
-            val completed = end?.path("timeline")?.path("completed")?.takeIf { it.isArray } ?: return null
-            return of(completed.map { it.asLong() })
-        }
+        /** From a gateway `/benchmark/end` answer. */
+        fun ofGateway(end: WindowReport): Steadiness = of(end.timeline.completed)
     }
 }

@@ -1,11 +1,12 @@
 package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.contract.window.WindowReport
 
 /** Turns the k6 summary and the gateway's window result of one trial into [Figure] values. */
 object TrialFigures {
 
-    fun from(k6Summary: JsonNode?, gateway: JsonNode?): Map<String, Double?> {
+    fun from(k6Summary: JsonNode?, gateway: WindowReport?): Map<String, Double?> {
         val figures = linkedMapOf<String, Double?>()
         k6Summary?.let { figures.putAll(fromK6(it)) }
         gateway?.let { figures.putAll(fromGateway(it)) }
@@ -76,25 +77,24 @@ object TrialFigures {
     /** An open-model trial holds its rate when it achieves at least this share of it (and drops nothing). */
     const val RATE_HELD = 0.97
 
-    /** Fields of the gateway's `/benchmark/end` answer. */
-    fun fromGateway(end: JsonNode): Map<String, Double?> {
-        val latency = end.path("latency")
-        val api = end.path("processes").path("apiServer")
-        val data = end.path("processes").path("dataServer")
+    /** Figures of the gateway's `/benchmark/end` answer; the data-server's are null when the gateway could not read them. */
+    fun fromGateway(end: WindowReport): Map<String, Double?> {
+        val api = end.processes.apiServer
+        val data = end.processes.dataServer
         return mapOf(
-            Figure.HOP_P50.key to latency.number("p50Ms"),
-            Figure.HOP_P99.key to latency.number("p99Ms"),
-            Figure.HOP_AVG.key to latency.number("avgMs"),
-            Figure.API_CPU_US.key to api.number("cpuUsPerRequest"),
-            Figure.DATA_CPU_US.key to data.number("cpuUsPerRequest"),
-            Figure.API_ALLOC.key to api.number("allocatedBytesPerRequest"),
-            Figure.DATA_ALLOC.key to data.number("allocatedBytesPerRequest"),
-            Figure.API_GC_COUNT.key to api.number("gcCount"),
-            Figure.DATA_GC_COUNT.key to data.number("gcCount"),
-            Figure.API_GC_TIME.key to api.number("gcTimeMs"),
-            Figure.DATA_GC_TIME.key to data.number("gcTimeMs"),
-            Figure.API_PEAK_HEAP.key to api.number("peakHeapMb"),
-            Figure.DATA_PEAK_HEAP.key to data.number("peakHeapMb"),
+            Figure.HOP_P50.key to end.latency.p50Ms,
+            Figure.HOP_P99.key to end.latency.p99Ms,
+            Figure.HOP_AVG.key to end.latency.avgMs,
+            Figure.API_CPU_US.key to api.cpuUsPerRequest,
+            Figure.DATA_CPU_US.key to data?.cpuUsPerRequest,
+            Figure.API_ALLOC.key to api.allocatedBytesPerRequest,
+            Figure.DATA_ALLOC.key to data?.allocatedBytesPerRequest,
+            Figure.API_GC_COUNT.key to api.gcCount.toDouble(),
+            Figure.DATA_GC_COUNT.key to data?.gcCount?.toDouble(),
+            Figure.API_GC_TIME.key to api.gcTimeMs.toDouble(),
+            Figure.DATA_GC_TIME.key to data?.gcTimeMs?.toDouble(),
+            Figure.API_PEAK_HEAP.key to api.peakHeapMb,
+            Figure.DATA_PEAK_HEAP.key to data?.peakHeapMb,
         )
     }
 

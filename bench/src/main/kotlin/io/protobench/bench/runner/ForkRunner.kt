@@ -215,13 +215,19 @@ class ForkRunner(
 /**
  * When a soak counts as steady: over the last [Soak.STEADY_WINDOWS] windows, throughput
  * and CPU per request each stay within [tolerance] of each other (largest over smallest),
- * so a soak still climbing slowly does not pass on a lucky plateau.
+ * and the JIT compilers of both servers were busy for at most [MAX_JIT_SHARE] of each
+ * window. On two cores the JIT works in waves: throughput can hold still for several
+ * windows between two of them, so a plateau alone is not steady state.
  */
 object SoakPolicy {
+    /** Compilation may take at most this share of a window's wall time (both JVMs summed). */
+    const val MAX_JIT_SHARE = 0.05
+
     fun steady(windows: List<SoakWindow>, tolerance: Double): Boolean {
         val last = windows.takeLast(Soak.STEADY_WINDOWS)
         if (last.size < Soak.STEADY_WINDOWS) return false
-        return within(last.map { it.throughputRps }, tolerance) && within(last.map { it.cpuUsPerRequest }, tolerance)
+        return within(last.map { it.throughputRps }, tolerance) && within(last.map { it.cpuUsPerRequest }, tolerance) &&
+            last.all { (it.jitShare ?: 0.0) <= MAX_JIT_SHARE }
     }
 
     private fun within(values: List<Double?>, tolerance: Double): Boolean {

@@ -1,7 +1,8 @@
 package io.protobench.bench.runner
 
 import com.fasterxml.jackson.databind.JsonNode
-import com.fasterxml.jackson.databind.ObjectMapper
+import io.protobench.contract.Json
+import io.protobench.contract.window.WindowReport
 import java.net.URI
 import java.net.URLEncoder
 import java.net.http.HttpClient
@@ -12,19 +13,28 @@ import java.time.Duration
 /** The runner's control calls to the gateway: health, measurement window, level shapes. */
 class GatewayClient(private val baseUrl: String) {
     private val http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
-    private val json = ObjectMapper()
+    private val json = Json.newMapper()
 
     fun isHealthy(): Boolean = runCatching { send(get("/api/health")).statusCode() == 200 }.getOrDefault(false)
 
-    fun startWindow(protocol: String, testName: String) {
-        val query = "protocol=${encode(protocol)}&testName=${encode(testName)}"
+    /**
+     * Opens a window. [replace]: take over a window left open (by a trial that failed
+     * before closing it); the runner owns the servers it started, so it may.
+     */
+    fun startWindow(protocol: String, testName: String, replace: Boolean = true) {
+        val query = "protocol=${encode(protocol)}&testName=${encode(testName)}" + if (replace) "&replace=true" else ""
         expectOk(send(post("/benchmark/start?$query")), "POST /benchmark/start")
     }
 
-    fun endWindow(): JsonNode {
+    /** Closes the window: the answer typed as the contract defines it. */
+    fun endWindow(): WindowReport {
         val response = send(post("/benchmark/end"))
         expectOk(response, "POST /benchmark/end")
-        return json.readTree(response.body())
+        return try {
+            json.readValue(response.body(), WindowReport::class.java)
+        } catch (e: com.fasterxml.jackson.core.JacksonException) {
+            throw IllegalStateException("POST /benchmark/end answered what is not a window report: ${e.originalMessage}")
+        }
     }
 
     /** `GET /api/complexities`: the measured shape of every level. */

@@ -5,6 +5,7 @@ import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
+import io.protobench.contract.window.WindowReport
 import java.time.Duration
 
 /**
@@ -46,7 +47,7 @@ data class Sample(
     val flags: List<Flag> = emptyList(),
     val error: String? = null,
     val k6: JsonNode? = null,
-    val gateway: JsonNode? = null,
+    val gateway: WindowReport? = null,
 ) {
     companion object {
         fun failed(reason: String) = Sample(emptyMap(), 0, 0, error = reason)

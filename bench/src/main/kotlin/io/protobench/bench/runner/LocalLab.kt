@@ -14,6 +14,7 @@ import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Target
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.window.WindowReport
 import java.nio.file.Path
 import java.time.Duration
 
@@ -59,7 +60,7 @@ class LocalLab(
             }
         }
 
-        private fun sample(summary: JsonNode, end: JsonNode, usage: CpuUsage, offered: LoadLevel): Sample {
+        private fun sample(summary: JsonNode, end: WindowReport, usage: CpuUsage, offered: LoadLevel): Sample {
             val (correct, wrong) = TrialFigures.answers(summary)
             val requests = summary.path("metrics").path("http_reqs").path("values").path("count").asDouble(0.0)
             val base = TrialFigures.from(summary, end) + TrialFigures.fromCpu(usage, requests)
@@ -67,7 +68,7 @@ class LocalLab(
             val figures = base + TrialFigures.rateShare(base, target)
             val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
             val flags = usage.flags(machineLimit) + TrialFigures.rateFlags(figures, target) +
-                listOfNotNull(Steadiness.ofGateway(end)?.flag()) +
+                listOfNotNull(Steadiness.ofGateway(end).flag()) +
                 listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
             return Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"), end)
         }
@@ -81,7 +82,8 @@ class LocalLab(
                     val end = gateway.endWindow()
                     val figures = TrialFigures.fromGateway(end)
                     val cpuPerRequest = figures[Figure.API_CPU_US.key]?.let { api -> figures[Figure.DATA_CPU_US.key]?.let { api + it } }
-                    return SoakWindow(end.path("throughputRps").asDouble(), cpuPerRequest, end.path("failedRequests").asLong())
+                    val jitMs = end.processes.apiServer.jitCompileTimeMs + (end.processes.dataServer?.jitCompileTimeMs ?: 0)
+                    return SoakWindow(end.throughputRps, cpuPerRequest, end.failedRequests, jitMs / end.durationMs.coerceAtLeast(1).toDouble())
                 }
 
                 override fun close() = k6.stop(process)

@@ -33,8 +33,7 @@ class RunStore(val dir: Path) {
     }
 
     companion object {
-        val mapper: ObjectMapper = jacksonObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        val mapper: ObjectMapper = io.protobench.contract.Json.newMapper().enable(SerializationFeature.INDENT_OUTPUT)
 
         /** A new run folder under [root]; a second run started in the same second gets "-2", and so on. */
         fun create(root: Path, name: String): RunStore {

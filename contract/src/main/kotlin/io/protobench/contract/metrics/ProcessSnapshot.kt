@@ -28,6 +28,8 @@ data class ProcessSnapshot(
     val peakHeapUsedBytes: Long,
     /** Processors available to this JVM. */
     val availableProcessors: Int,
+    /** Time the JIT compilers spent compiling since the JVM started, milliseconds (all compiler threads); 0 when unknown. */
+    val jitCompileTimeMs: Long = 0,
 )
 
 /** Reads [ProcessSnapshot]s of the current JVM from its management beans. */
@@ -35,6 +37,7 @@ object ProcessMetrics {
     private val os = ManagementFactory.getOperatingSystemMXBean() as com.sun.management.OperatingSystemMXBean
     private val threads = ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
     private val heapPools = ManagementFactory.getMemoryPoolMXBeans().filter { it.type == MemoryType.HEAP }
+    private val compiler = ManagementFactory.getCompilationMXBean()?.takeIf { it.isCompilationTimeMonitoringSupported }
 
     fun snapshot(): ProcessSnapshot {
         val collectors = ManagementFactory.getGarbageCollectorMXBeans()
@@ -48,6 +51,7 @@ object ProcessMetrics {
             heapUsedBytes = ManagementFactory.getMemoryMXBean().heapMemoryUsage.used,
             peakHeapUsedBytes = heapPools.sumOf { it.peakUsage?.used ?: 0 },
             availableProcessors = Runtime.getRuntime().availableProcessors(),
+            jitCompileTimeMs = compiler?.totalCompilationTime ?: 0,
         )
     }
 
@@ -78,6 +82,12 @@ data class ProcessUsage(
     val peakHeapMb: Double,
     /** Average share of one core this process used over the window, percent (100 = one full core). */
     val avgCoreUsagePercent: Double,
+    /**
+     * Time its JIT compilers spent compiling during the window, milliseconds. Near zero once
+     * the JIT has settled: the soak waits for it, because throughput alone can plateau between
+     * two waves of compilation.
+     */
+    val jitCompileTimeMs: Long = 0,
 ) {
     companion object {
         private const val MB = 1024.0 * 1024.0
@@ -97,6 +107,7 @@ data class ProcessUsage(
                 endHeapMb = end.heapUsedBytes / MB,
                 peakHeapMb = maxOf(end.peakHeapUsedBytes, start.heapUsedBytes, end.heapUsedBytes) / MB,
                 avgCoreUsagePercent = 100.0 * cpuNs / wallNs,
+                jitCompileTimeMs = (end.jitCompileTimeMs - start.jitCompileTimeMs).coerceAtLeast(0),
             )
         }
     }
