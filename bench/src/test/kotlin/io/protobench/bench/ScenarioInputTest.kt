@@ -49,10 +49,10 @@ class ScenarioInputTest {
             warmupRounds: 2
             protocol: [grpc]
             load: {model: closed, vus: [10], windw: 1s}
-            soak: {min: 5s, vus: [3]}
+            soak: {min: 5s, rates: [3]}
         """)
         assertThat(v.map { it.field }).containsExactlyInAnyOrder(
-            "vus", "maxVus", "window", "repetitions", "warmup", "warmupRounds", "protocol", "load.windw", "soak.vus")
+            "vus", "maxVus", "window", "repetitions", "warmup", "warmupRounds", "protocol", "load.windw", "soak.rates")
         assertThat(v.at("vus").toString()).contains("unknown field 'vus' (did you mean load.vus?)")
         assertThat(v.at("maxVus").toString()).contains("did you mean load.maxVus?")
         assertThat(v.at("window").toString()).contains("did you mean soak.window?")
@@ -62,7 +62,7 @@ class ScenarioInputTest {
         assertThat(v.at("repetitions").accepted).startsWith("forks:")
         assertThat(v.at("protocol").toString()).contains("did you mean protocols?")
         assertThat(v.at("load.windw").toString()).contains("did you mean soak.window?")
-        assertThat(v.at("soak.vus").toString()).contains("did you mean load.vus?")
+        assertThat(v.at("soak.rates").toString()).contains("did you mean load.rates?")
         assertThat(v.at("load.windw").accepted).contains("model", "vus", "rates", "maxVus")
         assertThat(v).allSatisfy { assertThat(it.source).isEqualTo("test.yaml") }
     }

@@ -127,5 +127,5 @@ fun Scenario.toRecord() = ScenarioRecord(
     budgetMs = budget?.toMillis(),
     probes = probes.id,
     soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
-        "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance),
+        "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),
 )

@@ -113,17 +113,20 @@ enum class Mode(val id: String) {
 }
 
 /**
- * The soak that starts every fork: all of the fork's endpoints in one mix, in
- * consecutive [window]s, until throughput and CPU per request of the last
- * [STEADY_WINDOWS] windows stay within ±[tolerance] of their mean; never shorter than
- * [min], never longer than [max] (a fork that hits the cap is flagged unsettled).
+ * The soak that starts every fork: all of the fork's endpoints in one mix at [vus]
+ * virtual users, in consecutive [window]s, until throughput and CPU per request of the
+ * last [STEADY_WINDOWS] windows stay within ±[tolerance] of their mean and the JIT is
+ * quiet; never shorter than [min], never longer than [max] (a fork that hits the cap is
+ * flagged unsettled). A light mix settles sooner: on two cores a saturating one starves
+ * the JIT compiler threads it is waiting for.
  */
-data class Soak(val window: Duration, val min: Duration, val max: Duration, val tolerance: Double = 0.05) {
+data class Soak(val window: Duration, val min: Duration, val max: Duration, val tolerance: Double = 0.05, val vus: Int = DEFAULT_VUS) {
     /** For estimates: halfway between floor and cap. */
     fun typical(): Duration = min.plus(max).dividedBy(2)
 
     companion object {
         const val STEADY_WINDOWS = 3
+        const val DEFAULT_VUS = 2
     }
 }
 

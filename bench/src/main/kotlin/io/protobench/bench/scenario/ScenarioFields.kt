@@ -13,7 +13,7 @@ internal object ScenarioFields {
             "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes",
         ),
         "load" to listOf("model", "vus", "rates", "maxVus"),
-        "soak" to listOf("window", "min", "max", "tolerance"),
+        "soak" to listOf("window", "min", "max", "tolerance", "vus"),
     )
 
     /** A field of earlier versions: what became of it, and what to write instead. */

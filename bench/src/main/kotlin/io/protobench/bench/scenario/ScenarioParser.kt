@@ -45,6 +45,7 @@ data class SoakFile(
     val min: String? = null,
     val max: String? = null,
     val tolerance: String? = null,
+    val vus: Int? = null,
 )
 
 data class LoadFile(
@@ -79,6 +80,7 @@ object ScenarioParser {
     const val MAX_VUS = 5000
     const val MAX_FORKS = 50
     const val DEFAULT_FORKS = 5
+    const val MAX_SOAK_VUS = 500
     private val MAX_DURATION: Duration = Duration.ofMinutes(10)
     private val MAX_BUDGET: Duration = Duration.ofHours(24)
     // A key written twice is a mistake to report, not a value to overwrite silently.
@@ -214,7 +216,9 @@ object ScenarioParser {
         val max = duration("max", file?.max, "120s")
         val tolerance = share("soak.tolerance", file?.tolerance ?: "5%", 0.005..0.5, violation)
         if (min != null && max != null && min > max) violation("soak.max", file?.max, "at least soak.min (${file?.min ?: "15s"})")
-        return if (window != null && min != null && max != null && tolerance != null) Soak(window, min, max, tolerance) else null
+        val vus = file?.vus ?: Soak.DEFAULT_VUS
+        if (vus !in 1..MAX_SOAK_VUS) violation("soak.vus", vus, "a whole number from 1 to $MAX_SOAK_VUS")
+        return if (window != null && min != null && max != null && tolerance != null && vus in 1..MAX_SOAK_VUS) Soak(window, min, max, tolerance, vus) else null
     }
 
     /** A share written as "5%" or 0.05, inside [range]. */
@@ -316,7 +320,7 @@ fun Scenario.toFile(): ScenarioFile {
         include = if (single == null) seedPhases else null,
         mode = mode.id,
         duration = DurationText.k6(duration),
-        soak = SoakFile(DurationText.k6(soak.window), DurationText.k6(soak.min), DurationText.k6(soak.max), soak.tolerance.toString()),
+        soak = SoakFile(DurationText.k6(soak.window), DurationText.k6(soak.min), DurationText.k6(soak.max), soak.tolerance.toString(), soak.vus),
         forks = forks,
         maxForks = maxForks,
         margin = margin.toString(),

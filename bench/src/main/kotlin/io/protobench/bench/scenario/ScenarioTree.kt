@@ -61,6 +61,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             min = text(soak, "min", DurationText.ACCEPTED),
             max = text(soak, "max", DurationText.ACCEPTED),
             tolerance = text(soak, "tolerance", "a share such as 5% or 0.05"),
+            vus = number(soak, "vus", "a whole number of virtual users"),
         )
     }
 
@@ -168,7 +169,7 @@ internal class ScenarioTree private constructor(private val source: String) {
     companion object {
         private const val SHOWN_CHARS = 60
         private const val LOAD = "a mapping such as {model: closed, vus: [10]} or {model: open, rates: [500], maxVus: 200}"
-        private const val SOAK = "a mapping such as {window: 3s, min: 15s, max: 120s, tolerance: 5%}"
+        private const val SOAK = "a mapping such as {window: 3s, min: 15s, max: 120s, tolerance: 5%, vus: 2}"
 
         fun read(root: JsonNode, source: String): Read {
             val tree = ScenarioTree(source)

@@ -217,6 +217,18 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `a plateau is steady only once the JIT is quiet, and noise within the tolerance is allowed`() {
+        fun w(rps: Double, cpu: Double, jit: Double) = SoakWindow(rps, cpu, 0, jit)
+        val plateauWhileCompiling = listOf(w(590.0, 3100.0, 1.6), w(594.0, 3040.0, 1.7), w(586.0, 3085.0, 1.5))
+        assertThat(SoakPolicy.steady(plateauWhileCompiling, 0.05)).isFalse()
+        val settled = listOf(w(1150.0, 1460.0, 0.1), w(1205.0, 1395.0, 0.01), w(1171.0, 1427.0, 0.03))
+        assertThat(SoakPolicy.steady(settled, 0.05)).isTrue()
+        assertThat(SoakPolicy.steady(settled.take(2), 0.05)).isFalse() // too few windows
+        val stillClimbing = listOf(w(1000.0, 1460.0, 0.1), w(1100.0, 1395.0, 0.01), w(1200.0, 1300.0, 0.03))
+        assertThat(SoakPolicy.steady(stillClimbing, 0.05)).isFalse()
+    }
+
+    @Test
     fun `the scenario record keeps the design`() {
         val record: ScenarioRecord = scenario().toRecord()
         assertThat(record.arms).containsExactly("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
