@@ -6,6 +6,7 @@ import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.runner.ChildProcesses
+import io.protobench.bench.runner.ServerSettingRejected
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.runner.BenchmarkRunner
 import io.protobench.bench.runner.CpuPlacement
@@ -106,6 +107,15 @@ class BenchEndToEndTest {
             assertThat(trial.figures[Figure.TARGET_RATE_SHARE.key]).isBetween(0.5, 1.1)
             assertThat(trial.figures[Figure.K6_CORES.key]).isNotNull()
         }
+    }
+
+    @Test
+    fun `a mistyped server setting stops the run at once naming the nearest valid one`(@TempDir results: Path) {
+        val scenario = ScenarioParser.parse("name: typo\nsizes: [1kb]\nduration: 1s", "typo test")
+        val options = options(results, 1).copy(gatewayArguments = listOf("--protobench.gateway.http.verison=H2C"))
+        val error = runCatching { BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
+        assertThat(error).isInstanceOf(ServerSettingRejected::class.java)
+            .hasMessageContaining("protobench.gateway.http.verison").hasMessageContaining("did you mean protobench.gateway.http.version")
     }
 
     @Test

@@ -42,6 +42,27 @@ class SaturationTest {
     }
 
     @Test
+    fun `the CPU of JIT compiler threads is counted apart, from the threads' own stat`(@TempDir proc: Path) {
+        fun thread(tid: Int, name: String, ticks: Long) {
+            Files.createDirectories(proc.resolve("42/task/$tid"))
+            Files.writeString(proc.resolve("42/task/$tid/comm"), "$name\n")
+            Files.writeString(proc.resolve("42/task/$tid/stat"), "$tid ($name) S 1 1 1 0 -1 0 0 0 0 0 $ticks 0 0 0 20 0")
+        }
+        val accounting = CpuAccounting(proc, ticksPerSecond = 100)
+        fun threads(c2: Long, c1: Long, worker: Long) { thread(43, "C2 CompilerThre", c2); thread(44, "C1 CompilerThre", c1); thread(45, "http-nio-exec-1", worker) }
+        writeProc(proc, serverTicks = 1000, childTicks = 0, busy = 10_000, idle = 10_000)
+        threads(c2 = 300, c1 = 100, worker = 500)
+        val start = accounting.read(mapOf("api-server" to 42L)).copy(monotonicNs = 0)
+        writeProc(proc, serverTicks = 1200, childTicks = 0, busy = 10_200, idle = 10_200)
+        threads(c2 = 340, c1 = 110, worker = 600)
+        val end = accounting.read(mapOf("api-server" to 42L)).copy(monotonicNs = 1_000_000_000)
+
+        val usage = accounting.usage(start, end, cores = 2)
+        assertThat(usage.coresUsed["api-server"]!!).isCloseTo(2.0, within(1e-9))          // 200 ticks in 1 s
+        assertThat(usage.compilerCoresUsed["api-server"]!!).isCloseTo(0.5, within(1e-9))  // 40 + 10 ticks; the worker's 100 are not
+    }
+
+    @Test
     fun `a quiet machine is not flagged`() {
         val usage = CpuUsage(10.0, mapOf("k6" to 0.3, "api-server" to 0.5), machineBusyShare = 0.6, cores = 4)
         assertThat(usage.flags(CpuUsage.MACHINE_SATURATED)).isEmpty()

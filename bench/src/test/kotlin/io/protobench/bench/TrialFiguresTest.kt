@@ -56,6 +56,14 @@ class TrialFiguresTest {
     }
 
     @Test
+    fun `both servers' CPU per request leaves out their JIT compiler threads`() {
+        val figures = mapOf(Figure.API_CPU_US.key to 300.0, Figure.DATA_CPU_US.key to 200.0,
+            Figure.API_JIT_CPU_US.key to 40.0, Figure.DATA_JIT_CPU_US.key to 10.0)
+        assertThat(TrialFigures.totals(figures)[Figure.TOTAL_CPU_US.key]).isEqualTo(450.0)
+        assertThat(TrialFigures.totals(figures - Figure.API_JIT_CPU_US.key)[Figure.TOTAL_CPU_US.key]).isEqualTo(490.0)
+    }
+
+    @Test
     fun `a gateway without data-server figures leaves them empty instead of inventing them`() {
         val f = TrialFigures.from(null, window(usage(10.0, 100.0, 0, 10.0), null))
         assertThat(f[Figure.DATA_CPU_US.key]).isNull()

@@ -96,6 +96,9 @@ class RunCommand : CliktCommand(name = "run") {
         } catch (e: ToolchainProblem) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: io.protobench.bench.runner.ServerSettingRejected) {
+            echo("bad server setting: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
         } catch (e: java.io.IOException) {
             echo("cannot write results: ${e.message}", err = true)
             throw ProgramResult(EXIT_RUN_FAILED)

@@ -16,12 +16,17 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     data class Reading(
         val monotonicNs: Long,
         val processTicks: Map<String, Long?>,
+        /** Per process, the ticks of its JIT compiler threads alone (null when unreadable). */
+        val compilerTicks: Map<String, Long?> = emptyMap(),
         val reapedChildrenTicks: Long?,
         val machineBusyTicks: Long?,
         val machineTotalTicks: Long?,
     )
 
     companion object {
+        /** HotSpot's compiler threads, as /proc/<pid>/task/<tid>/comm shows them. */
+        private val COMPILER_THREAD = Regex("""C[12] CompilerThre.*""")
+
         /** USER_HZ from `getconf CLK_TCK`; 100 (the Linux default) when that cannot be asked. */
         fun detectTicksPerSecond(): Long = runCatching {
             val process = ProcessBuilder("getconf", "CLK_TCK").start()
@@ -34,6 +39,7 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         return Reading(
             monotonicNs = System.nanoTime(),
             processTicks = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } },
+            compilerTicks = processes.mapValues { (_, pid) -> compilerThreadTicks(pid) },
             reapedChildrenTicks = statFields(proc.resolve("self/stat"))?.let { it[13] + it[14] },
             machineBusyTicks = machine?.first,
             machineTotalTicks = machine?.second,
@@ -49,6 +55,21 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         line.substring(line.lastIndexOf(')') + 2).trim().split(" ").map { it.toLongOrNull() ?: 0L }
     }.getOrNull()
 
+    /**
+     * CPU of a JVM's JIT compiler threads ("C1 CompilerThread0", "C2 CompilerThread1", …; the
+     * kernel keeps the first 15 characters of a thread's name). Their work is the JVM
+     * warming up, not the protocol: a recompilation late in a short trial would otherwise
+     * add a tenth of its CPU to it.
+     */
+    private fun compilerThreadTicks(pid: Long): Long? = runCatching {
+        Files.list(proc.resolve("$pid/task")).use { tasks ->
+            tasks.toList().sumOf { task ->
+                val name = runCatching { Files.readString(task.resolve("comm")).trim() }.getOrDefault("")
+                if (COMPILER_THREAD.matches(name)) statFields(task.resolve("stat"))?.let { it[11] + it[12] } ?: 0L else 0L
+            }
+        }
+    }.getOrNull()
+
     /** (busy, total) jiffies of all CPUs; busy excludes idle and iowait. */
     private fun machineTicks(): Pair<Long, Long>? = runCatching {
         val cpu = Files.readAllLines(proc.resolve("stat")).first { it.startsWith("cpu ") }
@@ -62,15 +83,14 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     fun usage(start: Reading, end: Reading, cores: Int): CpuUsage {
         val wallSeconds = (end.monotonicNs - start.monotonicNs) / 1e9
         fun cores(ticks: Long?) = ticks?.let { it.toDouble() / ticksPerSecond / wallSeconds }
-        val processes = start.processTicks.keys.associateWith { name ->
-            val a = start.processTicks[name]; val b = end.processTicks[name]
-            cores(if (a != null && b != null) b - a else null)
-        }
+        fun delta(a: Long?, b: Long?) = if (a != null && b != null) b - a else null
+        val processes = start.processTicks.keys.associateWith { name -> cores(delta(start.processTicks[name], end.processTicks[name])) }
+        val compilers = start.compilerTicks.keys.associateWith { name -> cores(delta(start.compilerTicks[name], end.compilerTicks[name])) }
         val k6 = cores(end.reapedChildrenTicks?.let { e -> start.reapedChildrenTicks?.let { e - it } })
         val busy = end.machineBusyTicks?.let { e -> start.machineBusyTicks?.let { e - it } }
         val total = end.machineTotalTicks?.let { e -> start.machineTotalTicks?.let { e - it } }
         val machineBusy = if (busy != null && total != null && total > 0) busy.toDouble() / total else null
-        return CpuUsage(wallSeconds, processes + ("k6" to k6), machineBusy, cores)
+        return CpuUsage(wallSeconds, processes + ("k6" to k6), machineBusy, cores, compilers)
     }
 }
 
@@ -83,6 +103,8 @@ data class CpuUsage(
     val coresUsed: Map<String, Double?>,
     val machineBusyShare: Double?,
     val cores: Int,
+    /** Per server process, CPU seconds per wall second of its JIT compiler threads alone. */
+    val compilerCoresUsed: Map<String, Double?> = emptyMap(),
 ) {
     /** What was too busy during the trial; [machineLimit] is the busy share the mode allows. */
     fun flags(machineLimit: Double): List<Flag> = listOfNotNull(

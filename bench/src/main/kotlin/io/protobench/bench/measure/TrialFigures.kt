@@ -6,29 +6,41 @@ import io.protobench.contract.window.WindowReport
 /** Turns the k6 summary and the gateway's window result of one trial into [Figure] values. */
 object TrialFigures {
 
-    fun from(k6Summary: JsonNode?, gateway: WindowReport?): Map<String, Double?> {
+    /** The figures of one trial: k6's, the gateway's, /proc's, and the totals derived from them. */
+    fun from(k6Summary: JsonNode?, gateway: WindowReport?, cpu: CpuUsage? = null, requests: Double? = null): Map<String, Double?> {
         val figures = linkedMapOf<String, Double?>()
         k6Summary?.let { figures.putAll(fromK6(it)) }
         gateway?.let { figures.putAll(fromGateway(it)) }
-        val api = figures[Figure.API_CPU_US.key]
-        val data = figures[Figure.DATA_CPU_US.key]
-        if (api != null && data != null) {
-            figures[Figure.TOTAL_CPU_US.key] = api + data
-            figures[Figure.REQ_PER_CPU_SECOND.key] = if (api + data > 0) 1e6 / (api + data) else null
-        }
+        cpu?.let { figures.putAll(fromCpu(it, requests)) }
+        figures.putAll(totals(figures))
         return figures
+    }
+
+    /**
+     * Both servers' CPU per request without their JIT compiler threads (when /proc showed
+     * them): the work of serving, GC included, not the JVM still warming up.
+     */
+    fun totals(figures: Map<String, Double?>): Map<String, Double?> {
+        val api = figures[Figure.API_CPU_US.key] ?: return emptyMap()
+        val data = figures[Figure.DATA_CPU_US.key] ?: return emptyMap()
+        val total = api + data - (figures[Figure.API_JIT_CPU_US.key] ?: 0.0) - (figures[Figure.DATA_JIT_CPU_US.key] ?: 0.0)
+        return mapOf(Figure.TOTAL_CPU_US.key to total, Figure.REQ_PER_CPU_SECOND.key to if (total > 0) 1e6 / total else null)
     }
 
     /** CPU shares from /proc over the trial; k6's CPU per request needs the trial's request count. */
     fun fromCpu(usage: CpuUsage, requests: Double?): Map<String, Double?> = mapOf(
-        Figure.K6_CPU_US.key to usage.coresUsed["k6"]?.let { cores ->
-            requests?.takeIf { it > 0 }?.let { cores * usage.wallSeconds * 1e6 / it }
-        },
+        Figure.K6_CPU_US.key to perRequest(usage.coresUsed["k6"], usage, requests),
+        Figure.API_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["api-server"], usage, requests),
+        Figure.DATA_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["data-server"], usage, requests),
         Figure.K6_CORES.key to usage.coresUsed["k6"],
         Figure.API_CORES.key to usage.coresUsed["api-server"],
         Figure.DATA_CORES.key to usage.coresUsed["data-server"],
         Figure.MACHINE_BUSY.key to usage.machineBusyShare,
     )
+
+    /** Cores used over the trial as CPU µs per request. */
+    private fun perRequest(cores: Double?, usage: CpuUsage, requests: Double?): Double? =
+        cores?.let { c -> requests?.takeIf { it > 0 }?.let { c * usage.wallSeconds * 1e6 / it } }
 
     /** Metrics of k6's end-of-test summary (handleSummary data). */
     fun fromK6(summary: JsonNode): Map<String, Double?> {

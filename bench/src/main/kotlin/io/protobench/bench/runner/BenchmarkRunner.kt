@@ -46,6 +46,9 @@ class BenchmarkRunner(
     fun run(scenario: Scenario, options: RunOptions): RunStore {
         val toolchain = Toolchain(projectDir, options.serverJava)
         ChildProcesses.reapStale(options.resultsRoot).forEach(progress)
+        // Missing tools are bad input: found out before a results folder exists.
+        toolchain.serverJar("data-server")
+        toolchain.serverJar("api-server")
         val k6 = toolchain.k6(progress)
         val started = clock.instant()
         val store = RunStore.create(options.resultsRoot, "${stamp(started)}-${scenario.name}")
@@ -81,6 +84,7 @@ class BenchmarkRunner(
         }
         Runtime.getRuntime().addShutdownHook(hook)
         var record = initial
+        var rejected: ServerSettingRejected? = null
         try {
             record = runner.run(initial)
             record = record.sealed(if (record.forks.any { it.status == ForkStatus.COMPLETE }) RunStatus.COMPLETE else RunStatus.FAILED,
@@ -88,14 +92,17 @@ class BenchmarkRunner(
         } catch (e: Exception) {
             record = (runner.record ?: record).sealed(RunStatus.FAILED, e.message ?: e.javaClass.simpleName)
             progress("run failed: ${record.failure}")
+            if (e is ServerSettingRejected) rejected = e
         } finally {
             children.killAll()
+            // The hook goes first: a save that fails (a full disk) must not make it claim a signal.
+            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
             record = record.copy(environment = record.environment + ("serverCommands" to lab.lastCommands))
             store.save(record)
-            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
         }
         // An interrupted run was finished by the shutdown hook; this thread is only unwinding.
         if (!store.sealed) onFinished(store, record)
+        rejected?.let { throw it }
         return store
     }
 

@@ -85,6 +85,9 @@ class ForkRunner(
         progress("fork $index: starting a fresh pair of server JVMs for ${conditions.size} condition(s)")
         val servers = try {
             lab.startFork(index)
+        } catch (e: ServerSettingRejected) {
+            keep(r.withFork(fork.ended(ForkStatus.FAILED, e.message)))
+            throw e
         } catch (e: Exception) {
             return keep(r.withFork(fork.ended(ForkStatus.FAILED, "servers did not start: ${e.message}")))
         }

@@ -63,7 +63,7 @@ class LocalLab(
         private fun sample(summary: JsonNode, end: WindowReport, usage: CpuUsage, offered: LoadLevel): Sample {
             val (correct, wrong) = TrialFigures.answers(summary)
             val requests = summary.path("metrics").path("http_reqs").path("values").path("count").asDouble(0.0)
-            val base = TrialFigures.from(summary, end) + TrialFigures.fromCpu(usage, requests)
+            val base = TrialFigures.from(summary, end, usage, requests)
             val target = (offered as? LoadLevel.Rate)?.perSecond
             val figures = base + TrialFigures.rateShare(base, target)
             val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED

@@ -32,6 +32,12 @@ class ServerSet(
 class ServerStartFailed(message: String) : RuntimeException(message)
 
 /**
+ * A server refused a setting it was given (`--gateway`/`--data-server`): bad input, not
+ * bad luck, so the run stops at once instead of trying another fork.
+ */
+class ServerSettingRejected(message: String) : RuntimeException(message)
+
+/**
  * Starts both servers. [jvmOptions] go to both JVMs (default: a fixed 1 GiB heap so
  * heap growth does not differ between protocols); [gatewayArguments] are extra
  * Spring properties for the gateway (e.g. `--protobench.gateway.http.version=H2C`).
@@ -96,14 +102,22 @@ class ServerLauncher(
         val deadline = System.nanoTime() + startTimeout.toNanos()
         while (System.nanoTime() < deadline) {
             processes.firstOrNull { !it.second.isAlive }?.let { (name, process) ->
+                val log = logDir.resolve("$name.log")
+                rejectedSettings(log)?.let { throw ServerSettingRejected("$name refused its settings: $it") }
                 throw ServerStartFailed("$name exited with code ${process.exitValue()} during start-up; " +
-                    "last lines of ${logDir.resolve("$name.log")}:\n" + tail(logDir.resolve("$name.log")))
+                    "last lines of $log:\n" + tail(log))
             }
             if (gateway.isHealthy()) return
             Thread.sleep(250)
         }
         throw ServerStartFailed("servers not healthy after ${startTimeout.seconds} s; see the logs in $logDir")
     }
+
+    /** The servers' own one-line verdicts on unknown settings ("unknown setting 'x' (did you mean y?)"), if the log has any. */
+    private fun rejectedSettings(log: Path): String? =
+        runCatching { Files.readAllLines(log) }.getOrDefault(emptyList())
+            .filter { "unknown setting '" in it }.map { it.substring(it.indexOf("unknown setting '")) }.distinct()
+            .takeIf { it.isNotEmpty() }?.joinToString("; ")
 
     private fun tail(log: Path): String =
         runCatching { Files.readAllLines(log).takeLast(15).joinToString("\n") }.getOrDefault("(no log)")
