@@ -81,7 +81,7 @@ object MarkdownReport {
         }
         if (a.cost.isNotEmpty()) table("Cost at a fixed rate", costColumns, a.cost)
         if (a.capacity.isNotEmpty()) table("Capacity on this machine (closed model, ${record.scenario.conditions.first { it.label == a.condition }.label.substringAfter(" ")}, saturated)", capacityColumns, a.capacity)
-        for (family in a.families) {
+        for (family in a.families.filter { it.decisions.isNotEmpty() }) {
             appendLine("${if (family.kind == TrialKind.COST) "Cost" else "Capacity"} comparisons (${family.decisions.size} in the Holm family):")
             appendLine()
             family.protocolDecisions.forEach { appendLine("- ${sentence(it)}") }

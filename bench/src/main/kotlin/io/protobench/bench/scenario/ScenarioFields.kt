@@ -1,5 +1,7 @@
 package io.protobench.bench.scenario
 
+import io.protobench.contract.text.EditDistance
+
 /**
  * The fields a scenario file may contain, by mapping, and what to say about a field
  * that is not one of them. The one list of field names: [ScenarioTree] binds exactly
@@ -57,21 +59,4 @@ internal object ScenarioFields {
     private fun leaf(path: String) = path.substringAfterLast('.')
 
     private const val SOAK_INSTEAD = "soak: {window: 3s, min: 15s, max: 120s}, each fork soaked until steady"
-}
-
-/** Levenshtein distance: insertions, deletions and substitutions, each costing 1. */
-internal object EditDistance {
-    fun between(a: String, b: String): Int {
-        var previous = IntArray(b.length + 1) { it }
-        for (i in 1..a.length) {
-            val current = IntArray(b.length + 1)
-            current[0] = i
-            for (j in 1..b.length) {
-                val substitution = previous[j - 1] + if (a[i - 1] == b[j - 1]) 0 else 1
-                current[j] = minOf(substitution, previous[j] + 1, current[j - 1] + 1)
-            }
-            previous = current
-        }
-        return previous[b.length]
-    }
 }

@@ -1,5 +1,6 @@
 package io.protobench.contract.server
 
+import io.protobench.contract.text.EditDistance
 import org.springframework.beans.factory.SmartInitializingSingleton
 import org.springframework.boot.context.properties.ConfigurationPropertiesBean
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName
@@ -82,20 +83,8 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
         /** The known name closest to [name] by edit distance (the first of equals). */
         fun nearest(name: String, known: Collection<String>): String = known.minBy { editDistance(name, it) }
 
-        /** Levenshtein distance: single-character insertions, deletions and substitutions. */
-        fun editDistance(a: String, b: String): Int {
-            var previous = IntArray(b.length + 1) { it }
-            for (i in 1..a.length) {
-                val current = IntArray(b.length + 1)
-                current[0] = i
-                for (j in 1..b.length) {
-                    val substitution = previous[j - 1] + if (a[i - 1] == b[j - 1]) 0 else 1
-                    current[j] = minOf(substitution, previous[j] + 1, current[j - 1] + 1)
-                }
-                previous = current
-            }
-            return previous[b.length]
-        }
+        /** Levenshtein distance (see [EditDistance]). */
+        fun editDistance(a: String, b: String): Int = EditDistance.between(a, b)
 
         private fun kebab(camel: String) = camel.replace(Regex("([a-z0-9])([A-Z])"), "$1-$2").lowercase()
     }
