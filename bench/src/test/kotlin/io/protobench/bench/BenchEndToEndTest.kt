@@ -110,6 +110,33 @@ class BenchEndToEndTest {
     }
 
     @Test
+    fun `an interrupted run is resumed in its own folder, keeping what it measured`(@TempDir results: Path) {
+        val scenario = ScenarioParser.parse("""
+            name: e2e-resume
+            sizes: [1kb]
+            protocols: [gRPC/Unary]
+            load: {model: closed, vus: [2]}
+            duration: 1s
+            forks: 2
+            maxForks: 2
+            soak: {window: 1s, min: 2s, max: 3s}
+        """.trimIndent(), "e2e resume test")
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 5))
+        // Cut the finished run back to its first fork, as if it had been interrupted there.
+        val full = RunStore.load(store.dir)
+        store.save(full.copy(status = RunStatus.INTERRUPTED, forks = full.forks.take(1), planning = null))
+
+        BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 5), resumed = store)
+        val resumed = RunStore.load(store.dir)
+
+        assertThat(resumed.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat(resumed.forks.map { it.index to it.status }).containsExactly(1 to ForkStatus.COMPLETE, 2 to ForkStatus.COMPLETE)
+        assertThat(resumed.forks.first()).isEqualTo(full.forks.first())
+        assertThat(resumed.environment["resumedAt"] as List<*>).hasSize(1)
+        assertThat(Files.list(results).use { it.count() }).isEqualTo(1) // no second run folder
+    }
+
+    @Test
     fun `a mistyped server setting stops the run at once naming the nearest valid one`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("name: typo\nsizes: [1kb]\nduration: 1s", "typo test")
         val options = options(results, 1).copy(gatewayArguments = listOf("--protobench.gateway.http.verison=H2C"))

@@ -25,6 +25,7 @@ import io.protobench.bench.runner.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.ScenarioCatalog
+import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.Violation
 import java.nio.file.Path
@@ -165,6 +166,49 @@ class ListCommand : CliktCommand(name = "list") {
     }
 }
 
+class ResumeCommand : CliktCommand(name = "resume") {
+    override fun help(context: Context) =
+        "Continue an interrupted or abandoned run in its own folder, keeping every completed trial."
+    private val dir by argument("RUN_DIR")
+
+    override fun run() {
+        val store = RunStore(Path.of(dir).toAbsolutePath().normalize())
+        val record = try {
+            RunStore.load(store.dir)
+        } catch (e: IllegalArgumentException) {
+            echo(e.message, err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        val resume = record.resume
+        if (record.status == RunStatus.COMPLETE || resume == null) {
+            echo("nothing to resume in $dir: the run is ${record.status.name.lowercase()}" +
+                if (resume == null) " and its record has no resume section" else "", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        if (record.status == RunStatus.RUNNING && ownerAlive(store.dir)) {
+            echo("the run in $dir is still running", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        val scenario = try {
+            ScenarioParser.validate(resume.scenario, "${store.runJson}")
+        } catch (e: InvalidScenario) {
+            echo(e.message, err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        val options = RunOptions(store.dir.parent, resume.jvmOptions, resume.gatewayArguments, resume.dataServerArguments,
+            record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) })
+        echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
+        val writeReport = { s: RunStore, r: io.protobench.bench.measure.RunRecord -> echo("report: ${ReportWriter.write(s.dir, r)}", err = true) }
+        try {
+            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = writeReport).run(scenario, options, resumed = store)
+        } catch (e: ToolchainProblem) {
+            echo("cannot run: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        if (RunStore.load(store.dir).status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
+    }
+}
+
 class ReportCommand : CliktCommand(name = "report") {
     override fun help(context: Context) = "Rebuild report.md and cells.csv of a run from its run.json."
     private val dir by argument("RUN_DIR")
@@ -204,4 +248,4 @@ private fun ownerAlive(dir: Path): Boolean {
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 }
 
-fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand()).main(args)
+fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand()).main(args)

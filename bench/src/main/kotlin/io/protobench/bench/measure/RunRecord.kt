@@ -26,6 +26,8 @@ data class RunRecord(
     val forks: List<ForkRecord> = emptyList(),
     /** Why the planner stopped adding forks, and what stayed open; set when the run ends. */
     val planning: PlanningRecord? = null,
+    /** Everything `protobench resume` needs to continue this run exactly as it was started. */
+    val resume: ResumeRecord? = null,
 ) {
     val trials: List<TrialRecord> get() = forks.flatMap { it.trials }
 
@@ -35,6 +37,16 @@ data class RunRecord(
 }
 
 enum class RunStatus { RUNNING, COMPLETE, INTERRUPTED, FAILED }
+
+/** The scenario as a file (after overrides) and the server options of a run, for `protobench resume`. */
+data class ResumeRecord(
+    val scenario: io.protobench.bench.scenario.ScenarioFile,
+    val jvmOptions: List<String>,
+    val gatewayArguments: List<String>,
+    val dataServerArguments: List<String>,
+    val pinning: Boolean,
+    val serverJava: String?,
+)
 
 /** The scenario as it was run (after command-line overrides). */
 data class ScenarioRecord(

@@ -4,10 +4,12 @@ import io.protobench.bench.measure.ConditionRecord
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.ResumeRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.toFile
 import java.nio.file.Files
 import java.nio.file.Path
 import java.time.Clock
@@ -43,7 +45,12 @@ class BenchmarkRunner(
     /** Called with the final record when the run ends, also when it is interrupted (e.g. to write the report). */
     private val onFinished: (RunStore, RunRecord) -> Unit = { _, _ -> },
 ) {
-    fun run(scenario: Scenario, options: RunOptions): RunStore {
+    /**
+     * Runs [scenario]; with [resumed], continues that interrupted or abandoned run in its own
+     * folder: every completed trial is kept, the fork that was cut short stays as it was
+     * (its trials still pair), and the planner goes on from the forks already done.
+     */
+    fun run(scenario: Scenario, options: RunOptions, resumed: RunStore? = null): RunStore {
         val toolchain = Toolchain(projectDir, options.serverJava)
         ChildProcesses.reapStale(options.resultsRoot).forEach(progress)
         // Missing tools are bad input: found out before a results folder exists.
@@ -51,20 +58,23 @@ class BenchmarkRunner(
         toolchain.serverJar("api-server")
         val k6 = toolchain.k6(progress)
         val started = clock.instant()
-        val store = RunStore.create(options.resultsRoot, "${stamp(started)}-${scenario.name}")
+        val store = resumed ?: RunStore.create(options.resultsRoot, "${stamp(started)}-${scenario.name}")
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
         val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning)
         val script = extractScript(store.dir)
-        val initial = RunRecord(
+        val environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
+            mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
+                "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion())
+        val initial = resumed?.let { resumedRecord(RunStore.load(it.dir), started) } ?: RunRecord(
             runId = store.dir.fileName.toString(),
             scenario = scenario.toRecord(),
             options = options.given,
-            environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
-                mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
-                    "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()),
+            environment = environment,
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
+            resume = ResumeRecord(scenario.toFile(), options.jvmOptions, options.gatewayArguments, options.dataServerArguments,
+                options.pinning, options.serverJava?.toString()),
         )
         store.save(initial)
         progress("results: ${store.dir}")
@@ -106,12 +116,19 @@ class BenchmarkRunner(
         return store
     }
 
+    /** A record taken up again: running, its cut-short fork marked interrupted, the resumption noted. */
+    private fun resumedRecord(record: RunRecord, at: java.time.Instant): RunRecord = record.copy(
+        status = RunStatus.RUNNING, failure = null, finishedAt = null, planning = null,
+        forks = record.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED, failure = "the run was cut short") else it },
+        environment = record.environment + ("resumedAt" to ((record.environment["resumedAt"] as? List<*>).orEmpty() + at.toString())),
+    )
+
     private fun RunRecord.sealed(status: RunStatus, failure: String?) =
         copy(status = status, failure = failure, finishedAt = clock.instant().toString())
 
     private fun extractScript(dir: Path): Path {
         val script = dir.resolve("protobench.js")
-        javaClass.getResourceAsStream("/k6/protobench.js")!!.use { Files.copy(it, script) }
+        javaClass.getResourceAsStream("/k6/protobench.js")!!.use { Files.copy(it, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING) }
         return script
     }
 

@@ -123,8 +123,10 @@ class ForkRunner(
                 "${kind.name.lowercase()} ${offered.label}")
             val startedAt = clock.instant().toString()
             val sample = servers.measure(LoadRun(cell, offered, scenario.duration))
-            val alive = servers.alive()
-            val error = sample.error ?: if (!alive) "a server died during this trial" else null
+            // A stop closes the servers under a running trial: that is an interruption, not a death.
+            val interrupted = stopping.get()
+            val alive = interrupted || servers.alive()
+            val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
             val trial = TrialRecord(condition.label, cell.arm.label, kind, fork.index, sequence, startedAt, offered.label,
                 sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway)
             fork = fork.copy(trials = fork.trials + trial)

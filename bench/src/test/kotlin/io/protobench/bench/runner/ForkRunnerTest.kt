@@ -85,8 +85,9 @@ class ForkRunnerTest {
                     override fun close() = Unit
                 }
 
-                override fun alive() = !dead
-                override fun close() { closed++ }
+                override fun alive() = !dead && !closedNow
+                var closedNow = false
+                override fun close() { closed++; closedNow = true }
             }
         }
 
@@ -226,6 +227,26 @@ class ForkRunnerTest {
         assertThat(SoakPolicy.steady(settled.take(2), 0.05)).isFalse() // too few windows
         val stillClimbing = listOf(w(1000.0, 1460.0, 0.1), w(1100.0, 1395.0, 0.01), w(1200.0, 1300.0, 0.03))
         assertThat(SoakPolicy.steady(stillClimbing, 0.05)).isFalse()
+    }
+
+    @Test
+    fun `a run taken up again keeps its forks and trials and measures only the forks still missing`() {
+        val s = scenario()
+        val clock = FakeClock()
+        val first = FakeLab(clock, clearCosts)
+        lateinit var runner: ForkRunner
+        runner = ForkRunner(s, first, Analysis.judge, clock, {}, progress = { if ("[trial 9]" in it) runner.stop() })
+        val cut = runner.run(start(s))
+        val kept = cut.trials.size
+        // As `protobench resume` hands it over: the fork that was cut short marked interrupted.
+        val resumed = cut.copy(forks = cut.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED) else it })
+
+        val second = FakeLab(clock, clearCosts)
+        val r = ForkRunner(s, second, Analysis.judge, clock, {}).run(resumed)
+        assertThat(r.trials.take(kept)).isEqualTo(cut.trials)
+        assertThat(r.forks.count { it.status == ForkStatus.COMPLETE }).isEqualTo(3)
+        assertThat(second.started).containsExactly(3, 4) // fork 1 was complete, fork 2 was cut short
+        assertThat(r.calibrations).hasSize(1) // the rate calibrated before the cut is kept
     }
 
     @Test
