@@ -13,7 +13,11 @@ import org.springframework.test.context.DynamicPropertySource
 import org.springframework.test.context.TestPropertySource
 import org.springframework.test.web.reactive.server.WebTestClient
 
-/** A 1 ms hop deadline: the largest payload and the extreme level cannot make it. */
+/**
+ * A 1 ms hop deadline: the largest payload (8 MiB through loopback, decoded) cannot make
+ * it on any machine. The extreme level (about 46 KB of protobuf) was once part of this
+ * test but can arrive within 1 ms on a warm JVM, so it made the test depend on the machine.
+ */
 @GatewayTest
 @TestPropertySource(properties = ["protobench.gateway.timeouts.request-ms=1"])
 class TimeoutEndToEndTest {
@@ -29,9 +33,7 @@ class TimeoutEndToEndTest {
     @Test
     fun `a hop over its deadline is a 504 counted as failed`() {
         web.postJson("/benchmark/start?testName=timeouts")
-        val uris = Protocol.entries.flatMap {
-            listOf("/api/data/${it.pathSegment}?size=8mb", "/api/complex/${it.pathSegment}?complexity=extreme")
-        }
+        val uris = Protocol.entries.map { "/api/data/${it.pathSegment}?size=8mb" }
         for (uri in uris) {
             val (status, body) = web.getJson(uri)
             assertThat(status).`as`(uri).isEqualTo(504)
