@@ -62,14 +62,13 @@ class BenchmarkRunner(
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
         val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning)
         val script = extractScript(store.dir)
-        val environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
-            mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
-                "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion())
         val initial = resumed?.let { resumedRecord(RunStore.load(it.dir), started) } ?: RunRecord(
             runId = store.dir.fileName.toString(),
             scenario = scenario.toRecord(),
             options = options.given,
-            environment = environment,
+            environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
+                mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
+                    "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()),
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,

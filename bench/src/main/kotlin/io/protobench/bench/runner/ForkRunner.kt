@@ -60,11 +60,10 @@ class ForkRunner(
         val began = clock.instant()
         var r = start.also(::keep)
         while (!stopping.get()) {
-            when (val step = planner.next(r, judge.open(r), Duration.between(began, clock.instant()))) {
-                is Step.Stop -> {
-                    val open = judge.open(r).values.flatten()
-                    return keep(r.copy(planning = PlanningRecord(step.reason, open)))
-                }
+            // The verdicts are recomputed from the whole record: once per step, for both uses.
+            val open = judge.open(r)
+            when (val step = planner.next(r, open, Duration.between(began, clock.instant()))) {
+                is Step.Stop -> return keep(r.copy(planning = PlanningRecord(step.reason, open.values.flatten())))
                 is Step.NextFork -> r = fork(r, step.conditions, random)
             }
         }
