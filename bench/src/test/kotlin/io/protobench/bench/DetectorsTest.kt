@@ -55,4 +55,18 @@ class DetectorsTest {
         val f = mapOf(Figure.THROUGHPUT.key to 1000.0, Figure.DROPPED_ITERATIONS.key to 3.0)
         assertThat(TrialFigures.rateFlags(f + TrialFigures.rateShare(f, 1000), 1000)).hasSize(1)
     }
+
+    @Test
+    fun `a trial whose JIT compilers took a tenth of the servers' CPU or more is flagged with their share`() {
+        fun figures(apiJit: Double, dataJit: Double?) = mapOf(
+            Figure.API_CPU_US.key to 400.0, Figure.DATA_CPU_US.key to 200.0,
+            Figure.API_JIT_CPU_US.key to apiJit, Figure.DATA_JIT_CPU_US.key to dataJit,
+        )
+        val flag = Flag.JitActive.of(figures(apiJit = 45.0, dataJit = 15.0))!!
+        assertThat(flag.compilerShare).isEqualTo(0.10)
+        assertThat(flag.describe()).contains("10%")
+        assertThat(Flag.JitActive.of(figures(apiJit = 40.0, dataJit = 15.0))).isNull()
+        // Without /proc's per-thread figures there is nothing to judge.
+        assertThat(Flag.JitActive.of(mapOf(Figure.API_CPU_US.key to 400.0))).isNull()
+    }
 }

@@ -79,5 +79,13 @@ class TrialFiguresTest {
         assertThat(inv.environment).containsEntry("TARGETS", """[{"path":"/api/complex/grpc/stream?complexity=ultra","field":"serializedSize","value":1234}]""")
             .containsEntry("LOAD_MODEL", "open").containsEntry("RATE", "50").containsEntry("MAX_VUS", "20")
             .containsEntry("DURATION", "3000ms")
+            .containsEntry("GOMAXPROCS", "1")
+    }
+
+    @Test
+    fun `a capacity probe leaves k6's Go runtime its defaults`() {
+        val target = K6Target("/api/data/grpc?size=1kb", "payloadSize", 1024)
+        val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Vus(10), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
+        assertThat(inv.environment).containsEntry("LOAD_MODEL", "closed").doesNotContainKeys("GOMAXPROCS", "GOGC")
     }
 }

@@ -190,6 +190,12 @@ class GatewayEndToEndTest {
         val (methodStatus, methodBody) = web.postJson("/api/sizes")
         assertThat(methodStatus).isEqualTo(405)
         assertThat(methodBody["error"].asText()).isNotBlank()
+
+        for (path in listOf("/api/data/grpc?size=1kb", "/api/complex/none?complexity=simple")) {
+            val (status, body) = web.postJson(path)
+            assertThat(status).`as`(path).isEqualTo(405)
+            assertThat(body["error"].asText()).`as`(path).isEqualTo("method not allowed")
+        }
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.springframework.beans.factory.annotation.Autowired
 import org.springframework.test.context.DynamicPropertyRegistry
 import org.springframework.test.context.DynamicPropertySource
 import org.springframework.test.web.reactive.server.WebTestClient
+import java.util.UUID
 
 /** The null hop answers like a protocol, counts in the window, and never reaches the data-server. */
 @GatewayTest
@@ -41,6 +42,9 @@ class NullHopEndToEndTest {
         assertThat(body["protocol"].asText()).isEqualTo("Null hop")
         assertThat(body["payloadSize"].asInt()).isEqualTo(100 * 1024)
         assertThat(body["requestId"].asText()).hasSize(36)
+        val id = UUID.fromString(body["requestId"].asText())
+        assertThat(id.version()).`as`("a random (version 4) UUID").isEqualTo(4)
+        assertThat(id.variant()).`as`("the IETF variant").isEqualTo(2)
         assertThat(body["latencyMs"].asDouble()).isGreaterThanOrEqualTo(0.0)
         assertNothingReachedTheHop()
     }

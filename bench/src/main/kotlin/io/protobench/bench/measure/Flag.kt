@@ -17,6 +17,7 @@ import java.util.Locale
     JsonSubTypes.Type(Flag.RateNotHeld::class, name = "rate-not-held"),
     JsonSubTypes.Type(Flag.Unsteady::class, name = "unsteady"),
     JsonSubTypes.Type(Flag.WrongAnswers::class, name = "wrong-answers"),
+    JsonSubTypes.Type(Flag.JitActive::class, name = "jit-active"),
 )
 sealed interface Flag {
     @JsonIgnore fun describe(): String
@@ -44,6 +45,30 @@ sealed interface Flag {
     data class Unsteady(val coefficientOfVariation: Double, val drift: Double, val seconds: Int) : Flag {
         override fun describe() = f("throughput varied %.0f%% (CoV) and drifted %+.0f%% over %d s", coefficientOfVariation * 100, drift * 100, seconds)
         override fun meaning() = "warm-up or interference inside the trial"
+    }
+
+    /**
+     * The servers' JIT compiler threads used at least [limit] of both servers' CPU in the
+     * trial. Their CPU is left out of CPU per request, but the code that ran meanwhile was
+     * still changing: the figure is not yet the steady state's.
+     */
+    data class JitActive(val compilerShare: Double, val limit: Double) : Flag {
+        override fun describe() = f("JIT compilers used %.0f%% of the servers' CPU (limit %.0f%%)", compilerShare * 100, limit * 100)
+        override fun meaning() = "the JVMs were still compiling: CPU per request and latency are above their steady state"
+
+        companion object {
+            /** Above this share the trial is flagged; once settled it stays at a few percent. */
+            const val LIMIT = 0.10
+
+            /** The flag for a trial's figures, or null when the compilers stayed below [LIMIT] or were not visible. */
+            fun of(figures: Map<String, Double?>): JitActive? {
+                val api = figures[Figure.API_CPU_US.key] ?: return null
+                val data = figures[Figure.DATA_CPU_US.key] ?: 0.0
+                val jit = (figures[Figure.API_JIT_CPU_US.key] ?: return null) + (figures[Figure.DATA_JIT_CPU_US.key] ?: 0.0)
+                val share = if (api + data > 0) jit / (api + data) else return null
+                return if (share >= LIMIT) JitActive(share, LIMIT) else null
+            }
+        }
     }
 
     /** Some answers were not status 200 with the expected size. */

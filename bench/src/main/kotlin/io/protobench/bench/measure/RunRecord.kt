@@ -95,7 +95,17 @@ data class ForkRecord(
     val finishedAt: String? = null,
     /** Why the fork ended early, when it did. */
     val failure: String? = null,
+    /** Cost mode: each condition's warm-in at its fixed rate, just before its cost trials. */
+    val warmIns: List<WarmInRecord> = emptyList(),
 )
+
+/**
+ * The unmeasured run of every arm of [condition] at the fixed rate of its cost trials
+ * ([load]), until CPU per request holds and the JIT is quiet ([soak]). The fork's soak runs
+ * at a few virtual users; a fixed rate with more requests in flight makes the JIT compile
+ * more, and that compilation would otherwise land in the first cost trials.
+ */
+data class WarmInRecord(val condition: String, val load: String, val soak: SoakRecord)
 
 enum class ForkStatus { RUNNING, COMPLETE, FAILED, INTERRUPTED }
 

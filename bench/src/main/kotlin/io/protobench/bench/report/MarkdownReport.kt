@@ -60,7 +60,9 @@ object MarkdownReport {
         appendLine("- Design: ${s.mode} mode; forks (fresh JVM pairs) are the unit: at least ${s.forks}, at most ${s.maxForks} per condition" +
             (s.budgetMs?.let { ", budget ${it / 60000} min" } ?: "") + "; each fork soaks every endpoint until throughput and CPU " +
             "per request hold within ±${Numbers.percentText(s.soak["tolerance"] as? Double)} (${s.soak["min"]}–${s.soak["max"]}); " +
-            "then per condition each protocol's capacity is probed (closed model) and every arm runs ${s.durationMs / 1000.0} s " +
+            "then per condition each protocol's capacity is probed (closed model)" +
+            (if (s.mode == "cost") ", every arm warms in together at the fixed rate until steady again," else "") +
+            " and every arm runs ${s.durationMs / 1000.0} s " +
             (if (s.mode == "cost") "at ${Numbers.percentText(s.utilisation)} of the slowest protocol's capacity" else "in the closed model") +
             ", in shuffled order (seed ${r.seed}); margin of equivalence ±${Numbers.percentText(s.margin)}")
         appendLine()
@@ -169,12 +171,14 @@ object MarkdownReport {
     private fun StringBuilder.forks(r: RunRecord) {
         appendLine("## Forks")
         appendLine()
-        appendLine("| Fork | Status | Conditions | Soak | Settled | Windows (throughput req/s, CPU µs/req) |")
-        appendLine("|---:|---|---:|---:|---|---|")
+        appendLine("| Fork | Status | Conditions | Soak | Settled | Warm-ins at the cost rate | Soak windows (throughput req/s, CPU µs/req) |")
+        appendLine("|---:|---|---:|---:|---|---|---|")
         for (f in r.forks) {
             val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
+            val warmIns = f.warmIns.joinToString(", ") { "${it.condition}: ${Numbers.number(it.soak.seconds)} s${if (it.soak.settled) "" else " (not settled)"}" }
+                .ifEmpty { "–" }
             appendLine("| ${f.index} | ${f.status.name.lowercase()}${f.failure?.let { ": $it" } ?: ""} | ${f.conditions.size} | " +
-                "${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled ?: "–"} | $windows |")
+                "${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled ?: "–"} | $warmIns | $windows |")
         }
         appendLine()
     }
@@ -196,12 +200,17 @@ object MarkdownReport {
         val invalid = r.trials.filter { !it.valid }
         val failedForks = r.forks.filter { it.status == ForkStatus.FAILED }
         val unsettled = r.forks.filter { it.soak?.settled == false }
-        if (invalid.isEmpty() && failedForks.isEmpty() && unsettled.isEmpty()) return
+        val coldWarmIns = r.forks.flatMap { f -> f.warmIns.filter { !it.soak.settled }.map { f.index to it } }
+        if (invalid.isEmpty() && failedForks.isEmpty() && unsettled.isEmpty() && coldWarmIns.isEmpty()) return
         appendLine("## Problems")
         appendLine()
         invalid.forEach { appendLine("- Trial ${it.sequence} (${it.arm}, ${it.condition}, fork ${it.fork}) is invalid and left out of every verdict: ${it.invalidReason()}") }
         failedForks.forEach { appendLine("- Fork ${it.index} failed: ${it.failure}") }
         unsettled.forEach { appendLine("- Fork ${it.index}'s soak had not settled after ${Numbers.number(it.soak!!.seconds)} s${it.soak.error?.let { e -> " ($e)" } ?: ""}: its trials may still include JIT warm-up") }
+        coldWarmIns.forEach { (fork, w) ->
+            appendLine("- Fork $fork's warm-in of ${w.condition} at ${w.load} had not settled after ${Numbers.number(w.soak.seconds)} s" +
+                "${w.soak.error?.let { e -> " ($e)" } ?: ""}: its cost trials may still include JIT warm-up")
+        }
         appendLine()
     }
 }

@@ -10,6 +10,7 @@ import io.protobench.bench.measure.SoakRecord
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
+import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Condition
@@ -28,7 +29,8 @@ import kotlin.random.Random
  * The measurement design as a library: forks as blocks. Each fork is a fresh pair of
  * server JVMs from the [lab], soaked until steady; then, for every condition the
  * [Planner] gave it (in shuffled order), each protocol's capacity is probed (closed
- * model) and every arm is measured once at the condition's fixed rate (cost mode), in
+ * model), every arm is run unmeasured at the condition's fixed rate until the JIT is
+ * quiet again (the warm-in), and every arm is measured once at that rate (cost mode), in
  * shuffled order. After every fork the [judge] says which comparisons are still open
  * and the planner decides where the next fork goes. [save] is called after every
  * trial, so a run that is cut short keeps what it measured.
@@ -149,6 +151,8 @@ class ForkRunner(
             if (offered == null) {
                 progress("fork ${fork.index}: ${condition.label} has no valid capacity probe to calibrate its rate; cost trials skipped")
             } else {
+                fork = fork.copy(warmIns = fork.warmIns + warmIn(servers, condition, offered, fork.index))
+                r = keep(r.withFork(fork))
                 for (arm in scenario.arms.shuffled(random)) {
                     if (!measure(Cell(condition, arm), TrialKind.COST, offered)) return ConditionOutcome(fork, r, true)
                 }
@@ -173,25 +177,42 @@ class ForkRunner(
         return LoadLevel.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus)
     }
 
-    /** Every endpoint of the fork in one mix, window after window, until steady or the cap. */
+    /** Every endpoint of the fork in one mix at a few virtual users, window after window, until steady or the cap. */
     private fun soak(servers: Fork, conditions: List<Condition>, index: Int): SoakRecord {
         val soak = scenario.soak
-        val cells = conditions.flatMap { c -> scenario.arms.filter { it !is Arm.Replica }.map { Cell(c, it) } }
-        val vus = soak.vus
+        val cells = conditions.flatMap(::warmCells)
+        progress("fork $index: soaking ${cells.size} endpoints at ${soak.vus} virtual users until steady " +
+            "(±${(soak.tolerance * 100).toInt()}% and the JIT quiet over ${Soak.STEADY_WINDOWS} windows of ${soak.window.seconds} s; ${soak.min.seconds}-${soak.max.seconds} s)")
+        return settle(servers, cells, LoadLevel.Vus(soak.vus), soak.min, soak.max).also {
+            progress("fork $index: soak ${if (it.settled) "settled" else "NOT settled"} after ${it.seconds.toLong()} s")
+        }
+    }
+
+    /** Every arm of [condition] in one mix at the cost trials' rate, until steady again (see [WarmInRecord]). */
+    private fun warmIn(servers: Fork, condition: Condition, offered: LoadLevel, index: Int): WarmInRecord {
+        val cap = minOf(WARM_IN_CAP, scenario.soak.max)
+        val soak = settle(servers, warmCells(condition), offered, Duration.ZERO, cap)
+        progress("fork $index: ${condition.label} warm-in at ${offered.label} ${if (soak.settled) "settled" else "NOT settled"} after ${soak.seconds.toLong()} s")
+        return WarmInRecord(condition.label, offered.label, soak)
+    }
+
+    /** The endpoints a condition's arms call; an A/A copy calls its protocol's. */
+    private fun warmCells(condition: Condition) = scenario.arms.filter { it !is Arm.Replica }.map { Cell(condition, it) }
+
+    /** Runs a mix at [load], window after window, until [SoakPolicy] says steady (not before [floor]) or [cap]. */
+    private fun settle(servers: Fork, cells: List<Cell>, load: LoadLevel, floor: Duration, cap: Duration): SoakRecord {
+        val window = scenario.soak.window
         val began = clock.instant()
         val windows = mutableListOf<SoakWindow>()
-        progress("fork $index: soaking ${cells.size} endpoints at $vus virtual users until steady " +
-            "(±${(soak.tolerance * 100).toInt()}% and the JIT quiet over ${Soak.STEADY_WINDOWS} windows of ${soak.window.seconds} s; ${soak.min.seconds}-${soak.max.seconds} s)")
         return try {
-            servers.startMix(cells, vus, soak.max.plusSeconds(30)).use { mix ->
+            servers.startMix(cells, load, cap.plusSeconds(30)).use { mix ->
                 var steady = false
                 var elapsed = Duration.ZERO
-                while (!stopping.get() && elapsed < soak.max && !(steady && elapsed >= soak.min)) {
-                    windows += mix.window(soak.window)
+                while (!stopping.get() && elapsed < cap && !(steady && elapsed >= floor)) {
+                    windows += mix.window(window)
                     elapsed = Duration.between(began, clock.instant())
-                    steady = SoakPolicy.steady(windows, soak.tolerance)
+                    steady = SoakPolicy.steady(windows, scenario.soak.tolerance)
                 }
-                progress("fork $index: soak ${if (steady) "settled" else "NOT settled"} after ${elapsed.seconds} s")
                 SoakRecord(windows.toList(), steady, seconds(began))
             }
         } catch (e: Exception) {
@@ -210,6 +231,9 @@ class ForkRunner(
     companion object {
         /** Virtual users an open-model trial may use to hold its rate, at the least. */
         const val MIN_RATE_VUS = 50
+
+        /** The longest a condition's warm-in runs (never longer than the scenario's soak cap). */
+        val WARM_IN_CAP: Duration = Duration.ofSeconds(60)
     }
 }
 

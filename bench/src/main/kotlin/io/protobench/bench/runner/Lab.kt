@@ -24,8 +24,11 @@ interface Fork : AutoCloseable {
     /** One load run inside the gateway's measurement window. Never throws: a failure is a [Sample] with an error. */
     fun measure(run: LoadRun): Sample
 
-    /** Starts a mix of [cells] (each virtual user cycling through their endpoints) that runs until closed. */
-    fun startMix(cells: List<Cell>, vus: Int, limit: Duration): Mix
+    /**
+     * Starts a mix of [cells] (each virtual user cycling through their endpoints) at
+     * [load] (closed: virtual users; open: an arrival rate) that runs until closed.
+     */
+    fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix
 
     /** Both servers are running and the gateway reports the data-server healthy. */
     fun alive(): Boolean

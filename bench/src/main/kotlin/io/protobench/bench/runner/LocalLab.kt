@@ -68,13 +68,13 @@ class LocalLab(
             val figures = base + TrialFigures.rateShare(base, target)
             val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
             val flags = usage.flags(machineLimit) + TrialFigures.rateFlags(figures, target) +
-                listOfNotNull(Steadiness.ofGateway(end).flag()) +
+                listOfNotNull(Steadiness.ofGateway(end).flag(), Flag.JitActive.of(figures)) +
                 listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
             return Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"), end)
         }
 
-        override fun startMix(cells: List<Cell>, vus: Int, limit: Duration): Mix {
-            val process = k6.start(invocation(cells, LoadLevel.Vus(vus), limit))
+        override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {
+            val process = k6.start(invocation(cells, load, limit))
             return object : Mix {
                 override fun window(length: Duration): SoakWindow {
                     gateway.startWindow("soak", "soak")

@@ -46,19 +46,25 @@ class ForkRunnerTest {
         fun gaussian() = random.nextGaussian()
         val started = mutableListOf<Int>()
         val runs = mutableListOf<Pair<Int, LoadRun>>()
+        /** Per fork, in order: "mix <load> <arms>" for every mix and "<kind> <arm>" for every trial. */
+        val events = mutableMapOf<Int, MutableList<String>>()
         var closed = 0
 
         override fun startFork(index: Int): Fork {
             started += index
             clock.advance(Duration.ofSeconds(10))
             val luck = 1 + forkNoise * gaussian()
+            val log = events.getOrPut(index) { mutableListOf() }
             return object : Fork {
                 var trials = 0
                 var dead = false
+                // The JVMs' warmth persists from one mix to the next within a fork.
+                var windows = 0
 
                 override fun measure(run: LoadRun): Sample {
                     clock.advance(run.duration)
                     runs += index to run
+                    log += "${if (run.offered is LoadLevel.Rate) "cost" else "capacity"} ${run.cell.arm.label}"
                     trials++
                     if (dieInForkAtTrial == index to trials) dead = true
                     val harness = 300.0
@@ -73,8 +79,8 @@ class ForkRunnerTest {
                     return Sample(figures, 1000, 0)
                 }
 
-                override fun startMix(cells: List<Cell>, vus: Int, limit: Duration): Mix = object : Mix {
-                    var windows = 0
+                override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
+                    init { log += "mix ${load.label} ${cells.joinToString(",") { it.arm.label }}" }
                     override fun window(length: Duration): SoakWindow {
                         clock.advance(length)
                         windows++
@@ -192,7 +198,38 @@ class ForkRunnerTest {
         assertThat(r.forks).allSatisfy {
             assertThat(it.soak!!.settled).isFalse()
             assertThat(it.soak!!.seconds).isEqualTo(30.0)
+            // The warm-in's cap is the soak's when that is the lower one.
+            assertThat(it.warmIns.single().soak.settled).isFalse()
+            assertThat(it.warmIns.single().soak.seconds).isEqualTo(30.0)
         }
+    }
+
+    @Test
+    fun `in cost mode every fork warms each condition in at the trials' rate, after its probes and before its cost trials`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("noiseControl: true"), lab)
+        val rate = r.calibrations.single().let { LoadLevel.Rate(it.ratePerSecond, it.maxVus).label }
+        for (fork in r.forks) {
+            val log = lab.events.getValue(fork.index)
+            val warmIn = log.indexOf("mix $rate HTTP/JSON,gRPC/Unary,${Arm.NullHop.LABEL}")
+            assertThat(warmIn).`as`("fork ${fork.index}: %s", log).isGreaterThan(0) // the soak comes first
+            assertThat(log.subList(warmIn + 1, log.size)).allSatisfy { assertThat(it).startsWith("cost ") }
+            assertThat(log.subList(0, warmIn)).noneSatisfy { assertThat(it).startsWith("cost ") }
+            val record = fork.warmIns.single()
+            assertThat(record.condition).isEqualTo("size=1kb vus=10")
+            assertThat(record.load).isEqualTo(rate)
+            assertThat(record.soak.settled).isTrue()
+            // Already warm from the soak: steady after its first three windows.
+            assertThat(record.soak.windows).hasSize(3)
+        }
+    }
+
+    @Test
+    fun `capacity mode has no warm-in, since its probes are its trials`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("mode: capacity"), lab)
+        assertThat(r.forks).allSatisfy { assertThat(it.warmIns).isEmpty() }
+        assertThat(lab.events.values.flatten().filter { it.startsWith("mix") }).hasSize(r.forks.size)
     }
 
     @Test

@@ -1,0 +1,52 @@
+package io.protobench.apiserver.web
+
+import io.protobench.apiserver.gateway.DataGateway
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.reactor.mono
+import org.springframework.context.annotation.Bean
+import org.springframework.context.annotation.Configuration
+import org.springframework.http.HttpMethod
+import org.springframework.http.MediaType
+import org.springframework.web.reactive.function.server.RouterFunction
+import org.springframework.web.reactive.function.server.ServerRequest
+import org.springframework.web.reactive.function.server.ServerResponse
+import org.springframework.web.reactive.function.server.router
+import org.springframework.web.server.MethodNotAllowedException
+import reactor.core.publisher.Mono
+
+/**
+ * The calls the load generator makes: `/api/data/<protocol>?size=` and
+ * `/api/complex/<protocol>?complexity=`, where <protocol> is http/json, http/binary,
+ * grpc or grpc/stream, or `none` for the null hop (no data-server call). A missing
+ * `size` means 1mb and a missing `complexity` simple, as in the seed project.
+ *
+ * Functional routes rather than an annotated controller: this is the harness's share of
+ * every request, paid equally by every protocol and the null hop, so it is kept small.
+ * An annotated Kotlin `suspend` handler went through Kotlin reflection, argument
+ * resolvers and a cancelled coroutine on every call; on 2 cores at 1,400 requests/s this
+ * route costs less CPU per request (measured before/after in docs/methodology.md).
+ */
+@Configuration
+class GatewayRoutes(private val gateway: DataGateway) {
+
+    @Bean
+    fun gatewayRouter(): RouterFunction<ServerResponse> = router {
+        GET("/api/data/{*protocol}") { request ->
+            answer { gateway.data(protocol(request), request.queryParam("size").orElse(null)) }
+        }
+        GET("/api/complex/{*protocol}") { request ->
+            answer { gateway.complex(protocol(request), request.queryParam("complexity").orElse(null)) }
+        }
+        // Any other method on these paths: 405 with Allow: GET, as an annotated GET mapping answers.
+        (path("/api/data/**") or path("/api/complex/**")) { request ->
+            Mono.error(MethodNotAllowedException(request.method(), setOf(HttpMethod.GET)))
+        }
+    }
+
+    private fun protocol(request: ServerRequest) = request.pathVariable("protocol").removePrefix("/")
+
+    // Unconfined: the null hop and validation finish on Tomcat's thread; a hop resumes on
+    // the client's event loop, which writes the answer, as the annotated handler did.
+    private fun answer(reply: suspend () -> Any): Mono<ServerResponse> =
+        mono(Dispatchers.Unconfined) { reply() }.flatMap { ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(it) }
+}
