@@ -267,6 +267,14 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `at a light rate the JIT counts against the CPU the servers used, not against the clock`() {
+        fun w(jit: Double) = SoakWindow(191.0, 5000.0, 0, jit) // the servers use 0.955 cores
+        // 0.12 of the wall clock is 12.6% of the servers' CPU: still compiling.
+        assertThat(SoakPolicy.steady(listOf(w(0.02), w(0.12), w(0.03)), 0.05)).isFalse()
+        assertThat(SoakPolicy.steady(listOf(w(0.02), w(0.09), w(0.03)), 0.05)).isTrue()
+    }
+
+    @Test
     fun `a run taken up again keeps its forks and trials and measures only the forks still missing`() {
         val s = scenario()
         val clock = FakeClock()
