@@ -62,8 +62,10 @@ data class Scenario(
     fun estimatedSeconds(): Long {
         val perArm = duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
         val probesPerFork = if (mode == Mode.COST && probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
+        // A cost-mode warm-in needs at least its three steady windows.
+        val warmIn = if (mode == Mode.COST) Soak.STEADY_WINDOWS * soak.window.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS else 0.0
         val perFork = SERVER_START_SECONDS + soak.typical().seconds +
-            conditions.size * (probesPerFork * perArm + arms.size * perArm)
+            conditions.size * (probesPerFork * perArm + arms.size * perArm + warmIn)
         return (forks * perFork).toLong()
     }
 
