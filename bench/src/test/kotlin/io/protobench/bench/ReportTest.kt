@@ -66,6 +66,26 @@ class ReportTest {
     }
 
     @Test
+    fun `a run mixing sizes and complexity levels gets its flips along each axis, and a report`() {
+        val conditions = listOf("size=1kb vus=10", "size=1mb vus=10", "complexity=simple vus=10", "complexity=simple vus=100")
+        val r = Fixtures.record(conditions, listOf(json, grpc, NULL_HOP), 5) { condition, kind, arm, fork ->
+            if (kind != TrialKind.COST) return@record null
+            // gRPC is cheaper at 1mb, HTTP/JSON at 1kb; the complexity conditions agree with each other.
+            val jsonCheaper = condition.startsWith("size=1kb")
+            val hop = when (arm) {
+                NULL_HOP -> 0.0
+                json -> if (jsonCheaper) 100.0 else 200.0
+                else -> if (jsonCheaper) 200.0 else 100.0
+            }
+            cost((300 + hop * own(arm, fork)) * jitter[fork - 1])
+        }
+        val lines = SelectionGuide.lines(Analysis.of(r))
+        assertThat(lines.filter { it.contains("Flip along") }).singleElement().asString()
+            .contains("Flip along size", "$json at size=1kb", "$grpc at size=1mb")
+        assertThat(MarkdownReport.render(r)).contains("Flip along size")
+    }
+
+    @Test
     fun `an A-A control that comes out different flags the condition untrustworthy`() {
         val aa = "$grpc (A/A)"
         val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(grpc, binary, NULL_HOP, aa), 5) { _, kind, arm, fork ->

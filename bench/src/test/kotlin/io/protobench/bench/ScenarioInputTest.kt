@@ -212,6 +212,8 @@ class ScenarioInputTest {
             listOf("--protocols", "grpc,,json") to "field 'protocols[1]' = ''",
             listOf("--jvm-opt=-Xmxlots") to "field '--jvm-opt' = '-Xmxlots'",
             listOf("--gateway", "protobench.gateway.http.version") to "name=value",
+            listOf("--server-java", "42") to "no JDK 42 is installed; give a feature release or a path to a JDK; installed: ",
+            listOf("--server-java", tmp.resolve("no-jdk").toString()) to "is not a JDK",
         )
         for ((flags, message) in cases) {
             val result = protobench("run", "quick", "--results", results.toString(), *flags.toTypedArray())

@@ -21,6 +21,8 @@ import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.runner.BenchmarkRunner
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
+import io.protobench.bench.runner.Jdks
+import io.protobench.bench.runner.NoSuchJdk
 import io.protobench.bench.runner.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.scenario.InvalidScenario
@@ -60,12 +62,16 @@ class RunCommand : CliktCommand(name = "run") {
     private val noPinning by option("--no-pinning", help = "Do not pin k6 and the servers to disjoint CPU sets even when there are enough cores").flag()
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
-    private val serverJava by option("--server-java", help = "java binary for both servers, e.g. a JDK 25 (default: the JDK running protobench)")
+    private val serverJava by option(
+        "--server-java",
+        help = "JDK for both servers: an installed feature release (17, 25) or a path to a JDK or its bin/java (default: the JDK running protobench)",
+    )
 
     override fun run() {
         // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
         val jvm = jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } + "-XX:+ExitOnOutOfMemoryError"
         val scenario = validScenario(jvm)
+        val serverJavaBinary = serverJava?.let(::checkedJava)
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)
         val options = RunOptions(
@@ -75,7 +81,7 @@ class RunCommand : CliktCommand(name = "run") {
             dataServerArguments = dataProperties.map { "--$it" },
             seed = seed ?: Random.nextLong(),
             pinning = !noPinning,
-            serverJava = serverJava?.let { checkedJava(it) },
+            serverJava = serverJavaBinary,
             given = overrides.given() + mapOf(
                 "scenario" to scenarioName, "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
                 "gateway" to gatewayProperties.joinToString(" "), "dataServer" to dataProperties.joinToString(" "),
@@ -85,15 +91,8 @@ class RunCommand : CliktCommand(name = "run") {
         echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.arms.size} arms, " +
             "${scenario.forks}-${scenario.maxForks} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
             (scenario.budget?.let { ", budget ${it.toMinutes()} min" } ?: ""))
-        val writeReport = { store: RunStore, record: io.protobench.bench.measure.RunRecord ->
-            try {
-                echo("report: ${ReportWriter.write(store.dir, record)}", err = true)
-            } catch (e: java.io.IOException) {
-                echo("cannot write the report (${e.message}); run.json is kept: rebuild it with `protobench report ${store.dir}`", err = true)
-            }
-        }
         val store = try {
-            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = writeReport).run(scenario, options)
+            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = ::writeReport).run(scenario, options)
         } catch (e: ToolchainProblem) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
@@ -105,21 +104,25 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_RUN_FAILED)
         }
         val record = RunStore.load(store.dir)
-        echo("\nProtocol selection guide (${record.status.name.lowercase()} run; details and flags in report.md):")
-        val analyses = Analysis.of(record)
-        SelectionGuide.lines(analyses).forEach { echo(it.removePrefix("- ").replace("**", "")) }
-        AaCalibration.sentence(analyses)?.let { echo(it) }
+        try {
+            val analyses = Analysis.of(record)
+            val guide = SelectionGuide.lines(analyses)
+            echo("\nProtocol selection guide (${record.status.name.lowercase()} run; details and flags in report.md):")
+            guide.forEach { echo(it.removePrefix("- ").replace("**", "")) }
+            AaCalibration.sentence(analyses)?.let { echo(it) }
+        } catch (e: RuntimeException) {
+            echo("cannot derive the guide (${e.javaClass.simpleName}: ${e.message}); run.json in ${store.dir} is kept", err = true)
+            throw ProgramResult(EXIT_RUN_FAILED)
+        }
         if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
     }
 
-    /** The --server-java binary, or exit 2 saying what is wrong with it. */
-    private fun checkedJava(text: String): Path {
-        val path = Path.of(text).toAbsolutePath()
-        if (!java.nio.file.Files.isRegularFile(path) || !java.nio.file.Files.isExecutable(path)) {
-            echo("--server-java $text: not an executable file; give the java binary of a JDK 17 or newer, e.g. /usr/lib/jvm/<jdk>/bin/java", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        }
-        return path
+    /** The java binary of the --server-java JDK, or exit 2 naming the JDKs installed. */
+    private fun checkedJava(text: String): Path = try {
+        Jdks().resolve(text).java
+    } catch (e: NoSuchJdk) {
+        echo("--server-java $text: ${e.message}", err = true)
+        throw ProgramResult(EXIT_INVALID_INPUT)
     }
 
     /**
@@ -198,9 +201,8 @@ class ResumeCommand : CliktCommand(name = "resume") {
         val options = RunOptions(store.dir.parent, resume.jvmOptions, resume.gatewayArguments, resume.dataServerArguments,
             record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) })
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
-        val writeReport = { s: RunStore, r: io.protobench.bench.measure.RunRecord -> echo("report: ${ReportWriter.write(s.dir, r)}", err = true) }
         try {
-            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = writeReport).run(scenario, options, resumed = store)
+            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = ::writeReport).run(scenario, options, resumed = store)
         } catch (e: ToolchainProblem) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
@@ -230,7 +232,24 @@ class ReportCommand : CliktCommand(name = "report") {
         } catch (e: java.io.IOException) {
             echo("cannot write the report in $target: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: RuntimeException) {
+            echo("cannot render the report of $target (${e.javaClass.simpleName}: ${e.message}); run.json is unchanged", err = true)
+            throw ProgramResult(EXIT_RUN_FAILED)
         }
+    }
+}
+
+/**
+ * Writes a finished run's reports. Whatever goes wrong here (a full disk, or a fault in
+ * the report code), the measured run.json stays as it is and the message says how to
+ * rebuild the reports from it.
+ */
+private fun CliktCommand.writeReport(store: RunStore, record: io.protobench.bench.measure.RunRecord) {
+    try {
+        echo("report: ${ReportWriter.write(store.dir, record)}", err = true)
+    } catch (e: Exception) {
+        echo("cannot write the report (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
+            "rebuild it with `protobench report ${store.dir}`", err = true)
     }
 }
 

@@ -49,7 +49,8 @@ object SelectionGuide {
     }
 
     private fun flips(axis: String, parsed: List<Pair<Map<String, String>, ConditionAnalysis>>): List<String> {
-        val groups = parsed.groupBy { (labels, _) -> labels - axis }
+        // Only conditions that vary along this axis: a run may mix sizes and complexity levels.
+        val groups = parsed.filter { (labels, _) -> axis in labels }.groupBy { (labels, _) -> labels - axis }
         return groups.flatMap { (fixed, members) ->
             val values = members.map { (labels, a) ->
                 labels.getValue(axis) to a.family(TrialKind.COST)?.protocolDecisions?.filter { it.figure == Figure.HOP_CPU_US.key }?.let(::best)
