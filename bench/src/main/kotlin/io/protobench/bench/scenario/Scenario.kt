@@ -38,6 +38,11 @@ data class Scenario(
     val budget: Duration?,
     /** Cost mode: probe every protocol's capacity in every fork, or only in the first (for the calibration). */
     val probes: Probes = Probes.EVERY_FORK,
+    /**
+     * Named configurations of the server pair, compared like protocols: every fork starts
+     * one fresh pair per variant. Empty: one pair with the run's own settings.
+     */
+    val variants: List<Variant> = emptyList(),
 ) {
     /** Every condition in scenario order; a condition shared by several parts is measured once, tagged with each phase. */
     val conditions: List<Condition>
@@ -51,6 +56,12 @@ data class Scenario(
             listOfNotNull(if (nullHop) Arm.NullHop else null, if (aaControl) Arm.Replica(protocols.first()) else null)
 
     val cells: List<Cell> get() = conditions.flatMap { c -> arms.map { Cell(c, it) } }
+
+    /** The variant names a fork starts a server pair for; one null entry when the scenario has no variants. */
+    val variantNames: List<String?> get() = variants.map { it.name }.ifEmpty { listOf(null) }
+
+    /** Every arm's label as trials record it: each arm under each variant. */
+    val armLabels: List<String> get() = variantNames.flatMap { v -> arms.map { Variant.label(it.label, v) } }
 
     /** The seed phases this scenario reproduces. */
     val seedPhases: List<String> get() = parts.mapNotNull { it.seedPhase }.distinct()
@@ -66,7 +77,7 @@ data class Scenario(
         val warmIn = if (mode == Mode.COST) Soak.STEADY_WINDOWS * soak.window.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS else 0.0
         val perFork = SERVER_START_SECONDS + soak.typical().seconds +
             conditions.size * (probesPerFork * perArm + arms.size * perArm + warmIn)
-        return (forks * perFork).toLong()
+        return (forks * perFork * variantNames.size).toLong()
     }
 
     companion object {
@@ -240,4 +251,47 @@ sealed interface Arm {
 /** One arm under one condition: what one trial measures. */
 data class Cell(val condition: Condition, val arm: Arm) {
     val label: String get() = "${arm.label} ${condition.label}"
+}
+
+/**
+ * One configuration of the server pair, compared with the scenario's other variants in
+ * the same forks, exactly as protocols are. [gateway] and [dataServer] set `protobench.*`
+ * properties of each server (checked against [io.protobench.contract.server.SettableSettings]);
+ * [jvmOptions] go to both JVMs after the run's own; [heap] sets -Xms and -Xmx of both
+ * (e.g. "512m", "2g"); [jdk] is an installed feature release ("17", "25") or a JDK path.
+ */
+data class Variant(
+    val name: String,
+    val gateway: Map<String, String> = emptyMap(),
+    val dataServer: Map<String, String> = emptyMap(),
+    val jvmOptions: List<String> = emptyList(),
+    val heap: String? = null,
+    val jdk: String? = null,
+) {
+    /** What makes this variant itself: two variants with equal settings measure the same thing. */
+    val settings: List<Any?> get() = listOf(gateway, dataServer, jvmOptions, heap, jdk)
+
+    /** Both servers' JVM options: the run's, the variant's heap (replacing the run's), then the variant's own. */
+    fun jvmOptions(runOptions: List<String>): List<String> {
+        val base = if (heap == null) runOptions else runOptions.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") } + listOf("-Xms$heap", "-Xmx$heap")
+        return base + jvmOptions
+    }
+
+    /** Spring arguments: `--name=value` for each property, in a stable order. */
+    fun gatewayArguments() = gateway.toSortedMap().map { (k, v) -> "--$k=$v" }
+    fun dataServerArguments() = dataServer.toSortedMap().map { (k, v) -> "--$k=$v" }
+
+    companion object {
+        /** Between an arm and its variant in a label: "gRPC/Unary · copyFrom". Variant names cannot contain it. */
+        const val SEPARATOR = " · "
+        val NAME = Regex("[A-Za-z0-9_.-]{1,32}")
+
+        fun label(arm: String, variant: String?) = if (variant == null) arm else "$arm$SEPARATOR$variant"
+
+        /** The arm and the variant of a trial's label; the variant is null for a scenario without variants. */
+        fun split(label: String): Pair<String, String?> {
+            val at = label.lastIndexOf(SEPARATOR)
+            return if (at < 0) label to null else label.substring(0, at) to label.substring(at + SEPARATOR.length)
+        }
+    }
 }
