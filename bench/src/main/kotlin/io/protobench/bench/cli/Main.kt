@@ -88,7 +88,8 @@ class RunCommand : CliktCommand(name = "run") {
                 "serverJava" to (serverJava ?: "default"),
             ),
         )
-        echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.arms.size} arms, " +
+        echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.armLabels.size} arms" +
+            (if (scenario.variants.isEmpty()) "" else " (${scenario.arms.size} under each of ${scenario.variants.size} variants)") + ", " +
             "${scenario.forks}-${scenario.maxForks} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
             (scenario.budget?.let { ", budget ${it.toMinutes()} min" } ?: ""))
         val store = try {
@@ -98,6 +99,9 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_INVALID_INPUT)
         } catch (e: io.protobench.bench.runner.ServerSettingRejected) {
             echo("bad server setting: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: NoSuchJdk) {
+            echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         } catch (e: java.io.IOException) {
             echo("cannot write results: ${e.message}", err = true)
@@ -160,10 +164,10 @@ class RunCommand : CliktCommand(name = "run") {
 class ListCommand : CliktCommand(name = "list") {
     override fun help(context: Context) = "Show the built-in scenarios with their cell count and estimated time."
     override fun run() {
-        echo(String.format("%-9s %5s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
+        echo(String.format("%-12s %5s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
         for (s in ScenarioCatalog.all()) {
             val minutes = s.budget?.toMinutes()?.toDouble() ?: (s.estimatedSeconds() / 60.0)
-            echo(String.format(java.util.Locale.ROOT, "%-9s %5s %5d %6s %7.0f m  %s", s.name, s.mode.id, s.conditions.size,
+            echo(String.format(java.util.Locale.ROOT, "%-12s %5s %5d %6s %7.0f m  %s", s.name, s.mode.id, s.conditions.size,
                 "${s.forks}-${s.maxForks}", minutes, s.description))
         }
     }
@@ -204,6 +208,9 @@ class ResumeCommand : CliktCommand(name = "resume") {
         try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = ::writeReport).run(scenario, options, resumed = store)
         } catch (e: ToolchainProblem) {
+            echo("cannot run: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: NoSuchJdk) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         }

@@ -68,6 +68,8 @@ data class ScenarioRecord(
     val soak: Map<String, Any>,
     /** every-fork | first-fork */
     val probes: String = "every-fork",
+    /** The variants compared (each fork starts one server pair per variant); empty without variants. */
+    val variants: List<io.protobench.bench.scenario.Variant> = emptyList(),
 )
 
 data class ConditionRecord(val label: String, val phases: List<String>)
@@ -83,7 +85,11 @@ data class Calibration(
     val maxVus: Int,
 )
 
-/** One fresh pair of server JVMs and everything measured in it. */
+/**
+ * One fresh pair of server JVMs and everything measured in it. With variants, a fork
+ * starts one pair per variant: each has its own record with the fork's [index] and its
+ * [variant], and trials pair across variants by that index.
+ */
 data class ForkRecord(
     /** 1-based. */
     val index: Int,
@@ -97,6 +103,10 @@ data class ForkRecord(
     val failure: String? = null,
     /** Cost mode: each condition's warm-in at its fixed rate, just before its cost trials. */
     val warmIns: List<WarmInRecord> = emptyList(),
+    /** The variant this pair of servers ran, null without variants. */
+    val variant: String? = null,
+    /** The variant's `protobench.*` settings as both servers reported them before measuring. */
+    val settings: Map<String, String> = emptyMap(),
 )
 
 /**
@@ -107,7 +117,12 @@ data class ForkRecord(
  */
 data class WarmInRecord(val condition: String, val load: String, val soak: SoakRecord)
 
-enum class ForkStatus { RUNNING, COMPLETE, FAILED, INTERRUPTED }
+/**
+ * [REJECTED]: a variant's servers refused its settings (the JVM rejected an option, a
+ * server a value) or reported settings other than asked; the variant is not tried again
+ * and the run goes on with the others.
+ */
+enum class ForkStatus { RUNNING, COMPLETE, FAILED, INTERRUPTED, REJECTED }
 
 /** The soak that started a fork: consecutive windows of all its endpoints in one mix. */
 data class SoakRecord(

@@ -7,7 +7,9 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.runner.Judge
+import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.ComparisonInput
 import io.protobench.bench.verdict.Decision
@@ -23,11 +25,22 @@ data class ArmSummary(val arm: String, val forks: Int, val estimates: Map<Figure
     fun mean(figure: Figure): Double? = estimates[figure]?.mean
 }
 
-/** The decisions of one family (one kind of trial of one condition), Holm-adjusted together. */
+/**
+ * The decisions of one family (one kind of trial of one condition), Holm-adjusted
+ * together: protocol against protocol under the same variant, each protocol against
+ * itself under another variant, and the A/A checks.
+ */
 data class Family(val kind: TrialKind, val figures: List<Figure>, val decisions: List<Decision>) {
-    /** Decisions between two protocols (the A/A check excluded). */
-    val protocolDecisions get() = decisions.filter { Arm.replicated(it.a) == null && Arm.replicated(it.b) == null }
-    val aaDecisions get() = decisions.filter { Arm.replicated(it.a) != null || Arm.replicated(it.b) != null }
+    /** Decisions between two protocols under the same settings (the A/A check excluded). */
+    val protocolDecisions get() = decisions.filter { !it.isAa && Variant.split(it.a).second == Variant.split(it.b).second }
+    /** Decisions between two variants on the same protocol: did the setting matter? */
+    val variantDecisions get() = decisions.filter { !it.isAa && Variant.split(it.a).second != Variant.split(it.b).second }
+    val aaDecisions get() = decisions.filter { it.isAa }
+
+    /** Every decision besides the A/A checks: what the planner must decide. */
+    val claims get() = decisions.filter { !it.isAa }
+
+    private val Decision.isAa get() = Arm.replicated(Variant.split(a).first) != null || Arm.replicated(Variant.split(b).first) != null
 }
 
 data class ConditionAnalysis(
@@ -95,7 +108,7 @@ object Analysis {
     val judge = Judge { record ->
         val primary = if (record.scenario.mode == "capacity") TrialKind.CAPACITY else TrialKind.COST
         of(record).associate { a ->
-            a.condition to a.family(primary)?.protocolDecisions.orEmpty().filter { it.outcome is Outcome.Inconclusive }.map {
+            a.condition to a.family(primary)?.claims.orEmpty().filter { it.outcome is Outcome.Inconclusive }.map {
                 OpenComparison(a.condition, "${it.a} vs ${it.b} on ${Figure.byKey(it.figure)?.title ?: it.figure}",
                     (it.outcome as Outcome.Inconclusive).moreForks)
             }
@@ -103,21 +116,38 @@ object Analysis {
     }
 
     private fun family(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>): Family {
-        val arms = record.scenario.arms.filter { it in a.values.getValue(kind).keys }
-        val protocols = arms.filter { it in record.scenario.protocols }
-        val pairs = protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } } +
-            arms.mapNotNull { arm -> Arm.replicated(arm)?.let { arm to it } }
+        val measured = a.values.getValue(kind).keys
         val inputs = figures.flatMap { figure ->
-            pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
+            comparedPairs(record.scenario, measured).map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
         }
         return Family(kind, figures, Verdicts.decide(inputs, margin = record.scenario.margin))
     }
 
-    /** Valid trials as fork → figures per arm, with the hop figures derived against the null hop of the same fork. */
+    /**
+     * What a condition compares, among the arm labels [measured]: under each variant every
+     * pair of protocols and each A/A copy with its original; across variants each protocol
+     * with itself (not a protocol under one setting with another protocol under another:
+     * that difference has two causes).
+     */
+    internal fun comparedPairs(scenario: ScenarioRecord, measured: Set<String>): List<Pair<String, String>> {
+        val variants = scenario.variants.map { it.name }.ifEmpty { listOf(null) }
+        val withinVariant = variants.flatMap { v ->
+            val protocols = scenario.protocols.map { Variant.label(it, v) }.filter { it in measured }
+            protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } } +
+                scenario.protocols.mapNotNull { p -> (Variant.label(Arm.replicaLabel(p), v) to Variant.label(p, v)).takeIf { it.first in measured && it.second in measured } }
+        }
+        val acrossVariants = scenario.protocols.flatMap { p ->
+            val arms = variants.map { Variant.label(p, it) }.filter { it in measured }
+            arms.flatMapIndexed { i, x -> arms.drop(i + 1).map { y -> x to y } }
+        }
+        return withinVariant + acrossVariants
+    }
+
+    /** Valid trials as fork → figures per arm, with the hop figures derived against the null hop of the same fork and variant. */
     private fun forkValues(trials: List<TrialRecord>): Map<String, ForkValues> {
         val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) -> ts.associate { it.fork to it.figures } }
-        val nullHop = byArm[Arm.NullHop.LABEL].orEmpty()
-        return byArm.mapValues { (_, forks) ->
+        return byArm.mapValues { (arm, forks) ->
+            val nullHop = byArm[Variant.label(Arm.NullHop.LABEL, Variant.split(arm).second)].orEmpty()
             forks.mapValues { (fork, figures) -> figures + derived(figures, nullHop[fork]) }
         }
     }

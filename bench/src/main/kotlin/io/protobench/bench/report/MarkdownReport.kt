@@ -35,6 +35,7 @@ object MarkdownReport {
         val analyses = Analysis.of(record)
         return buildString {
             header(record)
+            variants(record)
             analyses.forEach { condition(it, record) }
             guide(analyses)
             seeds(analyses)
@@ -73,6 +74,30 @@ object MarkdownReport {
         appendLine()
     }
 
+    /** Each variant's settings as asked, and as the servers reported them in each fork. */
+    private fun StringBuilder.variants(r: RunRecord) {
+        val variants = r.scenario.variants
+        if (variants.isEmpty()) return
+        appendLine("## Variants")
+        appendLine()
+        appendLine("Every fork starts one fresh server pair per variant (the first variant first in fork 1, whose probes set the rate; " +
+            "shuffled after that). Arms are labelled *protocol · variant*; a variant is compared with another on the same protocol, " +
+            "paired by fork, in the same Holm family as the protocols.")
+        appendLine()
+        appendLine("| Variant | Gateway | Data-server | JVM options | Heap | JDK | Read back from the servers |")
+        appendLine("|---|---|---|---|---|---|---|")
+        for (v in variants) {
+            fun props(map: Map<String, String>) = map.entries.joinToString("<br>") { "`${it.key}=${it.value}`" }.ifEmpty { "–" }
+            val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { it.settings }.distinct()
+                .joinToString("; ") { s -> s.entries.joinToString(", ") { "${it.key.substringAfterLast('.')}=${it.value}" } }
+                .ifEmpty { if (v.gateway.isEmpty() && v.dataServer.isEmpty()) "nothing to check" else "–" }
+            val jdk = v.jdk?.let { r.environment["serverJdk · ${v.name}"] ?: it } ?: "run's"
+            appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | ${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
+                "${v.heap ?: "run's"} | $jdk | $readBack |")
+        }
+        appendLine()
+    }
+
     private fun StringBuilder.condition(a: ConditionAnalysis, record: RunRecord) {
         appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
         appendLine()
@@ -87,6 +112,7 @@ object MarkdownReport {
             appendLine("${if (family.kind == TrialKind.COST) "Cost" else "Capacity"} comparisons (${family.decisions.size} in the Holm family):")
             appendLine()
             family.protocolDecisions.forEach { appendLine("- ${sentence(it)}") }
+            family.variantDecisions.forEach { appendLine("- Variants: ${sentence(it)}") }
             family.aaDecisions.forEach { appendLine("- A/A check: ${sentence(it)}${if (it.isBetter) " — **the control differs from itself: this condition is untrustworthy**" else ""}") }
             appendLine()
         }
@@ -171,13 +197,14 @@ object MarkdownReport {
     private fun StringBuilder.forks(r: RunRecord) {
         appendLine("## Forks")
         appendLine()
-        appendLine("| Fork | Status | Conditions | Soak | Settled | Warm-ins at the cost rate | Soak windows (throughput req/s, CPU µs/req) |")
-        appendLine("|---:|---|---:|---:|---|---|---|")
+        val variants = r.scenario.variants.isNotEmpty()
+        appendLine("| Fork | ${if (variants) "Variant | " else ""}Status | Conditions | Soak | Settled | Warm-ins at the cost rate | Soak windows (throughput req/s, CPU µs/req) |")
+        appendLine("|---:|${if (variants) "---|" else ""}---|---:|---:|---|---|---|")
         for (f in r.forks) {
             val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
             val warmIns = f.warmIns.joinToString(", ") { "${it.condition}: ${Numbers.number(it.soak.seconds)} s${if (it.soak.settled) "" else " (not settled)"}" }
                 .ifEmpty { "–" }
-            appendLine("| ${f.index} | ${f.status.name.lowercase()}${f.failure?.let { ": $it" } ?: ""} | ${f.conditions.size} | " +
+            appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${f.status.name.lowercase()}${f.failure?.let { ": $it" } ?: ""} | ${f.conditions.size} | " +
                 "${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled ?: "–"} | $warmIns | $windows |")
         }
         appendLine()
@@ -198,14 +225,17 @@ object MarkdownReport {
 
     private fun StringBuilder.problems(r: RunRecord) {
         val invalid = r.trials.filter { !it.valid }
-        val failedForks = r.forks.filter { it.status == ForkStatus.FAILED }
+        val failedForks = r.forks.filter { it.status == ForkStatus.FAILED || it.status == ForkStatus.REJECTED }
         val unsettled = r.forks.filter { it.soak?.settled == false }
         val coldWarmIns = r.forks.flatMap { f -> f.warmIns.filter { !it.soak.settled }.map { f.index to it } }
         if (invalid.isEmpty() && failedForks.isEmpty() && unsettled.isEmpty() && coldWarmIns.isEmpty()) return
         appendLine("## Problems")
         appendLine()
         invalid.forEach { appendLine("- Trial ${it.sequence} (${it.arm}, ${it.condition}, fork ${it.fork}) is invalid and left out of every verdict: ${it.invalidReason()}") }
-        failedForks.forEach { appendLine("- Fork ${it.index} failed: ${it.failure}") }
+        failedForks.forEach {
+            if (it.status == ForkStatus.REJECTED) appendLine("- Variant ${it.variant} was rejected in fork ${it.index} and not measured: ${it.failure}")
+            else appendLine("- Fork ${it.index}${it.variant?.let { v -> " (variant $v)" } ?: ""} failed: ${it.failure}")
+        }
         unsettled.forEach { appendLine("- Fork ${it.index}'s soak had not settled after ${Numbers.number(it.soak!!.seconds)} s${it.soak.error?.let { e -> " ($e)" } ?: ""}: its trials may still include JIT warm-up") }
         coldWarmIns.forEach { (fork, w) ->
             appendLine("- Fork $fork's warm-in of ${w.condition} at ${w.load} had not settled after ${Numbers.number(w.soak.seconds)} s" +

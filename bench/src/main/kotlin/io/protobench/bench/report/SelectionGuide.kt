@@ -2,6 +2,7 @@ package io.protobench.bench.report
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
 
@@ -13,27 +14,56 @@ import io.protobench.bench.verdict.Outcome
 object SelectionGuide {
     fun lines(analyses: List<ConditionAnalysis>): List<String> {
         val lines = analyses.map { a -> "- **${a.condition}**: " + perCondition(a) }.toMutableList()
+        analyses.filter { !it.untrustworthy }.forEach { a -> settings(a)?.let { lines += "- **${a.condition}**, which setting mattered: $it" } }
         val parsed = analyses.map { parse(it.condition) to it }
         val axes = parsed.flatMap { it.first.keys }.distinct().filter { key -> parsed.map { it.first[key] }.distinct().size > 1 }
-        for (axis in axes) lines += flips(axis, parsed)
+        val variants = analyses.flatMap(::variantsOf).distinct()
+        for (axis in axes) for (variant in variants) lines += flips(axis, parsed, variant)
         return lines
     }
 
+    /** The variants whose protocols a condition compared; a single null without variants. */
+    private fun variantsOf(a: ConditionAnalysis): List<String?> =
+        a.families.flatMap { f -> f.protocolDecisions.map { Variant.split(it.a).second } }.distinct()
+
     private fun perCondition(a: ConditionAnalysis): String {
         if (a.untrustworthy) return "the A/A control came out different from itself, so no verdict here is trusted"
-        val parts = listOfNotNull(
-            a.family(TrialKind.COST)?.let { figureText(it.protocolDecisions, Figure.HOP_CPU_US, "cheapest hop in CPU") },
-            a.family(TrialKind.COST)?.let { figureText(it.protocolDecisions, Figure.HOP_P50, "lowest hop latency") },
-            a.family(TrialKind.CAPACITY)?.let { figureText(it.protocolDecisions, Figure.THROUGHPUT, "highest capacity on this machine") },
-        )
-        return parts.ifEmpty { listOf("no comparison measured") }.joinToString("; ")
+        val perVariant = variantsOf(a).map { v ->
+            fun under(decisions: List<Decision>) = decisions.filter { Variant.split(it.a).second == v }
+            val parts = listOfNotNull(
+                a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_CPU_US, "cheapest hop in CPU") },
+                a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_P50, "lowest hop latency") },
+                a.family(TrialKind.CAPACITY)?.let { figureText(under(it.protocolDecisions), Figure.THROUGHPUT, "highest capacity on this machine") },
+            )
+            (v?.let { "under $it: " } ?: "") + parts.joinToString("; ")
+        }
+        return perVariant.ifEmpty { listOf("no comparison measured") }.joinToString(" — ")
+    }
+
+    /**
+     * What the variants changed in the primary figures (hop CPU and latency; throughput in
+     * capacity mode): each decided difference in words with its interval, the protocols on
+     * which a setting was shown not to matter, and how many comparisons stayed open. Null
+     * without variants.
+     */
+    private fun settings(a: ConditionAnalysis): String? {
+        val decisions = a.families.flatMap { it.variantDecisions }
+            .filter { it.figure in listOf(Figure.HOP_CPU_US.key, Figure.HOP_P50.key) || (a.family(TrialKind.COST) == null && it.figure == Figure.THROUGHPUT.key) }
+        if (decisions.isEmpty()) return null
+        val differences = decisions.filter { it.isBetter }.map { MarkdownReport.sentence(it) }
+        val equivalent = decisions.filter { it.outcome is Outcome.Equivalent }
+            .map { "${Figure.byKey(it.figure)?.title ?: it.figure} on ${Variant.split(it.a).first}" }
+        val open = decisions.count { it.outcome is Outcome.Inconclusive }
+        return (differences.ifEmpty { listOf("no difference shown") } +
+            listOfNotNull(equivalent.takeIf { it.isNotEmpty() }?.let { "equivalent within the margin: ${it.joinToString(", ")}" },
+                open.takeIf { it > 0 }?.let { "$it comparison(s) undecided" })).joinToString("; ")
     }
 
     private fun figureText(decisions: List<Decision>, figure: Figure, what: String): String {
         val onFigure = decisions.filter { it.figure == figure.key }
         if (onFigure.isEmpty()) return "$what: not measured"
-        best(onFigure)?.let { return "$what: **$it** (better than every other protocol after Holm)" }
-        val equivalent = onFigure.filter { it.outcome is Outcome.Equivalent }.map { "${it.a} ≈ ${it.b}" }
+        best(onFigure)?.let { return "$what: **${Variant.split(it).first}** (better than every other protocol after Holm)" }
+        val equivalent = onFigure.filter { it.outcome is Outcome.Equivalent }.map { "${Variant.split(it.a).first} ≈ ${Variant.split(it.b).first}" }
         val open = onFigure.count { it.outcome is Outcome.Inconclusive }
         return "$what: no single winner" +
             (if (equivalent.isNotEmpty()) "; equivalent within the margin: ${equivalent.joinToString(", ")}" else "") +
@@ -48,16 +78,17 @@ object SelectionGuide {
         }
     }
 
-    private fun flips(axis: String, parsed: List<Pair<Map<String, String>, ConditionAnalysis>>): List<String> {
+    private fun flips(axis: String, parsed: List<Pair<Map<String, String>, ConditionAnalysis>>, variant: String?): List<String> {
         // Only conditions that vary along this axis: a run may mix sizes and complexity levels.
         val groups = parsed.filter { (labels, _) -> axis in labels }.groupBy { (labels, _) -> labels - axis }
         return groups.flatMap { (fixed, members) ->
             val values = members.map { (labels, a) ->
-                labels.getValue(axis) to a.family(TrialKind.COST)?.protocolDecisions?.filter { it.figure == Figure.HOP_CPU_US.key }?.let(::best)
+                labels.getValue(axis) to a.family(TrialKind.COST)?.protocolDecisions
+                    ?.filter { it.figure == Figure.HOP_CPU_US.key && Variant.split(it.a).second == variant }?.let(::best)?.let { Variant.split(it).first }
             }
             val decided = values.withIndex().filter { it.value.second != null }
             decided.zipWithNext().filter { (x, y) -> x.value.second != y.value.second }.map { (x, y) ->
-                val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" }
+                val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" } + (variant?.let { ", variant $it" } ?: "")
                 "- **Flip along $axis** ($context): the cheapest hop is ${x.value.second} at $axis=${x.value.first} " +
                     "and ${y.value.second} at $axis=${y.value.first} — the crossover lies between them"
             }

@@ -57,6 +57,7 @@ class BenchmarkRunner(
         toolchain.serverJar("data-server")
         toolchain.serverJar("api-server")
         val k6 = toolchain.k6(progress)
+        val variantJdks = variantJdks(scenario)
         val started = clock.instant()
         val store = resumed ?: RunStore.create(options.resultsRoot, "${stamp(started)}-${scenario.name}")
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
@@ -68,7 +69,8 @@ class BenchmarkRunner(
             options = options.given,
             environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
-                    "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()),
+                    "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
+                variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() },
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
@@ -79,7 +81,8 @@ class BenchmarkRunner(
         progress("results: ${store.dir}")
 
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
-            options.gatewayArguments, options.dataServerArguments, placement, children)
+            options.gatewayArguments, options.dataServerArguments, placement, children,
+            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java })
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode)
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)
@@ -115,6 +118,17 @@ class BenchmarkRunner(
         return store
     }
 
+    /** The JDK of each variant that names one; [NoSuchJdk] naming the variant and the JDKs installed when one is missing. */
+    private fun variantJdks(scenario: Scenario): Map<String, Jdk> = scenario.variants.mapNotNull { variant ->
+        variant.jdk?.let { choice ->
+            try {
+                variant.name to Jdks().resolve(choice)
+            } catch (e: NoSuchJdk) {
+                throw NoSuchJdk("variant ${variant.name}, jdk $choice: ${e.message}")
+            }
+        }
+    }.toMap()
+
     /** A record taken up again: running, its cut-short fork marked interrupted, the resumption noted. */
     private fun resumedRecord(record: RunRecord, at: java.time.Instant): RunRecord = record.copy(
         status = RunStatus.RUNNING, failure = null, finishedAt = null, planning = null,
@@ -141,7 +155,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     mode = mode.id,
     conditions = conditions.map { ConditionRecord(it.label, it.phases) },
     protocols = protocols.map { it.label },
-    arms = arms.map { it.label },
+    arms = armLabels,
     durationMs = duration.toMillis(),
     forks = forks,
     maxForks = maxForks,
@@ -149,6 +163,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     utilisation = utilisation,
     budgetMs = budget?.toMillis(),
     probes = probes.id,
+    variants = variants,
     soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
         "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),
 )

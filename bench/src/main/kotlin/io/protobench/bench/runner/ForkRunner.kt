@@ -20,6 +20,7 @@ import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.Soak
+import io.protobench.bench.scenario.Variant
 import java.time.Clock
 import java.time.Duration
 import java.time.Instant
@@ -28,7 +29,8 @@ import kotlin.random.Random
 
 /**
  * The measurement design as a library: forks as blocks. Each fork is a fresh pair of
- * server JVMs from the [lab], soaked until steady; then, for every condition the
+ * server JVMs from the [lab] (one pair per variant when the scenario has variants, each
+ * checked to run the settings it asked for), soaked until steady; then, for every condition the
  * [Planner] gave it (in shuffled order), each protocol's capacity is probed (closed
  * model), every arm is run unmeasured at the condition's fixed rate until the JIT is
  * quiet again (the warm-in), and every arm is measured once at that rate (cost mode), in
@@ -79,27 +81,56 @@ class ForkRunner(
         return r
     }
 
-    /** One fork: start, soak, measure its conditions; the record after it. */
+    /**
+     * One fork: a fresh server pair per variant (one pair without variants), each started,
+     * soaked and measured on the fork's conditions; the record after it. The first fork
+     * starts with the first variant, whose probes calibrate every condition's rate; later
+     * forks take the variants in shuffled order.
+     */
     private fun fork(before: RunRecord, conditions: List<Condition>, random: Random): RunRecord {
-        val index = before.forks.size + 1
-        var fork = ForkRecord(index, conditions.map { it.label }, clock.instant().toString(), ForkStatus.RUNNING)
+        val index = (before.forks.maxOfOrNull { it.index } ?: 0) + 1
+        val live = liveVariants(before, scenario)
+        val order = if (index == 1) live.take(1) + live.drop(1).shuffled(random) else live.shuffled(random)
+        var r = before
+        for (variant in order) {
+            if (stopping.get()) break
+            r = pair(r, index, variant, conditions, random)
+        }
+        return r
+    }
+
+    /** One server pair of a fork: start, check its settings, soak, measure the conditions. */
+    private fun pair(before: RunRecord, index: Int, variant: Variant?, conditions: List<Condition>, random: Random): RunRecord {
+        var fork = ForkRecord(index, conditions.map { it.label }, clock.instant().toString(), ForkStatus.RUNNING, variant = variant?.name)
         var r = keep(before.withFork(fork))
-        progress("fork $index: starting a fresh pair of server JVMs for ${conditions.size} condition(s)")
+        val which = variant?.let { " (variant ${it.name})" } ?: ""
+        progress("fork $index: starting a fresh pair of server JVMs$which for ${conditions.size} condition(s)")
         val servers = try {
-            lab.startFork(index)
+            lab.startFork(index, variant)
         } catch (e: ServerSettingRejected) {
-            keep(r.withFork(fork.ended(ForkStatus.FAILED, e.message)))
-            throw e
+            if (variant == null) {
+                keep(r.withFork(fork.ended(ForkStatus.FAILED, e.message)))
+                throw e
+            }
+            return rejected(r, fork, e.message ?: "the servers refused the variant's settings")
         } catch (e: Exception) {
             return keep(r.withFork(fork.ended(ForkStatus.FAILED, "servers did not start: ${e.message}")))
         }
         current = servers
         try {
             servers.use {
+                if (variant != null) {
+                    val effective = try { servers.effectiveSettings() } catch (e: Exception) {
+                        return keep(r.withFork(fork.ended(ForkStatus.FAILED, "could not read the servers' settings: ${e.message}")))
+                    }
+                    fork = fork.copy(settings = effective.filterKeys { it in variant.gateway || it in variant.dataServer })
+                    val wrong = VariantSettings.mismatches(variant, effective)
+                    if (wrong.isNotEmpty()) return rejected(r, fork, "settings did not take effect: " + wrong.joinToString("; "))
+                }
                 fork = fork.copy(soak = soak(servers, conditions, index))
                 r = keep(r.withFork(fork))
                 for (condition in conditions.shuffled(random)) {
-                    val outcome = measureCondition(servers, condition, fork, r, random)
+                    val outcome = measureCondition(servers, condition, fork, r, random, variant)
                     fork = outcome.fork
                     r = outcome.record
                     if (outcome.serverDied) return keep(r.withFork(fork.ended(ForkStatus.FAILED, "a server died; see the trial marked failed")))
@@ -112,16 +143,23 @@ class ForkRunner(
         return keep(r.withFork(fork.ended(ForkStatus.COMPLETE, null)))
     }
 
+    /** A variant the servers refused: recorded once with their words, and not started again in this run. */
+    private fun rejected(r: RunRecord, fork: ForkRecord, why: String): RunRecord {
+        progress("fork ${fork.index}: variant ${fork.variant} rejected, the run goes on without it: $why")
+        return keep(r.withFork(fork.ended(ForkStatus.REJECTED, why)))
+    }
+
     private class ConditionOutcome(val fork: ForkRecord, val record: RunRecord, val serverDied: Boolean)
 
     /** Capacity probes of the protocols, calibration when needed, then every arm once at the fixed rate. */
-    private fun measureCondition(servers: Fork, condition: Condition, start: ForkRecord, before: RunRecord, random: Random): ConditionOutcome {
+    private fun measureCondition(servers: Fork, condition: Condition, start: ForkRecord, before: RunRecord, random: Random, variant: Variant?): ConditionOutcome {
         var fork = start
         var r = before
         fun measure(cell: Cell, kind: TrialKind, offered: LoadLevel): Boolean {
             if (stopping.get()) return true
             val sequence = r.trials.size + 1
-            progress("fork ${fork.index} [trial $sequence] ${cell.arm.label} ${condition.label} " +
+            val arm = Variant.label(cell.arm.label, variant?.name)
+            progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
                 "${kind.name.lowercase()} ${offered.label}")
             val startedAt = clock.instant().toString()
             val sample = servers.measure(LoadRun(cell, offered, scenario.duration))
@@ -129,7 +167,7 @@ class ForkRunner(
             val interrupted = stopping.get()
             val alive = interrupted || servers.alive()
             val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
-            val trial = TrialRecord(condition.label, cell.arm.label, kind, fork.index, sequence, startedAt, offered.label,
+            val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, offered.label,
                 sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway)
             fork = fork.copy(trials = fork.trials + trial)
             r = keep(r.withFork(fork))
@@ -138,8 +176,9 @@ class ForkRunner(
 
         val probed = if (scenario.mode == Mode.CAPACITY) scenario.arms else scenario.arms.filterIsInstance<Arm.Of>()
         val closed = condition.load as? LoadLevel.Vus
-        val calibrated = r.calibrations.any { it.condition == condition.label }
-        val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || !calibrated
+        // With probes in the first fork only, every variant of that fork is still probed: its capacity is context.
+        val calibration = r.calibrations.firstOrNull { it.condition == condition.label }
+        val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || calibration == null || calibration.fork == fork.index
         if (closed != null && probe) {
             for (arm in probed.shuffled(random)) {
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed)) return ConditionOutcome(fork, r, true)
@@ -224,7 +263,7 @@ class ForkRunner(
     private fun seconds(since: Instant) = Duration.between(since, clock.instant()).toMillis() / 1000.0
 
     private fun RunRecord.withFork(fork: ForkRecord): RunRecord =
-        copy(forks = forks.filter { it.index != fork.index } + fork)
+        copy(forks = forks.filter { it.index != fork.index || it.variant != fork.variant } + fork)
 
     private fun ForkRecord.ended(status: ForkStatus, failure: String?) =
         copy(status = status, failure = failure, finishedAt = clock.instant().toString())
@@ -236,6 +275,16 @@ class ForkRunner(
         /** The longest a condition's warm-in runs (never longer than the scenario's soak cap). */
         val WARM_IN_CAP: Duration = Duration.ofSeconds(60)
     }
+}
+
+/**
+ * The variants a new fork starts pairs for: every variant not yet rejected, in scenario
+ * order; a single null (the run's own settings) for a scenario without variants.
+ */
+fun liveVariants(record: RunRecord, scenario: Scenario): List<Variant?> {
+    if (scenario.variants.isEmpty()) return listOf(null)
+    val rejected = record.forks.filter { it.status == ForkStatus.REJECTED }.mapNotNull { it.variant }.toSet()
+    return scenario.variants.filter { it.name !in rejected }
 }
 
 /**

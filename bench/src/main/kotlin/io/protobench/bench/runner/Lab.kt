@@ -5,6 +5,7 @@ import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Variant
 import io.protobench.contract.window.WindowReport
 import java.time.Duration
 
@@ -15,8 +16,12 @@ import java.time.Duration
  * adaptive stop are tested without servers.
  */
 interface Lab {
-    /** Starts a fresh pair of server JVMs (one fork); throws when they do not come up. */
-    fun startFork(index: Int): Fork
+    /**
+     * Starts a fresh pair of server JVMs (one fork, or with [variant] that variant's pair in
+     * the fork); throws when they do not come up, [ServerSettingRejected] when a server or
+     * its JVM refused the settings it was given.
+     */
+    fun startFork(index: Int, variant: Variant? = null): Fork
 }
 
 /** One pair of server JVMs. Closing it stops both. */
@@ -32,6 +37,9 @@ interface Fork : AutoCloseable {
 
     /** Both servers are running and the gateway reports the data-server healthy. */
     fun alive(): Boolean
+
+    /** Every `protobench.*` setting both servers report running with, by property name (`protobench.data.grpc-payload-mode`). */
+    fun effectiveSettings(): Map<String, String>
 }
 
 /** A running mix: measured in consecutive windows. */

@@ -13,6 +13,7 @@ import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Target
+import io.protobench.bench.scenario.Variant
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.window.WindowReport
 import java.nio.file.Path
@@ -27,13 +28,13 @@ class LocalLab(
     private val dir: Path,
     private val mode: Mode,
 ) : Lab {
-    /** The command lines of the last servers started, for run.json. */
+    /** The command lines of the last servers started (of each variant), for run.json. */
     @Volatile var lastCommands: Map<String, List<String>> = emptyMap()
         private set
 
-    override fun startFork(index: Int): Fork {
-        val servers = launcher.start()
-        lastCommands = servers.commands
+    override fun startFork(index: Int, variant: Variant?): Fork {
+        val servers = launcher.start(variant)
+        lastCommands = lastCommands + servers.commands.mapKeys { (server, _) -> Variant.label(server, variant?.name) }
         return LocalFork(servers)
     }
 
@@ -91,6 +92,14 @@ class LocalLab(
         }
 
         override fun alive(): Boolean = servers.allAlive() && gateway.isHealthy()
+
+        /** From an empty measurement window: its report carries both servers' effective settings. */
+        override fun effectiveSettings(): Map<String, String> {
+            gateway.startWindow("settings", "settings")
+            val end = gateway.endWindow()
+            return VariantSettings.flatten("protobench.gateway", end.clientSettings) +
+                VariantSettings.flatten("protobench.data", end.dataServerSettings)
+        }
 
         override fun close() = servers.close()
 

@@ -33,6 +33,7 @@ class Planner(private val scenario: Scenario) {
             forks < scenario.forks || (forks < scenario.maxForks && !open[c.label].isNullOrEmpty())
         }
         if (wanted.isEmpty()) return Step.Stop(stopReason(counts, open))
+        if (liveVariants(record, scenario).isEmpty()) return Step.Stop("every variant was rejected; see the fork failures")
         if (failedInARow(record) >= MAX_FAILED_FORKS_IN_A_ROW) {
             return Step.Stop("$MAX_FAILED_FORKS_IN_A_ROW forks in a row failed; see the fork failures")
         }
@@ -53,25 +54,37 @@ class Planner(private val scenario: Scenario) {
 
     /**
      * Seconds the next fork should take: start-up and soak as measured so far, plus the
-     * measured time per condition, times [conditions]. Before any fork: the scenario's estimate.
+     * measured time per condition, times [conditions], for each server pair (variant) it
+     * starts. Before any fork: the scenario's estimate.
      */
     fun estimateForkSeconds(record: RunRecord, conditions: Int): Long {
         val done = record.forks.filter { it.status == ForkStatus.COMPLETE && it.finishedAt != null }
+        val pairs = maxOf(1, liveVariants(record, scenario).size)
         if (done.isEmpty()) {
-            return scenario.estimatedSeconds() / scenario.forks * conditions / maxOf(1, scenario.conditions.size)
+            return scenario.estimatedSeconds() / scenario.forks * conditions / maxOf(1, scenario.conditions.size) *
+                pairs / scenario.variantNames.size
         }
         val perCondition = done.map { fork ->
             val total = Duration.between(java.time.Instant.parse(fork.startedAt), java.time.Instant.parse(fork.finishedAt)).seconds
             (total - (fork.soak?.seconds ?: 0.0) - Scenario.SERVER_START_SECONDS) / maxOf(1, fork.conditions.size)
         }.average()
         val overhead = done.map { (it.soak?.seconds ?: 0.0) + Scenario.SERVER_START_SECONDS }.average()
-        return (overhead + perCondition * conditions).toLong()
+        return ((overhead + perCondition * conditions) * pairs).toLong()
     }
 
+    /**
+     * Completed forks per condition. With variants a fork counts once every pair it started
+     * completed (a rejected variant's pair aside): its trials then pair across variants.
+     */
     private fun completedForks(record: RunRecord): Map<String, Int> =
-        record.forks.filter { it.status == ForkStatus.COMPLETE }.flatMap { it.conditions }.groupingBy { it }.eachCount()
+        record.forks.groupBy { it.index }.values
+            .map { pairs -> pairs.filter { it.status != ForkStatus.REJECTED } }
+            .filter { pairs -> pairs.isNotEmpty() && pairs.all { it.status == ForkStatus.COMPLETE } }
+            .flatMap { pairs -> pairs.first().conditions }
+            .groupingBy { it }.eachCount()
 
-    private fun failedInARow(record: RunRecord): Int = record.forks.takeLastWhile { it.status == ForkStatus.FAILED }.size
+    private fun failedInARow(record: RunRecord): Int =
+        record.forks.filter { it.status != ForkStatus.REJECTED }.takeLastWhile { it.status == ForkStatus.FAILED }.size
 
     private fun minutes(d: Duration) = "${d.toMinutes()} min"
 

@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.scenario.Variant
 import java.net.InetAddress
 import java.net.ServerSocket
 import java.nio.file.Files
@@ -51,25 +52,32 @@ class ServerLauncher(
     private val placement: CpuPlacement = CpuPlacement.plan(1, enabled = false),
     private val children: ChildProcesses,
     private val startTimeout: Duration = Duration.ofSeconds(120),
+    /** The java binary of each variant that names its own JDK. */
+    private val variantJava: Map<String, Path> = emptyMap(),
 ) {
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
 
-    fun start(): ServerSet {
+    /** Both servers with the run's settings, then [variant]'s (its JDK, heap, JVM options and properties) when given. */
+    fun start(variant: Variant? = null): ServerSet {
         val dataHttp = freePort()
         val dataGrpc = freePort()
         val gateway = freePort()
-        val dataCommand = placement.wrap("data-server", listOf(toolchain.java.toString()) + jvmOptions + listOf(
+        val java = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()
+        val jvm = variant?.jvmOptions(jvmOptions) ?: jvmOptions
+        val dataCommand = placement.wrap("data-server", listOf(java) + jvm + listOf(
             "-jar", toolchain.serverJar("data-server").toString(),
             "--server.port=$dataHttp", "--protobench.data.grpc.port=$dataGrpc", parentWatch,
-        ) + dataServerArguments)
-        val gatewayCommand = placement.wrap("api-server", listOf(toolchain.java.toString()) + jvmOptions + listOf(
+        ) + dataServerArguments + variant?.dataServerArguments().orEmpty())
+        val gatewayCommand = placement.wrap("api-server", listOf(java) + jvm + listOf(
             "-jar", toolchain.serverJar("api-server").toString(),
             "--server.port=$gateway",
             "--protobench.gateway.data-server.http-port=$dataHttp",
             "--protobench.gateway.data-server.grpc-port=$dataGrpc", parentWatch,
-        ) + gatewayArguments)
+        ) + gatewayArguments + variant?.gatewayArguments().orEmpty())
         Files.createDirectories(logDir)
+        // Logs grow over the run: only what this start-up writes tells why it failed.
+        val logStarts = listOf("data-server", "api-server").associateWith { runCatching { Files.size(log(it)) }.getOrDefault(0L) }
         // Both JVMs start at once: the gateway reaches the data-server only when asked.
         val data = launch(dataCommand, "data-server")
         val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); throw e }
@@ -81,7 +89,7 @@ class ServerLauncher(
             children = children,
         )
         try {
-            awaitHealthy(set, listOf("data-server" to data, "api-server" to api))
+            awaitHealthy(set, listOf("data-server" to data, "api-server" to api), logStarts)
         } catch (e: Exception) {
             set.close()
             throw e
@@ -92,20 +100,23 @@ class ServerLauncher(
     private fun launch(command: List<String>, name: String): Process {
         val builder = ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(logDir.resolve("$name.log").toFile()))
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log(name).toFile()))
         ChildEnvironment.apply(builder)
         return builder.start().also(children::track)
     }
 
-    private fun awaitHealthy(set: ServerSet, processes: List<Pair<String, Process>>) {
+    private fun log(name: String): Path = logDir.resolve("$name.log")
+
+    private fun awaitHealthy(set: ServerSet, processes: List<Pair<String, Process>>, logStarts: Map<String, Long>) {
         val gateway = GatewayClient(set.gatewayUrl)
         val deadline = System.nanoTime() + startTimeout.toNanos()
         while (System.nanoTime() < deadline) {
             processes.firstOrNull { !it.second.isAlive }?.let { (name, process) ->
-                val log = logDir.resolve("$name.log")
-                rejectedSettings(log)?.let { throw ServerSettingRejected("$name refused its settings: $it") }
+                val lines = linesSince(log(name), logStarts[name] ?: 0)
+                rejectedSettings(lines)?.let { throw ServerSettingRejected("$name refused its settings: $it") }
+                jvmRefusal(lines)?.let { throw ServerSettingRejected("the JVM of $name refused its options: $it") }
                 throw ServerStartFailed("$name exited with code ${process.exitValue()} during start-up; " +
-                    "last lines of $log:\n" + tail(log))
+                    "last lines of ${log(name)}:\n" + lines.takeLast(15).joinToString("\n").ifEmpty { "(no output)" })
             }
             if (gateway.isHealthy()) return
             Thread.sleep(250)
@@ -113,14 +124,31 @@ class ServerLauncher(
         throw ServerStartFailed("servers not healthy after ${startTimeout.seconds} s; see the logs in $logDir")
     }
 
+    private fun linesSince(log: Path, offset: Long): List<String> = runCatching {
+        val bytes = Files.readAllBytes(log)
+        String(bytes, minOf(offset, bytes.size.toLong()).toInt(), (bytes.size - minOf(offset, bytes.size.toLong())).toInt()).lines()
+    }.getOrDefault(emptyList())
+
     /** The servers' own one-line verdicts on unknown settings ("unknown setting 'x' (did you mean y?)"), if the log has any. */
-    private fun rejectedSettings(log: Path): String? =
-        runCatching { Files.readAllLines(log) }.getOrDefault(emptyList())
-            .filter { "unknown setting '" in it }.map { it.substring(it.indexOf("unknown setting '")) }.distinct()
+    private fun rejectedSettings(lines: List<String>): String? =
+        lines.filter { "unknown setting '" in it }.map { it.substring(it.indexOf("unknown setting '")) }.distinct()
             .takeIf { it.isNotEmpty() }?.joinToString("; ")
 
-    private fun tail(log: Path): String =
-        runCatching { Files.readAllLines(log).takeLast(15).joinToString("\n") }.getOrDefault("(no log)")
+    /**
+     * The JVM's own words when it would not start with its options ("Unrecognized VM option
+     * 'UseZGCX'", "Invalid maximum heap size: -Xmx2q"): bad input, not bad luck.
+     */
+    private fun jvmRefusal(lines: List<String>): String? {
+        if (lines.none { JVM_REFUSED in it }) return null
+        return lines.map { line -> JVM_BOILERPLATE.fold(line) { l, phrase -> l.replace(phrase, "") }.trim() }
+            .filter { it.isNotEmpty() }.takeLast(3).joinToString("; ").ifEmpty { JVM_REFUSED }
+    }
 
     private fun freePort(): Int = ServerSocket(0, 1, InetAddress.getLoopbackAddress()).use { it.localPort }
+
+    private companion object {
+        /** What the java launcher prints, last, when the options it was given stop the JVM from starting. */
+        const val JVM_REFUSED = "Could not create the Java Virtual Machine"
+        val JVM_BOILERPLATE = listOf("Error: Could not create the Java Virtual Machine.", "Error: A fatal exception has occurred. Program will exit.")
+    }
 }

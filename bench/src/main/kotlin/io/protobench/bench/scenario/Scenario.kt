@@ -269,6 +269,7 @@ data class Variant(
     val jdk: String? = null,
 ) {
     /** What makes this variant itself: two variants with equal settings measure the same thing. */
+    @get:com.fasterxml.jackson.annotation.JsonIgnore
     val settings: List<Any?> get() = listOf(gateway, dataServer, jvmOptions, heap, jdk)
 
     /** Both servers' JVM options: the run's, the variant's heap (replacing the run's), then the variant's own. */

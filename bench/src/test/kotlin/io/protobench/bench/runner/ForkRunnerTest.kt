@@ -13,6 +13,7 @@ import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.Variant
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import java.time.Clock
@@ -41,16 +42,26 @@ class ForkRunnerTest {
         val soakWindowsToSettle: Int = 4,
         val dieInForkAtTrial: Pair<Int, Int>? = null,
         seed: Int = 7,
+        /** A variant's factor on each protocol's hop cost: variant → protocol → factor (1 when absent). */
+        val variantEffect: Map<String, Map<String, Double>> = emptyMap(),
+        /** What the servers report for each variant; by default exactly what it asked for. */
+        val reported: (Variant) -> Map<String, String> = { it.gateway + it.dataServer },
+        /** Variants whose servers refuse to start, with the JVM's words. */
+        val refused: Map<String, String> = emptyMap(),
     ) : Lab {
         val random = java.util.Random(seed.toLong())
         fun gaussian() = random.nextGaussian()
         val started = mutableListOf<Int>()
+        /** Per fork, the variants started in order. */
+        val pairs = mutableListOf<Pair<Int, String?>>()
         val runs = mutableListOf<Pair<Int, LoadRun>>()
         /** Per fork, in order: "mix <load> <arms>" for every mix and "<kind> <arm>" for every trial. */
         val events = mutableMapOf<Int, MutableList<String>>()
         var closed = 0
 
-        override fun startFork(index: Int): Fork {
+        override fun startFork(index: Int, variant: Variant?): Fork {
+            pairs += index to variant?.name
+            variant?.let { refused[it.name] }?.let { throw ServerSettingRejected(it) }
             started += index
             clock.advance(Duration.ofSeconds(10))
             val luck = 1 + forkNoise * gaussian()
@@ -68,7 +79,9 @@ class ForkRunnerTest {
                     trials++
                     if (dieInForkAtTrial == index to trials) dead = true
                     val harness = 300.0
-                    val hop = cost.getValue(protocolOf(run.cell.arm)) * luck * (1 + trialNoise * gaussian())
+                    val protocol = protocolOf(run.cell.arm)
+                    val effect = variant?.let { variantEffect[it.name]?.get(protocol) } ?: 1.0
+                    val hop = cost.getValue(protocol) * effect * luck * (1 + trialNoise * gaussian())
                     val total = harness + hop
                     val figures = mapOf(
                         Figure.THROUGHPUT.key to 2e6 / (total + 150),
@@ -92,6 +105,7 @@ class ForkRunnerTest {
                 }
 
                 override fun alive() = !dead && !closedNow
+                override fun effectiveSettings() = reported(variant!!)
                 var closedNow = false
                 override fun close() { closed++; closedNow = true }
             }
@@ -300,5 +314,70 @@ class ForkRunnerTest {
         assertThat(record.arms).containsExactly("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
         assertThat(record.margin).isEqualTo(0.05)
         assertThat(record.mode).isEqualTo("cost")
+    }
+
+    private val zeroCopy = Variant("zero-copy", dataServer = mapOf("protobench.data.grpc-payload-mode" to "shared"))
+    private val copyFrom = Variant("copyFrom", dataServer = mapOf("protobench.data.grpc-payload-mode" to "copy"))
+
+    @Test
+    fun `every fork starts a pair per variant, the first variant first in fork 1, and trials pair across variants by fork`() {
+        val s = scenario().copy(variants = listOf(zeroCopy, copyFrom))
+        val lab = FakeLab(FakeClock(), clearCosts, variantEffect = mapOf("copyFrom" to mapOf("gRPC/Unary" to 2.0)))
+        val r = run(s, lab)
+
+        assertThat(lab.pairs.filter { it.first == 1 }.map { it.second }).containsExactly("zero-copy", "copyFrom")
+        assertThat(lab.pairs.groupBy({ it.first }, { it.second }).values).allSatisfy { assertThat(it).containsExactlyInAnyOrder("zero-copy", "copyFrom") }
+        assertThat(r.forks.map { it.index to it.variant }).hasSize(6)
+        assertThat(r.forks).allSatisfy { assertThat(it.settings).containsEntry("protobench.data.grpc-payload-mode", if (it.variant == "zero-copy") "shared" else "copy") }
+        assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.toSet()).containsExactlyInAnyOrder(
+            "HTTP/JSON · zero-copy", "gRPC/Unary · zero-copy", "Null hop · zero-copy", "HTTP/JSON · copyFrom", "gRPC/Unary · copyFrom", "Null hop · copyFrom")
+        // One rate for every variant: calibrated once, by the first variant's probes in fork 1.
+        assertThat(r.calibrations).hasSize(1)
+        assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.load }.distinct()).hasSize(1)
+
+        val family = Analysis.of(r).single().family(TrialKind.COST)!!
+        val unary = family.variantDecisions.single { it.a == "gRPC/Unary · zero-copy" && it.figure == Figure.HOP_CPU_US.key }
+        assertThat((unary.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo("gRPC/Unary · zero-copy")
+        // Never a protocol under one setting against another protocol under another.
+        assertThat(family.decisions).allSatisfy { d ->
+            assertThat(Variant.split(d.a).first == Variant.split(d.b).first || Variant.split(d.a).second == Variant.split(d.b).second).isTrue()
+        }
+        assertThat(family.protocolDecisions.map { it.a to it.b }.distinct())
+            .containsExactlyInAnyOrder("HTTP/JSON · zero-copy" to "gRPC/Unary · zero-copy", "HTTP/JSON · copyFrom" to "gRPC/Unary · copyFrom")
+
+        val report = io.protobench.bench.report.MarkdownReport.render(r)
+        assertThat(report).contains("## Variants", "| copyFrom | – | `protobench.data.grpc-payload-mode=copy` |",
+            "- Variants: Hop CPU/req: gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom by")
+        val guide = io.protobench.bench.report.SelectionGuide.lines(Analysis.of(r))
+        assertThat(guide).anySatisfy { assertThat(it).contains("which setting mattered", "gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom") }
+        assertThat(guide.first()).contains("under zero-copy: cheapest hop in CPU: **gRPC/Unary**", "under copyFrom:")
+    }
+
+    @Test
+    fun `a variant whose setting did not take effect is rejected once and the run goes on with the others`() {
+        val s = scenario().copy(variants = listOf(zeroCopy, copyFrom))
+        val lab = FakeLab(FakeClock(), clearCosts, reported = { v -> if (v.name == "copyFrom") mapOf("protobench.data.grpc-payload-mode" to "shared") else v.dataServer })
+        val r = run(s, lab)
+
+        val rejected = r.forks.filter { it.status == ForkStatus.REJECTED }
+        assertThat(rejected).singleElement().satisfies({ assertThat(it.variant).isEqualTo("copyFrom") })
+        assertThat(rejected.single().failure).contains("asked 'copy', the server runs 'shared'")
+        assertThat(lab.pairs.count { it.second == "copyFrom" }).isEqualTo(1)
+        assertThat(r.forks.filter { it.variant == "zero-copy" && it.status == ForkStatus.COMPLETE }).hasSize(3)
+        assertThat(r.trials.map { it.arm }).noneMatch { it.endsWith("copyFrom") }
+    }
+
+    @Test
+    fun `a variant whose JVM refuses its options fails with the JVM's words, and when every variant is refused the run stops`() {
+        val s = scenario().copy(variants = listOf(zeroCopy, copyFrom.copy(jvmOptions = listOf("-XX:+UseZGCX"))))
+        val lab = FakeLab(FakeClock(), clearCosts, refused = mapOf("copyFrom" to "Unrecognized VM option 'UseZGCX'"))
+        val r = run(s, lab)
+        assertThat(r.forks.single { it.status == ForkStatus.REJECTED }.failure).contains("UseZGCX")
+        assertThat(r.forks.count { it.status == ForkStatus.COMPLETE }).isEqualTo(3)
+
+        val all = FakeLab(FakeClock(), clearCosts, refused = mapOf("zero-copy" to "no", "copyFrom" to "no"))
+        val none = run(s, all)
+        assertThat(none.planning!!.stoppedBecause).contains("every variant was rejected")
+        assertThat(all.pairs).hasSize(2)
     }
 }
