@@ -14,6 +14,7 @@ import io.protobench.bench.scenario.ScenarioFile
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.SoakFile
+import io.protobench.bench.scenario.VariantFile
 import io.protobench.bench.scenario.Violation
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
@@ -195,6 +196,7 @@ class ScenarioInputTest {
         assertThat(ScenarioFields.byMapping.getValue("")).containsExactlyElementsOf(fields(ScenarioFile::class))
         assertThat(ScenarioFields.byMapping.getValue("load")).containsExactlyElementsOf(fields(LoadFile::class))
         assertThat(ScenarioFields.byMapping.getValue("soak")).containsExactlyElementsOf(fields(SoakFile::class))
+        assertThat(ScenarioFields.byMapping.getValue("variants")).containsExactlyElementsOf(fields(VariantFile::class))
     }
 
     private fun protobench(vararg argv: String) =

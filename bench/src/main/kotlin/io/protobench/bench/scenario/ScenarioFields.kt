@@ -13,9 +13,12 @@ internal object ScenarioFields {
         "" to listOf(
             "name", "description", "seedPhase", "sizes", "complexities", "protocols", "load", "include", "mode",
             "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes",
+            "variants",
         ),
         "load" to listOf("model", "vus", "rates", "maxVus"),
         "soak" to listOf("window", "min", "max", "tolerance", "vus"),
+        // The fields of each entry of the variants list.
+        "variants" to listOf("name", "gateway", "dataServer", "jvm", "heap", "jdk"),
     )
 
     /** A field of earlier versions: what became of it, and what to write instead. */
@@ -31,11 +34,21 @@ internal object ScenarioFields {
 
     fun path(mapping: String, name: String) = if (mapping.isEmpty()) name else "$mapping.$name"
 
-    /** What [name] found in [mapping] is, and what is accepted instead: retired, misplaced, misspelt, or simply unknown. */
-    fun unknown(mapping: String, name: String): Pair<String, String> {
-        retired[name]?.let { return "field '$name' ${it.fate}" to it.instead }
+    /** The mapping whose fields apply at [path]: an entry of a list (`variants[2]`) has the list's (`variants`). */
+    fun mappingAt(path: String) = path.replace(LIST_INDEX, "")
+
+    private val LIST_INDEX = Regex("""\[\d+]""")
+
+    /**
+     * What [name] found in the mapping at [at] is, and what is accepted instead: retired,
+     * misplaced, misspelt, or simply unknown. The field is named by its path, so that one in
+     * a list entry says which entry (`variants[2].dataserver`).
+     */
+    fun unknown(at: String, name: String): Pair<String, String> {
+        val mapping = mappingAt(at)
+        retired[name]?.let { return "field '${path(at, name)}' ${it.fate}" to it.instead }
         val suggestion = suggestion(mapping, name)
-        return "unknown field '$name'" + (suggestion?.let { " (did you mean $it?)" } ?: "") to accepted(mapping)
+        return "unknown field '${path(at, name)}'" + (suggestion?.let { " (did you mean $it?)" } ?: "") to accepted(mapping)
     }
 
     private fun accepted(mapping: String): String =

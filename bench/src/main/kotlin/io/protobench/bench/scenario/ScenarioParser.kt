@@ -38,6 +38,20 @@ data class ScenarioFile(
     val budget: String? = null,
     /** every-fork | first-fork */
     val probes: String? = null,
+    /** Named configurations of the server pair, each measured in every fork. */
+    val variants: List<VariantFile>? = null,
+)
+
+/** One variant as written: `protobench.*` properties per server, JVM options, heap and JDK. */
+data class VariantFile(
+    val name: String? = null,
+    val gateway: Map<String, String>? = null,
+    val dataServer: Map<String, String>? = null,
+    val jvm: List<String>? = null,
+    /** "512m", "2g": -Xms and -Xmx of both servers. */
+    val heap: String? = null,
+    /** A feature release ("25") or the absolute path of a JDK. */
+    val jdk: String? = null,
 )
 
 data class SoakFile(
@@ -142,8 +156,11 @@ object ScenarioParser {
 
         val beforeParts = violations.size
         val parts = if (file.include != null) included(file, includes, ::violation) else listOfNotNull(part(file, ::violation))
-        // The heap estimate means something only for valid sizes and loads.
-        if (violations.size == beforeParts) ServerHeap.check(parts, serverHeapBytes, source)?.let { violations += it }
+        // The heap estimate means something only for valid sizes and loads; the variant with the least heap must fit too.
+        if (violations.size == beforeParts) {
+            val (heapBytes, variant) = VariantChecks.smallestHeap(file.variants, serverHeapBytes)
+            ServerHeap.check(parts, heapBytes, source, variant)?.let { violations += it }
+        }
         val protocols = protocols(file.protocols, ::violation)
         val mode = (file.mode ?: Mode.COST.id).let { Mode.parse(it) }
         if (mode == null) violation("mode", file.mode, Mode.accepted)
@@ -164,6 +181,8 @@ object ScenarioParser {
         }
         val probes = Probes.parse(file.probes ?: Probes.EVERY_FORK.id)
         if (probes == null) violation("probes", file.probes, Probes.accepted)
+        val variants = VariantChecks.check(file.variants, source)
+        violations += variants.violations
 
         if (violations.isNotEmpty()) return Checked(null, violations)
         return Checked(Scenario(
@@ -182,6 +201,7 @@ object ScenarioParser {
             aaControl = file.noiseControl ?: false,
             budget = budget,
             probes = probes!!,
+            variants = variants.variants,
         ), violations)
     }
 
@@ -256,7 +276,7 @@ object ScenarioParser {
     }
 
     /** Each entry of a list once: [written] as in the file, [normalised] as measured (1kb and 1024 are one size). */
-    private fun checkDistinct(field: String, written: List<Any>, normalised: List<Any>, what: String, violation: (String, Any?, String) -> Unit) {
+    internal fun checkDistinct(field: String, written: List<Any>, normalised: List<Any>, what: String, violation: (String, Any?, String) -> Unit) {
         val repeated = written.indices.groupBy { normalised[it] }.values.filter { it.size > 1 }
         if (repeated.isEmpty()) return
         val which = repeated.joinToString("; ") { same -> same.map { written[it] }.distinct().joinToString(" and ") + " (${same.size} times)" }
@@ -329,5 +349,15 @@ fun Scenario.toFile(): ScenarioFile {
         noiseControl = aaControl,
         budget = budget?.let(DurationText::k6),
         probes = probes.id,
+        variants = variants.map { it.toFile() }.ifEmpty { null },
     )
 }
+
+private fun Variant.toFile() = VariantFile(
+    name = name,
+    gateway = gateway.ifEmpty { null },
+    dataServer = dataServer.ifEmpty { null },
+    jvm = jvmOptions.ifEmpty { null },
+    heap = heap,
+    jdk = jdk,
+)

@@ -1,6 +1,7 @@
 package io.protobench.bench.scenario
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.contract.server.SettableSettings.Server
 
 /**
  * Binds a parsed YAML tree to a [ScenarioFile] field by field, so that every structural
@@ -43,6 +44,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             noiseControl = flag(top, "noiseControl"),
             budget = text(top, "budget", DurationText.ACCEPTED),
             probes = text(top, "probes", Probes.accepted),
+            variants = list(top, "variants", VARIANTS, ::variant),
         )
     }
 
@@ -65,6 +67,33 @@ internal class ScenarioTree private constructor(private val source: String) {
         )
     }
 
+    private fun variant(field: Field) = mapping(field.value, field.path, VARIANT)?.let { variant ->
+        VariantFile(
+            name = text(variant, "name", VariantChecks.NAME_ACCEPTED),
+            gateway = properties(variant, Server.GATEWAY),
+            dataServer = properties(variant, Server.DATA_SERVER),
+            jvm = texts(variant, "jvm", VariantChecks.JVM_ACCEPTED),
+            heap = text(variant, "heap", VariantChecks.HEAP_ACCEPTED),
+            jdk = text(variant, "jdk", VariantChecks.JDK_ACCEPTED),
+        )
+    }
+
+    /**
+     * The `protobench.*` properties a variant gives [server], each value as text (`channels: 4`
+     * is "4"); validation judges names and values. A value that is null or not a scalar is
+     * reported and left out.
+     */
+    private fun properties(mapping: Mapping, server: Server): Map<String, String>? {
+        val accepted = VariantChecks.propertiesAccepted(server)
+        val field = child(mapping, server.key, accepted) ?: return null
+        if (!field.value.isObject) return wrong(field.path, field.value, accepted)
+        return field.value.fields().asSequence().mapNotNull { (name, node) ->
+            val property = Field("${field.path}.$name", node)
+            val value: String? = if (node.isNull) empty(property.path, VALUE) else scalarText(property, VALUE)
+            value?.let { name to it }
+        }.toMap(LinkedHashMap())
+    }
+
     /** A value found at [path]. */
     private class Field(val path: String, val value: JsonNode)
 
@@ -75,7 +104,7 @@ internal class ScenarioTree private constructor(private val source: String) {
 
     private fun mapping(node: JsonNode, path: String, accepted: String, shownPath: String = path): Mapping? {
         if (!node.isObject) return wrong(shownPath, node, accepted)
-        val known = ScenarioFields.byMapping.getValue(path)
+        val known = ScenarioFields.byMapping.getValue(ScenarioFields.mappingAt(path))
         node.fieldNames().asSequence().filter { it !in known }.forEach { name ->
             val fieldPath = ScenarioFields.path(path, name)
             broken += fieldPath
@@ -155,21 +184,32 @@ internal class ScenarioTree private constructor(private val source: String) {
      * is dropped.
      */
     private fun reconcile(semantic: Violation): Violation? {
-        val field = remapIndex(semantic.field)
+        val field = remapIndices(semantic.field)
         val covered = field.split('|').any { part -> broken.any { part == it || part.startsWith("$it.") || part.startsWith("$it[") } }
         return if (covered) null else semantic.copy(field = field)
     }
 
-    private fun remapIndex(field: String): String {
-        val (list, index) = Regex("""^(.*)\[(\d+)]$""").matchEntire(field)?.destructured ?: return field
-        val original = keptIndices[list]?.getOrNull(index.toInt()) ?: return field
-        return "$list[$original]"
+    /** Every index in [field], outer lists first (`variants[1].jvm[0]`), as the file's own. */
+    private fun remapIndices(field: String): String {
+        val remapped = StringBuilder()
+        var end = 0
+        for (match in Regex("""\[(\d+)]""").findAll(field)) {
+            remapped.append(field, end, match.range.first)
+            val index = match.groupValues[1].toInt()
+            val original = keptIndices[remapped.toString()]?.getOrNull(index) ?: index
+            remapped.append('[').append(original).append(']')
+            end = match.range.last + 1
+        }
+        return remapped.append(field, end, field.length).toString()
     }
 
     companion object {
         private const val SHOWN_CHARS = 60
         private const val LOAD = "a mapping such as {model: closed, vus: [10]} or {model: open, rates: [500], maxVus: 200}"
         private const val SOAK = "a mapping such as {window: 3s, min: 15s, max: 120s, tolerance: 5%, vus: 2}"
+        private const val VARIANT = "a mapping such as {name: copy, dataServer: {protobench.data.grpc-payload-mode: copy}}"
+        private const val VARIANTS = "a list of variants, each $VARIANT"
+        private const val VALUE = VariantChecks.VALUE_ACCEPTED
 
         fun read(root: JsonNode, source: String): Read {
             val tree = ScenarioTree(source)

@@ -29,16 +29,22 @@ object ServerHeap {
     /** The heap the payloads of [scenario] need at once: largest size × most virtual users × [COPIES_IN_FLIGHT]. */
     fun inFlightBytes(scenario: Scenario): Long = largest(scenario.parts)?.bytes ?: 0
 
-    /** Null when [parts] fit a heap of [heapBytes]; else the violation with the estimate and the two ways out. */
-    fun check(parts: List<Part>, heapBytes: Long, source: String): Violation? {
+    /**
+     * Null when [parts] fit a heap of [heapBytes]; else the violation with the estimate and
+     * the two ways out. [variant] names the variant whose own heap [heapBytes] is (null: the
+     * run's), which is raised in the scenario instead of with --jvm-opt.
+     */
+    fun check(parts: List<Part>, heapBytes: Long, source: String, variant: String? = null): Violation? {
         val worst = largest(parts)?.takeIf { it.bytes > heapBytes } ?: return null
         val vusField = if (worst.openModel) "load.maxVus" else "load.vus"
+        val needed = "${ceil(worst.bytes.toDouble() / GIB).toLong()}g"
+        val servers = if (variant == null) "the servers have" else "the servers of variant $variant have"
+        val raise = if (variant == null) "raise it with --jvm-opt -Xmx$needed" else "raise its heap, e.g. heap: $needed"
         return Violation(
             source, vusField, "${worst.sizeLabel} × ${worst.vus} VUs",
             "largest size × virtual users × $COPIES_IN_FLIGHT copies within the servers' heap",
             "${worst.sizeLabel} × ${worst.vus} VUs needs about ${amount(worst.bytes)} of heap in flight; " +
-                "the servers have ${amount(heapBytes)} (raise it with --jvm-opt -Xmx${ceil(worst.bytes.toDouble() / GIB).toLong()}g, " +
-                "or lower $vusField)",
+                "$servers ${amount(heapBytes)} ($raise, or lower $vusField)",
         )
     }
 

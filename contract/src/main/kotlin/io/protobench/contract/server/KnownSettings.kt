@@ -72,8 +72,8 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
          * (at most a third of the characters differ), else every name this server knows.
          */
         fun problem(name: String, known: Collection<String>): String {
-            val nearest = nearest(name, known)
-            return if (editDistance(name, nearest) <= name.length / 3) {
+            val nearest = EditDistance.suggestion(name, known)
+            return if (nearest != null) {
                 "unknown setting '$name' (did you mean $nearest?)"
             } else {
                 "unknown setting '$name' (this server's settings: ${known.sorted().joinToString(", ")})"
