@@ -145,8 +145,8 @@ class ScenarioVariantsTest {
         assertThat(v.at("variants[1].dataserver").accepted).contains("name", "gateway", "dataServer", "jvm", "heap", "jdk")
         assertThat(violations("heap: 2g").single().toString()).contains("did you mean variants.heap?")
 
-        val nine = (1..9).joinToString("\n", prefix = "variants:\n") { "  - {name: v$it, heap: ${it}g}" }
-        assertThat(violations(nine).single().accepted).contains("at most 8 variants")
+        val tooMany = (1..17).joinToString("\n", prefix = "variants:\n") { "  - {name: v$it, heap: ${1000 + it}m}" }
+        assertThat(violations(tooMany).single().accepted).contains("at most 16 variants")
         assertThat(violations("variants: []").single().accepted).contains("at least one variant")
     }
 

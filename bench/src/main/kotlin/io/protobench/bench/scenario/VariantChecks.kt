@@ -15,7 +15,7 @@ import java.nio.file.Path
  */
 internal object VariantChecks {
     /** Each variant multiplies the run's time: beyond this a run is better split. */
-    const val MAX_VARIANTS = 8
+    const val MAX_VARIANTS = 16
 
     const val NAME_ACCEPTED = "1-32 letters, digits, '-', '_' or '.'"
     const val HEAP_ACCEPTED = "a heap size for -Xms and -Xmx of both servers: a number of up to 5 digits with m or g, at least 64m (e.g. 512m, 2g)"
