@@ -21,6 +21,8 @@ object MarkdownReport {
         Column("CPU µs/req k6 / api / data", listOf(Figure.K6_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("Hop share", listOf(Figure.HOP_SHARE)),
         Column("Alloc/req api / data (B)", listOf(Figure.API_ALLOC, Figure.DATA_ALLOC)),
+        Column("GCs / GC ms api", listOf(Figure.API_GC_COUNT, Figure.API_GC_TIME)),
+        Column("GCs / GC ms data", listOf(Figure.DATA_GC_COUNT, Figure.DATA_GC_TIME)),
         Column("Machine busy", listOf(Figure.MACHINE_BUSY)),
     )
     private val capacityColumns = listOf(
@@ -88,14 +90,24 @@ object MarkdownReport {
         appendLine("|---|---|---|---|---|---|---|")
         for (v in variants) {
             fun props(map: Map<String, String>) = map.entries.joinToString("<br>") { "`${it.key}=${it.value}`" }.ifEmpty { "–" }
-            val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { it.settings }.distinct()
-                .joinToString("; ") { s -> s.entries.joinToString(", ") { "${it.key.substringAfterLast('.')}=${it.value}" } }
-                .ifEmpty { if (v.gateway.isEmpty() && v.dataServer.isEmpty()) "nothing to check" else "–" }
+            val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { readBack(it.settings) }.distinct()
+                .joinToString("; ").ifEmpty { "–" }
             val jdk = v.jdk?.let { r.environment["serverJdk · ${v.name}"] ?: it } ?: "run's"
             appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | ${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
                 "${v.heap ?: "run's"} | $jdk | $readBack |")
         }
         appendLine()
+    }
+
+    /** A variant's read-back settings: the properties, then each JVM's release, collectors and heap ("both" when alike). */
+    private fun readBack(settings: Map<String, String>): String {
+        val properties = settings.filterKeys { !it.startsWith("jvm.") }.entries.map { "${it.key.substringAfterLast('.')}=${it.value}" }
+        val jvms = listOf("api-server", "data-server").associateWith { server ->
+            listOfNotNull(settings["jvm.$server.java-version"], settings["jvm.$server.collectors"]?.replace(", ", "/"),
+                settings["jvm.$server.max-heap-mb"]?.let { "$it MB heap" }).joinToString(", ")
+        }
+        val jvm = if (jvms.values.distinct().size == 1) listOf("both JVMs: ${jvms.values.first()}") else jvms.map { (server, facts) -> "$server: $facts" }
+        return (properties + jvm).joinToString("; ")
     }
 
     private fun StringBuilder.condition(a: ConditionAnalysis, record: RunRecord) {
@@ -223,22 +235,25 @@ object MarkdownReport {
         appendLine()
     }
 
+    /** "Fork 2", or "Fork 2 (variant copyFrom)" for one variant's pair. */
+    private fun name(f: io.protobench.bench.measure.ForkRecord) = "Fork ${f.index}" + (f.variant?.let { " (variant $it)" } ?: "")
+
     private fun StringBuilder.problems(r: RunRecord) {
         val invalid = r.trials.filter { !it.valid }
         val failedForks = r.forks.filter { it.status == ForkStatus.FAILED || it.status == ForkStatus.REJECTED }
         val unsettled = r.forks.filter { it.soak?.settled == false }
-        val coldWarmIns = r.forks.flatMap { f -> f.warmIns.filter { !it.soak.settled }.map { f.index to it } }
+        val coldWarmIns = r.forks.flatMap { f -> f.warmIns.filter { !it.soak.settled }.map { f to it } }
         if (invalid.isEmpty() && failedForks.isEmpty() && unsettled.isEmpty() && coldWarmIns.isEmpty()) return
         appendLine("## Problems")
         appendLine()
         invalid.forEach { appendLine("- Trial ${it.sequence} (${it.arm}, ${it.condition}, fork ${it.fork}) is invalid and left out of every verdict: ${it.invalidReason()}") }
         failedForks.forEach {
             if (it.status == ForkStatus.REJECTED) appendLine("- Variant ${it.variant} was rejected in fork ${it.index} and not measured: ${it.failure}")
-            else appendLine("- Fork ${it.index}${it.variant?.let { v -> " (variant $v)" } ?: ""} failed: ${it.failure}")
+            else appendLine("- ${name(it)} failed: ${it.failure}")
         }
-        unsettled.forEach { appendLine("- Fork ${it.index}'s soak had not settled after ${Numbers.number(it.soak!!.seconds)} s${it.soak.error?.let { e -> " ($e)" } ?: ""}: its trials may still include JIT warm-up") }
+        unsettled.forEach { appendLine("- ${name(it)}: the soak had not settled after ${Numbers.number(it.soak!!.seconds)} s${it.soak.error?.let { e -> " ($e)" } ?: ""}: its trials may still include JIT warm-up") }
         coldWarmIns.forEach { (fork, w) ->
-            appendLine("- Fork $fork's warm-in of ${w.condition} at ${w.load} had not settled after ${Numbers.number(w.soak.seconds)} s" +
+            appendLine("- ${name(fork)}: the warm-in of ${w.condition} at ${w.load} had not settled after ${Numbers.number(w.soak.seconds)} s" +
                 "${w.soak.error?.let { e -> " ($e)" } ?: ""}: its cost trials may still include JIT warm-up")
         }
         appendLine()

@@ -123,7 +123,7 @@ class ForkRunner(
                     val effective = try { servers.effectiveSettings() } catch (e: Exception) {
                         return keep(r.withFork(fork.ended(ForkStatus.FAILED, "could not read the servers' settings: ${e.message}")))
                     }
-                    fork = fork.copy(settings = effective.filterKeys { it in variant.gateway || it in variant.dataServer })
+                    fork = fork.copy(settings = VariantSettings.recorded(variant, effective))
                     val wrong = VariantSettings.mismatches(variant, effective)
                     if (wrong.isNotEmpty()) return rejected(r, fork, "settings did not take effect: " + wrong.joinToString("; "))
                 }

@@ -98,7 +98,9 @@ class LocalLab(
             gateway.startWindow("settings", "settings")
             val end = gateway.endWindow()
             return VariantSettings.flatten("protobench.gateway", end.clientSettings) +
-                VariantSettings.flatten("protobench.data", end.dataServerSettings)
+                VariantSettings.flatten("protobench.data", end.dataServerSettings) +
+                VariantSettings.jvm("api-server", end.processes.apiServer.jvm) +
+                VariantSettings.jvm("data-server", end.processes.dataServer?.jvm)
         }
 
         override fun close() = servers.close()

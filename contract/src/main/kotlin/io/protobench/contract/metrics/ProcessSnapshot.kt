@@ -30,7 +30,31 @@ data class ProcessSnapshot(
     val availableProcessors: Int,
     /** Time the JIT compilers spent compiling since the JVM started, milliseconds (all compiler threads); 0 when unknown. */
     val jitCompileTimeMs: Long = 0,
+    /** What this JVM is (its release, collectors, heap limit); null from servers that predate it. */
+    val jvm: JvmFacts? = null,
 )
+
+/**
+ * The facts of a JVM that a run's settings choose and a report must be able to trust:
+ * read from the running JVM, so that a variant asking for ZGC or a 2 GB heap can be
+ * checked to have got it. No command line or system properties (they may hold secrets).
+ */
+data class JvmFacts(
+    /** `java.version`, e.g. "25.0.3". */
+    val javaVersion: String,
+    /** The garbage collector beans, e.g. ["G1 Young Generation", "G1 Old Generation"]. */
+    val collectors: List<String>,
+    /** The heap's maximum, bytes (-Xmx as the collector counts it); -1 when undefined. */
+    val maxHeapBytes: Long,
+) {
+    companion object {
+        fun current() = JvmFacts(
+            javaVersion = System.getProperty("java.version"),
+            collectors = ManagementFactory.getGarbageCollectorMXBeans().map { it.name },
+            maxHeapBytes = ManagementFactory.getMemoryMXBean().heapMemoryUsage.max,
+        )
+    }
+}
 
 /** Reads [ProcessSnapshot]s of the current JVM from its management beans. */
 object ProcessMetrics {
@@ -38,6 +62,7 @@ object ProcessMetrics {
     private val threads = ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
     private val heapPools = ManagementFactory.getMemoryPoolMXBeans().filter { it.type == MemoryType.HEAP }
     private val compiler = ManagementFactory.getCompilationMXBean()?.takeIf { it.isCompilationTimeMonitoringSupported }
+    private val jvm = JvmFacts.current()
 
     fun snapshot(): ProcessSnapshot {
         val collectors = ManagementFactory.getGarbageCollectorMXBeans()
@@ -52,6 +77,7 @@ object ProcessMetrics {
             peakHeapUsedBytes = heapPools.sumOf { it.peakUsage?.used ?: 0 },
             availableProcessors = Runtime.getRuntime().availableProcessors(),
             jitCompileTimeMs = compiler?.totalCompilationTime ?: 0,
+            jvm = jvm,
         )
     }
 
@@ -88,6 +114,8 @@ data class ProcessUsage(
      * two waves of compilation.
      */
     val jitCompileTimeMs: Long = 0,
+    /** The JVM's facts at the window's end. */
+    val jvm: JvmFacts? = null,
 ) {
     companion object {
         private const val MB = 1024.0 * 1024.0
@@ -108,6 +136,7 @@ data class ProcessUsage(
                 peakHeapMb = maxOf(end.peakHeapUsedBytes, start.heapUsedBytes, end.heapUsedBytes) / MB,
                 avgCoreUsagePercent = 100.0 * cpuNs / wallNs,
                 jitCompileTimeMs = (end.jitCompileTimeMs - start.jitCompileTimeMs).coerceAtLeast(0),
+                jvm = end.jvm,
             )
         }
     }
