@@ -349,7 +349,7 @@ class ForkRunnerTest {
         assertThat(report).contains("## Variants", "| copyFrom | – | `protobench.data.grpc-payload-mode=copy` |",
             "- Variants: Hop CPU/req: gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom by")
         val guide = io.protobench.bench.report.SelectionGuide.lines(Analysis.of(r))
-        assertThat(guide).anySatisfy { assertThat(it).contains("which setting mattered", "gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom") }
+        assertThat(guide).anySatisfy { assertThat(it).contains("which setting mattered: on gRPC/Unary, copyFrom: +", "hop CPU per request against zero-copy [+") }
         assertThat(guide.first()).contains("under zero-copy: cheapest hop in CPU: **gRPC/Unary**", "under copyFrom:")
     }
 
