@@ -110,6 +110,42 @@ class BenchEndToEndTest {
     }
 
     @Test
+    fun `variants run on their own server pairs, read back from the real servers, and a refused JVM option rejects only its variant`(@TempDir results: Path) {
+        val scenario = ScenarioParser.parse("""
+            name: e2e-variants
+            sizes: [1kb]
+            protocols: [gRPC/Unary]
+            load: {model: open, rates: [40], maxVus: 20}
+            duration: 1s
+            forks: 2
+            maxForks: 2
+            nullHop: false
+            soak: {window: 1s, min: 1s, max: 2s}
+            variants:
+              - {name: shared, dataServer: {protobench.data.grpc-payload-mode: shared}}
+              - {name: copy-serial, dataServer: {protobench.data.grpc-payload-mode: copy}, jvm: [-XX:+UseSerialGC], heap: 384m}
+              - {name: broken, jvm: [-XX:+UseZGCX]}
+        """.trimIndent(), "e2e variants test")
+
+        val record = RunStore.load(BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 11)).dir)
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        val rejected = record.forks.single { it.status == ForkStatus.REJECTED }
+        assertThat(rejected.variant).isEqualTo("broken")
+        assertThat(rejected.failure).contains("Unrecognized VM option 'UseZGCX'")
+        val measured = record.forks.filter { it.status == ForkStatus.COMPLETE }
+        assertThat(measured.map { it.index to it.variant }).containsExactlyInAnyOrder(1 to "shared", 1 to "copy-serial", 2 to "shared", 2 to "copy-serial")
+        val copy = measured.first { it.variant == "copy-serial" }.settings
+        assertThat(copy).containsEntry("protobench.data.grpc-payload-mode", "copy")
+            .containsEntry("jvm.api-server.collectors", "Copy, MarkSweepCompact")
+        // Serial reports its heap without one survivor space: a little under the 384 MB asked for.
+        assertThat(copy.getValue("jvm.data-server.max-heap-mb").toInt()).isBetween(330, 384)
+        assertThat(measured.first { it.variant == "shared" }.settings).containsEntry("protobench.data.grpc-payload-mode", "shared")
+        assertThat(record.trials.map { it.arm }.distinct()).containsExactlyInAnyOrder("gRPC/Unary · shared", "gRPC/Unary · copy-serial")
+        assertThat(record.trials).allSatisfy { assertThat(it.valid).isTrue() }
+    }
+
+    @Test
     fun `an interrupted run is resumed in its own folder, keeping what it measured`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("""
             name: e2e-resume
