@@ -28,6 +28,8 @@ import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.EnumSource
 import org.junit.jupiter.params.provider.MethodSource
 import org.springframework.beans.factory.annotation.Autowired
+import org.springframework.http.HttpHeaders
+import org.springframework.http.HttpStatus
 import org.springframework.http.MediaType
 import org.springframework.test.context.TestPropertySource
 import org.springframework.test.web.reactive.server.WebTestClient
@@ -39,6 +41,7 @@ import org.springframework.test.web.reactive.server.WebTestClient
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DeliveryTest(
     private val payloadMode: GrpcPayloadMode,
+    private val httpBinaryPayloadMode: GrpcPayloadMode,
     private val complexEncoding: ComplexEncoding,
 ) {
     @Autowired
@@ -75,6 +78,26 @@ abstract class DeliveryTest(
 
     @ParameterizedTest
     @MethodSource("io.protobench.dataserver.DeliveryTest#sizes")
+    fun `HTTP Binary raw delivers exactly the payload the protobuf body carries`(size: String) {
+        val raw = rawBody("/data/binary?size=$size&requestId=r-$size")
+        val message = DataResponse.parseFrom(web.bodyOf("/data/binary?size=$size&requestId=r-$size", APPLICATION_PROTOBUF))
+        assertThat(raw).hasSize(PayloadSize.parse(size).bytes)
+        assertThat(raw).isEqualTo(message.payload.toByteArray())
+        assertThat(raw).isEqualTo(expected(size))
+    }
+
+    @Test
+    fun `HTTP Binary answers protobuf to a client that accepts any type or prefers protobuf`() {
+        for (accept in listOf("*/*", "application/*", "application/octet-stream;q=0.5, application/x-protobuf")) {
+            val body = web.bodyOf("/data/binary?size=1kb", APPLICATION_PROTOBUF, HttpHeaders.ACCEPT to accept)
+            assertThat(DataResponse.parseFrom(body).payload.toByteArray()).`as`(accept).isEqualTo(expected("1kb"))
+        }
+        web.get().uri("/data/binary?size=1kb").header(HttpHeaders.ACCEPT, "text/html").exchange()
+            .expectStatus().isEqualTo(HttpStatus.NOT_ACCEPTABLE)
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.protobench.dataserver.DeliveryTest#sizes")
     fun `gRPC unary delivers the generated payload with its size and request id`(size: String) {
         val response = grpc.data.getData(dataRequest(size))
         assertThat(response.requestId).isEqualTo("r-$size")
@@ -104,10 +127,11 @@ abstract class DeliveryTest(
     }
 
     @Test
-    fun `the largest accepted size, 8mb, is delivered over HTTP Binary and gRPC`() {
+    fun `the largest accepted size, 8mb, is delivered over HTTP Binary, protobuf and raw, and gRPC`() {
         val bytes = expected("8mb")
         val http = DataResponse.parseFrom(web.bodyOf("/data/binary?size=8mb", APPLICATION_PROTOBUF))
         assertThat(http.payload.toByteArray()).isEqualTo(bytes)
+        assertThat(rawBody("/data/binary?size=8mb")).isEqualTo(bytes)
         assertThat(grpc.data.getData(dataRequest("8mb")).payload.toByteArray()).isEqualTo(bytes)
         assertThat(streamChunks("8mb")).hasSize(128)
     }
@@ -147,9 +171,13 @@ abstract class DeliveryTest(
             .expectStatus().isOk
             .expectBody()
             .jsonPath("$.grpcPayloadMode").isEqualTo(payloadMode.id)
+            .jsonPath("$.httpBinaryPayloadMode").isEqualTo(httpBinaryPayloadMode.id)
             .jsonPath("$.complexEncoding").isEqualTo(complexEncoding.id)
             .jsonPath("$.chunkSizeBytes").isEqualTo(CHUNK)
     }
+
+    private fun rawBody(uri: String): ByteArray =
+        web.bodyOf(uri, MediaType.APPLICATION_OCTET_STREAM_VALUE, HttpHeaders.ACCEPT to MediaType.APPLICATION_OCTET_STREAM_VALUE)
 
     private fun streamChunks(size: String): List<DataChunk> =
         grpc.data.getDataStream(dataRequest(size)).asSequence().toList()
@@ -171,8 +199,14 @@ abstract class DeliveryTest(
 }
 
 @DataServerTest
-class DefaultModesDeliveryTest : DeliveryTest(GrpcPayloadMode.SHARED, ComplexEncoding.PER_REQUEST)
+class DefaultModesDeliveryTest : DeliveryTest(GrpcPayloadMode.SHARED, GrpcPayloadMode.SHARED, ComplexEncoding.PER_REQUEST)
 
 @DataServerTest
-@TestPropertySource(properties = ["protobench.data.grpc-payload-mode=copy", "protobench.data.complex-encoding=prebuilt"])
-class CopyAndPrebuiltDeliveryTest : DeliveryTest(GrpcPayloadMode.COPY, ComplexEncoding.PREBUILT)
+@TestPropertySource(
+    properties = [
+        "protobench.data.grpc-payload-mode=copy",
+        "protobench.data.http-binary-payload-mode=copy",
+        "protobench.data.complex-encoding=prebuilt",
+    ],
+)
+class CopyAndPrebuiltDeliveryTest : DeliveryTest(GrpcPayloadMode.COPY, GrpcPayloadMode.COPY, ComplexEncoding.PREBUILT)

@@ -91,10 +91,17 @@ class OperationalEndpointsTest {
     fun `settings exposes only the protobench settings, with the bound gRPC port`() {
         val settings = mapper.readTree(web.bodyOf("/internal/settings", MediaType.APPLICATION_JSON_VALUE))
 
-        assertThat(settings.fieldNames().asSequence().toList())
-            .containsExactly("grpcPayloadMode", "complexEncoding", "chunkSizeBytes", "grpc")
+        assertThat(settings.fieldNames().asSequence().toList()).containsExactly(
+            "grpcPayloadMode", "httpBinaryPayloadMode", "complexEncoding", "chunkSizeBytes", "compression", "grpc",
+        )
+        assertThat(settings["grpc"].fieldNames().asSequence().toList())
+            .containsExactly("address", "port", "executor", "eventLoopThreads")
         assertThat(settings["grpc"]["port"].asInt()).isEqualTo(grpcServer.port)
         assertThat(settings["grpc"]["address"].asText()).isEqualTo("127.0.0.1")
+        assertThat(settings["compression"].asText()).isEqualTo("none")
+        assertThat(settings["httpBinaryPayloadMode"].asText()).isEqualTo("shared")
+        assertThat(settings["grpc"]["executor"].asText()).isEqualTo("pool")
+        assertThat(settings["grpc"]["eventLoopThreads"].asInt()).isEqualTo(0)
         assertThat(settings.toString()).doesNotContain("-X", "java.", "PATH")
     }
 

@@ -20,7 +20,12 @@ interface DataClient {
     suspend fun fetchComplex(level: ComplexityLevel, requestId: String): FetchedComplex
 }
 
-/** What a hop moved: [wireBytes] = response bytes received (HTTP body bytes; gRPC serialized message bytes). */
+/**
+ * What a hop moved: [wireBytes] = response bytes received (HTTP body bytes; gRPC
+ * serialized message bytes). Under `protobench.gateway.compression: gzip` they stay the
+ * decoded sizes (the HTTP body after gzip decoding, the gRPC message as serialized), so
+ * figures compare across variants; the compressed bytes on the wire are not counted.
+ */
 sealed interface Fetched {
     val wireBytes: Long
 }

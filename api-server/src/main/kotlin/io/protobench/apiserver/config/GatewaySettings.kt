@@ -1,19 +1,25 @@
 package io.protobench.apiserver.config
 
+import com.fasterxml.jackson.annotation.JsonValue
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.server.SettingsRejected
 import org.springframework.boot.context.properties.ConfigurationProperties
 
 /**
- * How the gateway calls the data-server: where it is, which HTTP version and pool the
- * HTTP hop uses, how many gRPC channels, and the time limits. Documented with defaults
- * in `api-server.yml`. An instance is always valid: construction refuses bad values
- * with an [InvalidSettings] listing every violation, so a misconfigured gateway does
- * not start.
+ * How the gateway calls the data-server: where it is, whether the hops ask for
+ * compression, which HTTP version, pool and binary body the HTTP hop uses, how many gRPC
+ * channels on which threads, and the time limits. Documented with defaults in
+ * `api-server.yml`. An instance is always valid: construction refuses bad values with an
+ * [InvalidSettings] listing every violation, so a misconfigured gateway does not start;
+ * an unknown value of a closed set is refused by the binder, naming the property (Spring
+ * Boot's start-up report lists the accepted values). Reported whole as the window
+ * report's `clientSettings`: the closed sets by their lowercase ids, except [HttpVersion].
  */
 @ConfigurationProperties("protobench.gateway")
 data class GatewaySettings(
     val dataServer: DataServer = DataServer(),
+    /** Whether the hops ask the data-server for compressed responses; see [Compression]. */
+    val compression: Compression = Compression.NONE,
     val http: Http = Http(),
     val grpc: Grpc = Grpc(),
     val timeouts: Timeouts = Timeouts(),
@@ -40,12 +46,48 @@ data class GatewaySettings(
         H2C,
     }
 
+    /** Compression of the hops to the data-server. */
+    enum class Compression(@get:JsonValue val id: String) {
+        /** Plain: the HTTP hop sends no Accept-Encoding, the gRPC channels accept identity only. */
+        NONE("none"),
+
+        /**
+         * gzip: the HTTP hop sends `Accept-Encoding: gzip` and decodes gzip bodies; the gRPC
+         * hop sends its requests gzipped and accepts gzipped responses. A response is
+         * compressed only when the data-server's compression is gzip too.
+         */
+        GZIP("gzip"),
+    }
+
+    /** The HTTP/Binary payload body the gateway asks for. */
+    enum class BinaryBody(@get:JsonValue val id: String) {
+        /** A serialized `DataResponse` (`application/x-protobuf`), its declared size checked. */
+        PROTOBUF("protobuf"),
+
+        /**
+         * The bare payload bytes (`application/octet-stream`), their length checked against
+         * the size asked for. Level objects have no raw form: `/complex` stays protobuf.
+         */
+        RAW("raw"),
+    }
+
+    /** Which threads complete the gateway's gRPC calls. */
+    enum class GrpcExecutor(@get:JsonValue val id: String) {
+        /** grpc-java's default: call callbacks on its shared cached thread pool. */
+        DEFAULT("default"),
+
+        /** `directExecutor()`: callbacks on the channel's Netty event loop, no hand-off. */
+        DIRECT("direct"),
+    }
+
     data class Http(
         val version: HttpVersion = HttpVersion.HTTP_1_1,
         /** Most connections the HTTP hop keeps open to the data-server. */
         val poolSize: Int = 500,
         /** Most requests waiting for a pooled connection; more fail at once (-1 = no limit). */
         val pendingAcquireMax: Int = 10_000,
+        /** The HTTP/Binary payload body asked for; see [BinaryBody]. */
+        val binaryBody: BinaryBody = BinaryBody.PROTOBUF,
     )
 
     data class Grpc(
@@ -53,6 +95,10 @@ data class GatewaySettings(
         val channels: Int = 1,
         /** Largest gRPC message the gateway accepts, bytes; must hold an 8 MiB payload plus framing. */
         val maxInboundMessageBytes: Int = 16 * PayloadSize.MIB,
+        /** Which threads complete the calls; see [GrpcExecutor]. */
+        val executor: GrpcExecutor = GrpcExecutor.DEFAULT,
+        /** Netty event-loop threads shared by the channels; 0 = grpc-netty's default (shared, twice the cores). */
+        val eventLoopThreads: Int = 0,
     )
 
     data class Timeouts(
@@ -80,6 +126,9 @@ data class GatewaySettings(
         check("grpc.max-inbound-message-bytes", grpc.maxInboundMessageBytes, "at least $MIN_INBOUND (9 MiB)") {
             it >= MIN_INBOUND
         },
+        check("grpc.event-loop-threads", grpc.eventLoopThreads, "0 (grpc-netty's default) or 1..$MAX_EVENT_LOOP_THREADS") {
+            it in 0..MAX_EVENT_LOOP_THREADS
+        },
         check("timeouts.connect-ms", timeouts.connectMs, "1..600000") { it in 1..600_000 },
         check("timeouts.request-ms", timeouts.requestMs, "1..3600000") { it in 1..3_600_000 },
         check("timeouts.control-ms", timeouts.controlMs, "1..600000") { it in 1..600_000 },
@@ -91,6 +140,9 @@ data class GatewaySettings(
 
         /** The largest payload (8 MiB) plus room for the message framing. */
         const val MIN_INBOUND = PayloadSize.MAX_BYTES + PayloadSize.MIB
+
+        /** Most event-loop threads a setting may ask for: far above any core count the lab runs on. */
+        const val MAX_EVENT_LOOP_THREADS = 64
 
         private fun <T> check(property: String, value: T, accepted: String, isValid: (T) -> Boolean): Violation? =
             if (isValid(value)) null else Violation("$PREFIX.$property", value.toString(), accepted)

@@ -1,9 +1,16 @@
 package io.protobench.apiserver.config
 
+import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.apiserver.config.GatewaySettings.BinaryBody
+import io.protobench.apiserver.config.GatewaySettings.Compression
+import io.protobench.apiserver.config.GatewaySettings.GrpcExecutor
 import io.protobench.apiserver.config.GatewaySettings.HttpVersion
+import io.protobench.contract.Json
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.CsvSource
 import org.springframework.boot.context.properties.bind.Binder
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource
 
@@ -28,6 +35,10 @@ class GatewaySettingsTest {
         assertThat(settings.http.poolSize).isEqualTo(500)
         assertThat(settings.grpc.channels).isEqualTo(1)
         assertThat(settings.grpc.maxInboundMessageBytes).isGreaterThanOrEqualTo(9 * 1024 * 1024)
+        assertThat(settings.compression).isEqualTo(Compression.NONE)
+        assertThat(settings.http.binaryBody).isEqualTo(BinaryBody.PROTOBUF)
+        assertThat(settings.grpc.executor).isEqualTo(GrpcExecutor.DEFAULT)
+        assertThat(settings.grpc.eventLoopThreads).isEqualTo(0)
         assertThat(settings.timeouts).isEqualTo(GatewaySettings.Timeouts(connectMs = 2_000, requestMs = 10_000, controlMs = 5_000))
     }
 
@@ -47,6 +58,50 @@ class GatewaySettingsTest {
     }
 
     @Test
+    fun `compression, binary body, gRPC executor and event loops bind by their documented values in any case`() {
+        val settings = bind(
+            "protobench.gateway.compression" to "gzip",
+            "protobench.gateway.http.binary-body" to "RAW",
+            "protobench.gateway.grpc.executor" to "Direct",
+            "protobench.gateway.grpc.event-loop-threads" to "2",
+        )
+
+        assertThat(settings.compression).isEqualTo(Compression.GZIP)
+        assertThat(settings.http.binaryBody).isEqualTo(BinaryBody.RAW)
+        assertThat(settings.grpc.executor).isEqualTo(GrpcExecutor.DIRECT)
+        assertThat(settings.grpc.eventLoopThreads).isEqualTo(2)
+    }
+
+    @Test
+    fun `the closed sets are reported by their lowercase ids`() {
+        val json = Json.newMapper().valueToTree<JsonNode>(
+            bind("protobench.gateway.compression" to "GZIP", "protobench.gateway.http.binary-body" to "raw"),
+        )
+
+        assertThat(json["compression"].asText()).isEqualTo("gzip")
+        assertThat(json["http"]["binaryBody"].asText()).isEqualTo("raw")
+        assertThat(json["grpc"]["executor"].asText()).isEqualTo("default")
+        assertThat(json["grpc"]["eventLoopThreads"].asInt()).isEqualTo(0)
+    }
+
+    @ParameterizedTest
+    @CsvSource("-1", "65")
+    fun `an event-loop thread count outside 0 to 64 is refused with what is accepted`(threads: Int) {
+        val violations = violationsOf { GatewaySettings(grpc = GatewaySettings.Grpc(eventLoopThreads = threads)) }
+
+        assertThat(violations).containsExactly(
+            Violation("protobench.gateway.grpc.event-loop-threads", "$threads", "0 (grpc-netty's default) or 1..64"),
+        )
+    }
+
+    @ParameterizedTest
+    @CsvSource("compression, brotli", "http.binary-body, bytes", "grpc.executor, virtual")
+    fun `an unknown value of a closed set is refused by the binder naming the property`(property: String, value: String) {
+        assertThatThrownBy { bind("protobench.gateway.$property" to value) }
+            .hasMessageContaining("protobench.gateway.$property")
+    }
+
+    @Test
     fun `a bad value is refused naming the property, the value and what is accepted`() {
         val violations = violationsOf { GatewaySettings(grpc = GatewaySettings.Grpc(channels = 0)) }
 
@@ -60,7 +115,7 @@ class GatewaySettingsTest {
             GatewaySettings(
                 dataServer = GatewaySettings.DataServer(host = " ", httpPort = 70_000),
                 http = GatewaySettings.Http(poolSize = 0, pendingAcquireMax = 0),
-                grpc = GatewaySettings.Grpc(maxInboundMessageBytes = 4 * 1024 * 1024),
+                grpc = GatewaySettings.Grpc(maxInboundMessageBytes = 4 * 1024 * 1024, eventLoopThreads = 100),
                 timeouts = GatewaySettings.Timeouts(connectMs = 0, requestMs = -5),
             )
         }
@@ -71,6 +126,7 @@ class GatewaySettingsTest {
             "http.pool-size",
             "http.pending-acquire-max",
             "grpc.max-inbound-message-bytes",
+            "grpc.event-loop-threads",
             "timeouts.connect-ms",
             "timeouts.request-ms",
         )

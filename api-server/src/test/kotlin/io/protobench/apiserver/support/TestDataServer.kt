@@ -26,9 +26,10 @@ class TestDataServer private constructor(private val context: ConfigurableApplic
     override fun close() = context.close()
 
     companion object {
-        fun start(): TestDataServer = TestDataServer(
+        /** A data-server of its own, with [settings] (`--protobench.data.compression=gzip`) on top of the test ports. */
+        fun start(vararg settings: String): TestDataServer = TestDataServer(
             SpringApplicationBuilder(DataServerApplication::class.java, OwnNettyResources::class.java)
-                .run("--server.port=0", "--protobench.data.grpc.port=0", "--spring.jmx.enabled=false"),
+                .run("--server.port=0", "--protobench.data.grpc.port=0", "--spring.jmx.enabled=false", *settings),
         )
 
         /** One data-server for every test class that does not stop it. */

@@ -14,10 +14,14 @@ data class DataServerSettings(
     val grpc: Grpc = Grpc(),
     /** How gRPC responses get their payload bytes; see [GrpcPayloadMode]. */
     val grpcPayloadMode: GrpcPayloadMode = GrpcPayloadMode.SHARED,
+    /** How HTTP/Binary responses (protobuf and raw) get their payload bytes; the same choice as [grpcPayloadMode]. */
+    val httpBinaryPayloadMode: GrpcPayloadMode = GrpcPayloadMode.SHARED,
     /** How protobuf-encoded complex responses are built; see [ComplexEncoding]. */
     val complexEncoding: ComplexEncoding = ComplexEncoding.PER_REQUEST,
     /** Largest payload slice carried by one GetDataStream chunk, bytes. */
     val chunkSizeBytes: Int = DEFAULT_CHUNK_SIZE_BYTES,
+    /** Whether responses are compressed for clients that accept it, over HTTP and gRPC; see [Compression]. */
+    val compression: Compression = Compression.NONE,
 ) {
     init {
         require(chunkSizeBytes in 1..PayloadSize.MAX_BYTES) {
@@ -30,15 +34,26 @@ data class DataServerSettings(
         val address: String = "127.0.0.1",
         /** TCP port of the gRPC server; 0 lets the OS pick a free one. */
         val port: Int = 9091,
+        /** Which threads run the gRPC calls; see [GrpcExecutor]. */
+        val executor: GrpcExecutor = GrpcExecutor.POOL,
+        /** Netty worker event-loop threads of the gRPC server; 0 = grpc-netty's default (shared, twice the cores). */
+        val eventLoopThreads: Int = 0,
     ) {
         init {
             require(port in 0..65535) { "protobench.data.grpc.port must be from 0 to 65535, got $port" }
+            require(eventLoopThreads in 0..MAX_EVENT_LOOP_THREADS) {
+                "protobench.data.grpc.event-loop-threads must be 0 (grpc-netty's default) or 1 to " +
+                    "$MAX_EVENT_LOOP_THREADS, got $eventLoopThreads"
+            }
         }
     }
 
     companion object {
         /** 64 KiB, the chunk size the seeds streamed with. */
         const val DEFAULT_CHUNK_SIZE_BYTES = 64 * 1024
+
+        /** Most event-loop threads a setting may ask for: far above any core count the lab runs on. */
+        const val MAX_EVENT_LOOP_THREADS = 64
     }
 }
 
@@ -47,6 +62,10 @@ interface SettingValue {
     val id: String
 }
 
+/**
+ * How responses get their payload bytes from the catalog's one shared buffer. Named for
+ * gRPC, where it was first a setting; `http-binary-payload-mode` takes the same values.
+ */
 enum class GrpcPayloadMode(@get:JsonValue override val id: String) : SettingValue {
     /** Responses carry zero-copy views of the one shared payload buffer; chunks are views of their ranges. */
     SHARED("shared"),
@@ -61,4 +80,33 @@ enum class ComplexEncoding(@get:JsonValue override val id: String) : SettingValu
 
     /** The message of each level is built once and reused; the difference to per-request is the builder cost. */
     PREBUILT("prebuilt"),
+}
+
+/** Response compression, applied only when the client says it accepts it. */
+enum class Compression(@get:JsonValue override val id: String) : SettingValue {
+    /** Responses go out as encoded. */
+    NONE("none"),
+
+    /**
+     * gzip: HTTP responses of every media type and size get `Content-Encoding: gzip` when the
+     * request's `Accept-Encoding` allows it; gRPC responses get `grpc-encoding: gzip` when
+     * the client's `grpc-accept-encoding` lists it.
+     */
+    GZIP("gzip"),
+}
+
+/** Which threads run the data-server's gRPC calls. */
+enum class GrpcExecutor(@get:JsonValue override val id: String) : SettingValue {
+    /**
+     * grpc-java's default: call callbacks on its shared cached thread pool; grpc-kotlin then
+     * runs the handler coroutine on `Dispatchers.Default`.
+     */
+    POOL("pool"),
+
+    /**
+     * `directExecutor()`: callbacks on the Netty event loop, and the handler coroutine started
+     * there too (unconfined), so a call never changes thread. Fine for these handlers, which
+     * never block; one slow call would hold up every connection of its event loop.
+     */
+    DIRECT("direct"),
 }

@@ -14,7 +14,8 @@ import org.springframework.stereotype.Component
 @Component
 @ConfigurationPropertiesBinding
 class SettingValueConverter : GenericConverter {
-    private val types = listOf(GrpcPayloadMode::class.java, ComplexEncoding::class.java)
+    private val types =
+        listOf(GrpcPayloadMode::class.java, ComplexEncoding::class.java, Compression::class.java, GrpcExecutor::class.java)
 
     override fun getConvertibleTypes(): Set<ConvertiblePair> =
         types.map { ConvertiblePair(String::class.java, it) }.toSet()

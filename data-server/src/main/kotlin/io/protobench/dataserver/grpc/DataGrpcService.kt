@@ -14,16 +14,19 @@ import io.protobench.dataserver.complex.ComplexMessages
 import io.protobench.dataserver.payload.RequestIds
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
+import kotlin.coroutines.CoroutineContext
 
 /**
  * `protobench.DataService`. Builds each response message per call from cached
  * payloads and level objects; grpc-java serializes it. Bad input fails the call with
- * INVALID_ARGUMENT and the [InvalidParameter] message.
+ * INVALID_ARGUMENT and the [InvalidParameter] message. Handlers run in [handlerContext]
+ * (see GrpcConfig).
  */
 class DataGrpcService(
     private val payloads: GrpcPayloads,
     private val complex: ComplexMessages,
-) : DataServiceGrpcKt.DataServiceCoroutineImplBase() {
+    handlerContext: CoroutineContext,
+) : DataServiceGrpcKt.DataServiceCoroutineImplBase(handlerContext) {
 
     override suspend fun getData(request: DataRequest): DataResponse {
         val size = validated { PayloadSize.parse(request.size) }

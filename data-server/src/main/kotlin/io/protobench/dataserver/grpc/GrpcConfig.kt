@@ -1,11 +1,18 @@
 package io.protobench.dataserver.grpc
 
+import io.grpc.ServerInterceptors
+import io.grpc.ServerServiceDefinition
 import io.protobench.dataserver.complex.ComplexMessages
+import io.protobench.dataserver.config.Compression
 import io.protobench.dataserver.config.DataServerSettings
+import io.protobench.dataserver.config.GrpcExecutor
 import io.protobench.dataserver.payload.PayloadCatalog
+import kotlinx.coroutines.Dispatchers
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.core.env.ConfigurableEnvironment
+import kotlin.coroutines.CoroutineContext
+import kotlin.coroutines.EmptyCoroutineContext
 
 @Configuration(proxyBeanMethods = false)
 class GrpcConfig {
@@ -13,9 +20,27 @@ class GrpcConfig {
     fun grpcPayloads(catalog: PayloadCatalog, settings: DataServerSettings) = GrpcPayloads(catalog, settings)
 
     @Bean
-    fun dataGrpcService(payloads: GrpcPayloads, complex: ComplexMessages) = DataGrpcService(payloads, complex)
+    fun dataGrpcService(payloads: GrpcPayloads, complex: ComplexMessages, settings: DataServerSettings) =
+        DataGrpcService(payloads, complex, handlerContext(settings.grpc.executor))
 
     @Bean
     fun grpcServer(settings: DataServerSettings, service: DataGrpcService, environment: ConfigurableEnvironment) =
-        GrpcServer(settings.grpc, service, environment)
+        GrpcServer(settings.grpc, served(service, settings.compression), environment)
+
+    /**
+     * Where grpc-kotlin runs the handler coroutines. With grpc-java's pool, its default
+     * (`Dispatchers.Default`, as before these settings existed). With the direct executor,
+     * unconfined: the handler starts on the event loop that delivered the call and resumes
+     * where the call resumes it, so "direct" means no thread hop at all.
+     */
+    private fun handlerContext(executor: GrpcExecutor): CoroutineContext = when (executor) {
+        GrpcExecutor.POOL -> EmptyCoroutineContext
+        GrpcExecutor.DIRECT -> Dispatchers.Unconfined
+    }
+
+    /** The data service as served: gzipping its responses when compression is on (health and reflection never are). */
+    private fun served(service: DataGrpcService, compression: Compression): ServerServiceDefinition = when (compression) {
+        Compression.NONE -> service.bindService()
+        Compression.GZIP -> ServerInterceptors.intercept(service, GzipResponses)
+    }
 }

@@ -34,8 +34,5 @@ class GrpcPayloads(
     /** Number of chunks [chunks] yields for [size]. */
     fun chunkCount(size: PayloadSize): Int = (size.bytes + chunkSizeBytes - 1) / chunkSizeBytes
 
-    private fun range(offset: Int, length: Int): ByteString = when (mode) {
-        GrpcPayloadMode.SHARED -> catalog.slice(offset, length)
-        GrpcPayloadMode.COPY -> catalog.copy(offset, length)
-    }
+    private fun range(offset: Int, length: Int): ByteString = catalog.range(offset, length, mode)
 }

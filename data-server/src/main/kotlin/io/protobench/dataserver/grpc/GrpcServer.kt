@@ -1,6 +1,7 @@
 package io.protobench.dataserver.grpc
 
 import io.grpc.Server
+import io.grpc.ServerServiceDefinition
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
 import io.grpc.protobuf.services.HealthStatusManager
@@ -9,6 +10,7 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.DataServiceGrpc
 import io.protobench.dataserver.config.DataServerSettings
+import io.protobench.dataserver.config.GrpcExecutor
 import org.slf4j.LoggerFactory
 import org.springframework.context.SmartLifecycle
 import org.springframework.core.env.ConfigurableEnvironment
@@ -18,13 +20,15 @@ import java.util.concurrent.TimeUnit
 
 /**
  * The gRPC server (grpc-netty-shaded), started and stopped with the Spring context.
- * Serves [DataGrpcService], health checking (SERVING for "" and `protobench.DataService`)
- * and server reflection (v1 and v1alpha, for grpcurl, ghz and k6 without the .proto).
- * Once started, the bound port is [port] and the property `local.grpc.port`.
+ * Serves [dataService] (the [DataGrpcService], with its interceptors),
+ * health checking (SERVING for "" and `protobench.DataService`) and server reflection
+ * (v1 and v1alpha, for grpcurl, ghz and k6 without the .proto). Runs calls on the
+ * configured executor and event loops. Once started, the bound port is [port] and the
+ * property `local.grpc.port`.
  */
 class GrpcServer(
     private val settings: DataServerSettings.Grpc,
-    private val dataService: DataGrpcService,
+    private val dataService: ServerServiceDefinition,
     private val environment: ConfigurableEnvironment,
 ) : SmartLifecycle {
     private val log = LoggerFactory.getLogger(javaClass)
@@ -33,20 +37,28 @@ class GrpcServer(
     @Volatile
     private var server: Server? = null
 
+    /** The event loops of a sized `event-loop-threads`; null with grpc-netty's default ones. */
+    private var eventLoops: ServerEventLoops? = null
+
     /** The TCP port the server listens on (the OS's pick when configured as 0); -1 when not running. */
     val port: Int get() = server?.port ?: -1
 
     val address: String get() = settings.address
 
     override fun start() {
-        val started = NettyServerBuilder.forAddress(InetSocketAddress(settings.address, settings.port))
-            .addService(dataService)
-            .addService(health.healthService)
-            .addService(ProtoReflectionServiceV1.newInstance())
-            .addService(legacyReflection())
-            .maxInboundMessageSize(MAX_MESSAGE_BYTES)
-            .build()
-            .start()
+        val started = try {
+            threaded(NettyServerBuilder.forAddress(InetSocketAddress(settings.address, settings.port)))
+                .addService(dataService)
+                .addService(health.healthService)
+                .addService(ProtoReflectionServiceV1.newInstance())
+                .addService(legacyReflection())
+                .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+                .build()
+                .start()
+        } catch (e: Exception) {
+            closeEventLoops()
+            throw e
+        }
         server = started
         health.setStatus("", ServingStatus.SERVING)
         health.setStatus(DataServiceGrpc.SERVICE_NAME, ServingStatus.SERVING)
@@ -62,9 +74,24 @@ class GrpcServer(
             running.shutdownNow().awaitTermination(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS)
         }
         server = null
+        closeEventLoops()
     }
 
     override fun isRunning(): Boolean = server != null
+
+    /** [builder] set to run calls on the configured executor and event loops. */
+    private fun threaded(builder: NettyServerBuilder): NettyServerBuilder {
+        if (settings.executor == GrpcExecutor.DIRECT) builder.directExecutor()
+        if (settings.eventLoopThreads == 0) return builder
+        val loops = ServerEventLoops(settings.eventLoopThreads)
+        eventLoops = loops
+        return loops.applyTo(builder)
+    }
+
+    private fun closeEventLoops() {
+        eventLoops?.close()
+        eventLoops = null
+    }
 
     /** v1alpha reflection, still the only one some clients (older ghz, grpcurl) try. */
     @Suppress("DEPRECATION")

@@ -9,8 +9,15 @@ import org.springframework.stereotype.Component
 class EffectiveSettingsReader(private val settings: DataServerSettings, private val grpcServer: GrpcServer) {
     fun read(): EffectiveSettings = EffectiveSettings(
         grpcPayloadMode = settings.grpcPayloadMode,
+        httpBinaryPayloadMode = settings.httpBinaryPayloadMode,
         complexEncoding = settings.complexEncoding,
         chunkSizeBytes = settings.chunkSizeBytes,
-        grpc = EffectiveSettings.Grpc(grpcServer.address, grpcServer.port),
+        compression = settings.compression,
+        grpc = EffectiveSettings.Grpc(
+            address = grpcServer.address,
+            port = grpcServer.port,
+            executor = settings.grpc.executor,
+            eventLoopThreads = settings.grpc.eventLoopThreads,
+        ),
     )
 }

@@ -15,10 +15,12 @@ class StartupReport(private val reader: EffectiveSettingsReader, private val env
     fun ready() {
         val s = reader.read()
         log.info(
-            "data-server ready: http={}:{} (HTTP/1.1 + h2c) grpc={}:{} grpc-payload-mode={} complex-encoding={} " +
-                "chunk-size-bytes={}",
+            "data-server ready: http={}:{} (HTTP/1.1 + h2c) grpc={}:{} grpc-payload-mode={} " +
+                "http-binary-payload-mode={} complex-encoding={} chunk-size-bytes={} compression={} " +
+                "grpc.executor={} grpc.event-loop-threads={}",
             environment.getProperty("server.address") ?: "*", environment.getProperty("local.server.port"),
-            s.grpc.address, s.grpc.port, s.grpcPayloadMode.id, s.complexEncoding.id, s.chunkSizeBytes,
+            s.grpc.address, s.grpc.port, s.grpcPayloadMode.id, s.httpBinaryPayloadMode.id, s.complexEncoding.id,
+            s.chunkSizeBytes, s.compression.id, s.grpc.executor.id, s.grpc.eventLoopThreads,
         )
     }
 }

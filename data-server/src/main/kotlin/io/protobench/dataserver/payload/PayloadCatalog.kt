@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString
 import com.google.protobuf.UnsafeByteOperations
 import io.protobench.contract.payload.PayloadGenerator
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.dataserver.config.GrpcPayloadMode
 import org.springframework.stereotype.Component
 
 /**
@@ -30,6 +31,12 @@ class PayloadCatalog {
 
     /** The same bytes as [slice], copied into a new ByteString (the naive per-response copy). */
     fun copy(offset: Int, length: Int): ByteString = ByteString.copyFrom(buffer, offset, length)
+
+    /** Bytes [offset] until [offset] + [length] as [mode] serves them: a [slice] (SHARED) or a [copy] (COPY). */
+    fun range(offset: Int, length: Int, mode: GrpcPayloadMode): ByteString = when (mode) {
+        GrpcPayloadMode.SHARED -> slice(offset, length)
+        GrpcPayloadMode.COPY -> copy(offset, length)
+    }
 
     /** The HTTP/JSON body carrying the payload of [size]; its base64 is written straight from the shared buffer. */
     fun jsonBody(requestId: String, size: PayloadSize): PayloadJson = PayloadJson(requestId, size.bytes, buffer)

@@ -2,6 +2,9 @@ package io.protobench.dataserver.config
 
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.CsvSource
+import org.junit.jupiter.params.provider.ValueSource
 import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext
 import org.springframework.boot.test.context.runner.ApplicationContextRunner
@@ -17,14 +20,16 @@ class SettingsValidationTest {
     private val runner = ApplicationContextRunner().withUserConfiguration(SettingsOnly::class.java)
 
     @Test
-    fun `defaults are shared payloads, per-request encoding, 64 KiB chunks and gRPC on 127_0_0_1 9091`() {
+    fun `defaults are shared payloads, per-request encoding, 64 KiB chunks, no compression and gRPC on 127_0_0_1 9091`() {
         runner.run { context ->
             assertThat(context.getBean(DataServerSettings::class.java)).isEqualTo(
                 DataServerSettings(
-                    grpc = DataServerSettings.Grpc("127.0.0.1", 9091),
+                    grpc = DataServerSettings.Grpc("127.0.0.1", 9091, GrpcExecutor.POOL, eventLoopThreads = 0),
                     grpcPayloadMode = GrpcPayloadMode.SHARED,
+                    httpBinaryPayloadMode = GrpcPayloadMode.SHARED,
                     complexEncoding = ComplexEncoding.PER_REQUEST,
                     chunkSizeBytes = 65536,
+                    compression = Compression.NONE,
                 ),
             )
         }
@@ -56,6 +61,47 @@ class SettingsValidationTest {
     fun `a chunk size outside 1 byte to 8 MiB fails startup naming the property`() {
         runner.withPropertyValues("protobench.data.chunk-size-bytes=0").run {
             assertThat(failureText(it)).contains("protobench.data.chunk-size-bytes must be from 1 to 8388608")
+        }
+    }
+
+    @Test
+    fun `the compression, HTTP binary payload and gRPC threading settings bind by their ids`() {
+        runner.withPropertyValues(
+            "protobench.data.compression=gzip",
+            "protobench.data.http-binary-payload-mode=copy",
+            "protobench.data.grpc.executor=direct",
+            "protobench.data.grpc.event-loop-threads=2",
+        ).run { context ->
+            val settings = context.getBean(DataServerSettings::class.java)
+            assertThat(settings.compression).isEqualTo(Compression.GZIP)
+            assertThat(settings.httpBinaryPayloadMode).isEqualTo(GrpcPayloadMode.COPY)
+            assertThat(settings.grpc.executor).isEqualTo(GrpcExecutor.DIRECT)
+            assertThat(settings.grpc.eventLoopThreads).isEqualTo(2)
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+        "protobench.data.compression,              brotli, 'accepted none, gzip'",
+        "protobench.data.http-binary-payload-mode, view,   'accepted shared, copy'",
+        "protobench.data.grpc.executor,            virtual, 'accepted pool, direct'",
+    )
+    fun `an unknown value of a closed set fails startup naming the property and the accepted values`(
+        property: String,
+        value: String,
+        accepted: String,
+    ) {
+        runner.withPropertyValues("$property=$value").run {
+            assertThat(failureText(it)).contains(property, "'$value'", accepted)
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = [-1, 65])
+    fun `an event-loop thread count outside 0 to 64 fails startup naming the property`(threads: Int) {
+        runner.withPropertyValues("protobench.data.grpc.event-loop-threads=$threads").run {
+            assertThat(failureText(it))
+                .contains("protobench.data.grpc.event-loop-threads must be 0 (grpc-netty's default) or 1 to 64, got $threads")
         }
     }
 

@@ -25,9 +25,9 @@ class GrpcTestClient(port: Int) : AutoCloseable {
 fun WebTestClient.withLargeBodies(): WebTestClient =
     mutate().codecs { it.defaultCodecs().maxInMemorySize(16 * 1024 * 1024) }.build()
 
-/** GET [uri] and return the body of a 200 with [contentType]. */
-fun WebTestClient.bodyOf(uri: String, contentType: String): ByteArray =
-    get().uri(uri).exchange()
+/** GET [uri] (with [headers]) and return the body of a 200 with [contentType]. */
+fun WebTestClient.bodyOf(uri: String, contentType: String, vararg headers: Pair<String, String>): ByteArray =
+    get().uri(uri).headers { all -> headers.forEach { (name, value) -> all.add(name, value) } }.exchange()
         .expectStatus().isOk
         .expectHeader().contentType(contentType)
         .expectBody(ByteArray::class.java)

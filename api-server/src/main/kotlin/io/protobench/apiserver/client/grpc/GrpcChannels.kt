@@ -1,10 +1,14 @@
 package io.protobench.apiserver.client.grpc
 
+import io.grpc.Codec
 import io.grpc.ConnectivityState
+import io.grpc.DecompressorRegistry
 import io.grpc.ManagedChannel
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption
 import io.protobench.apiserver.config.GatewaySettings
+import io.protobench.apiserver.config.GatewaySettings.Compression
+import io.protobench.apiserver.config.GatewaySettings.GrpcExecutor
 import io.protobench.contract.proto.DataServiceGrpcKt.DataServiceCoroutineStub
 import org.springframework.beans.factory.DisposableBean
 import org.springframework.stereotype.Component
@@ -13,12 +17,15 @@ import java.util.concurrent.atomic.AtomicInteger
 
 /**
  * The gRPC channels to the data-server (`protobench.gateway.grpc.channels` of them,
- * plaintext, each one HTTP/2 connection), handed out round-robin.
+ * plaintext, each one HTTP/2 connection), handed out round-robin, on the configured
+ * executor and event loops, compressing as `protobench.gateway.compression` says.
  */
 @Component
 class GrpcChannels(private val settings: GatewaySettings) : DisposableBean {
+    /** The channels' own event loops when `event-loop-threads` is set; null with grpc-netty's default ones. */
+    private val eventLoops: ClientEventLoops? = settings.grpc.eventLoopThreads.takeIf { it > 0 }?.let(::ClientEventLoops)
     private val channels: List<ManagedChannel> = List(settings.grpc.channels) { open() }
-    private val stubs = channels.map { DataServiceCoroutineStub(it) }
+    private val stubs = channels.map { compressing(DataServiceCoroutineStub(it)) }
     private val next = AtomicInteger()
 
     /** Deadline of one call, ms. */
@@ -26,12 +33,22 @@ class GrpcChannels(private val settings: GatewaySettings) : DisposableBean {
 
     val target: String get() = "${settings.dataServer.host}:${settings.dataServer.grpcPort}"
 
-    private fun open(): ManagedChannel = NettyChannelBuilder
-        .forAddress(settings.dataServer.host, settings.dataServer.grpcPort)
-        .usePlaintext()
-        .maxInboundMessageSize(settings.grpc.maxInboundMessageBytes)
-        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.timeouts.connectMs.toInt())
-        .build()
+    private fun open(): ManagedChannel {
+        val builder = NettyChannelBuilder
+            .forAddress(settings.dataServer.host, settings.dataServer.grpcPort)
+            .usePlaintext()
+            .maxInboundMessageSize(settings.grpc.maxInboundMessageBytes)
+            .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.timeouts.connectMs.toInt())
+            .decompressorRegistry(decompressorsFor(settings.compression))
+        eventLoops?.applyTo(builder)
+        if (settings.grpc.executor == GrpcExecutor.DIRECT) builder.directExecutor()
+        return builder.build()
+    }
+
+    private fun compressing(stub: DataServiceCoroutineStub): DataServiceCoroutineStub = when (settings.compression) {
+        Compression.NONE -> stub
+        Compression.GZIP -> stub.withCompression(GZIP)
+    }
 
     /** The stub of the next channel in turn, carrying a deadline of request-ms from now (use it for one call). */
     fun stub(): DataServiceCoroutineStub =
@@ -50,5 +67,22 @@ class GrpcChannels(private val settings: GatewaySettings) : DisposableBean {
     override fun destroy() {
         channels.forEach { it.shutdown() }
         channels.forEach { if (!it.awaitTermination(2, TimeUnit.SECONDS)) it.shutdownNow() }
+        eventLoops?.close()
+    }
+
+    companion object {
+        private const val GZIP = "gzip"
+
+        /**
+         * What the channels accept in responses (and so advertise in `grpc-accept-encoding`).
+         * Without compression, identity only: grpc-java would otherwise advertise gzip, and a
+         * gzip data-server would compress the gRPC hop while the HTTP hop, which asks for
+         * gzip only when compression is on, stays plain. This way a hop is compressed exactly
+         * when both servers say gzip, whatever the protocol.
+         */
+        fun decompressorsFor(compression: Compression): DecompressorRegistry = when (compression) {
+            Compression.NONE -> DecompressorRegistry.emptyInstance().with(Codec.Identity.NONE, false)
+            Compression.GZIP -> DecompressorRegistry.getDefaultInstance()
+        }
     }
 }

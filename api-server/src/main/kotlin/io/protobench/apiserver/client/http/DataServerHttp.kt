@@ -27,6 +27,8 @@ import kotlin.coroutines.cancellation.CancellationException
  * A Reactor Netty HTTP client bound to the data-server, with its own connection pool.
  * Every exchange reads the whole body into memory and has a total deadline of
  * [timeoutMs] (request sent → last body byte); transport errors become [HopFailure]s.
+ * With [gzip], requests say `Accept-Encoding: gzip` and gzipped bodies are decoded
+ * before they are returned, so callers always see (and count) the decoded body.
  */
 class DataServerHttp(
     settings: GatewaySettings,
@@ -35,6 +37,7 @@ class DataServerHttp(
     maxConnections: Int,
     pendingAcquireMax: Int,
     private val timeoutMs: Long,
+    gzip: Boolean,
 ) : AutoCloseable {
     private val target = "${settings.dataServer.host}:${settings.dataServer.httpPort}"
     private val timeout = Duration.ofMillis(timeoutMs)
@@ -56,6 +59,7 @@ class DataServerHttp(
             },
         )
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMs.toInt())
+        .compress(gzip)
 
     /** One configured client per Accept value, so no request copies the client configuration. */
     private val clientsByAccept = ConcurrentHashMap<String, HttpClient>()
@@ -121,15 +125,16 @@ class DataServerHttp(
         private val errorReader = Json.newMapper().reader()
         private const val MAX_MESSAGE = 1_000
 
-        /** The client of the HTTP/JSON and HTTP/Binary hops: the configured version, pool and deadline. */
+        /** The client of the HTTP/JSON and HTTP/Binary hops: the configured version, pool, deadline and compression. */
         fun forHop(settings: GatewaySettings) = DataServerHttp(
             settings, "data-server-hop", settings.http.version, settings.http.poolSize,
             settings.http.pendingAcquireMax, settings.timeouts.requestMs,
+            gzip = settings.compression == GatewaySettings.Compression.GZIP,
         )
 
-        /** A small HTTP/1.1 client for the gateway's own calls (health, /internal), apart from the pool under test. */
+        /** A small plain HTTP/1.1 client for the gateway's own calls (health, /internal), apart from the pool under test. */
         fun forControl(settings: GatewaySettings) = DataServerHttp(
-            settings, "data-server-control", HttpVersion.HTTP_1_1, 4, 100, settings.timeouts.controlMs,
+            settings, "data-server-control", HttpVersion.HTTP_1_1, 4, 100, settings.timeouts.controlMs, gzip = false,
         )
     }
 }

@@ -1,27 +1,34 @@
 package io.protobench.apiserver.client.http
 
 import com.google.protobuf.InvalidProtocolBufferException
+import com.google.protobuf.UnsafeByteOperations
 import io.protobench.apiserver.client.ComplexBody
 import io.protobench.apiserver.client.DataClient
 import io.protobench.apiserver.client.FetchedComplex
 import io.protobench.apiserver.client.FetchedData
 import io.protobench.apiserver.client.HopFailure
 import io.protobench.apiserver.client.carries
+import io.protobench.apiserver.config.GatewaySettings
+import io.protobench.apiserver.config.GatewaySettings.BinaryBody
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.ComplexData
 import io.protobench.contract.proto.DataResponse
 import org.springframework.stereotype.Component
 
-/** HTTP/Binary: GET, the body is a serialized protobuf message (`application/x-protobuf`). */
+/**
+ * HTTP/Binary: GET, the body a serialized protobuf message (`application/x-protobuf`) or,
+ * for payloads under `http.binary-body: raw`, the bare payload bytes
+ * (`application/octet-stream`). Level objects have no raw form: `/complex` is always
+ * protobuf.
+ */
 @Component
-class HttpBinaryClient(private val http: DataServerHttp) : DataClient {
+class HttpBinaryClient(private val http: DataServerHttp, settings: GatewaySettings) : DataClient {
+    private val payloadBody = settings.http.binaryBody
 
-    override suspend fun fetchData(size: PayloadSize, requestId: String): FetchedData {
-        val body = http.get("/data/binary?size=$size&requestId=$requestId", PROTOBUF)
-        val response = parse(body) { DataResponse.parseFrom(it) }
-        checkDeclaredSize(response.size, response.payload.size())
-        return FetchedData(response.payload, body.size.toLong())
+    override suspend fun fetchData(size: PayloadSize, requestId: String): FetchedData = when (payloadBody) {
+        BinaryBody.PROTOBUF -> fetchMessage(size, requestId)
+        BinaryBody.RAW -> fetchRaw(size, requestId)
     }
 
     override suspend fun fetchComplex(level: ComplexityLevel, requestId: String): FetchedComplex {
@@ -30,6 +37,22 @@ class HttpBinaryClient(private val http: DataServerHttp) : DataClient {
         if (!message.carries(level)) throw HopFailure.BadResponse("asked for ${level.id}, got ${message.recordCase}")
         return FetchedComplex(ComplexBody.Message(message)) { body.size.toLong() }
     }
+
+    private suspend fun fetchMessage(size: PayloadSize, requestId: String): FetchedData {
+        val body = http.get(dataUri(size, requestId), PROTOBUF)
+        val response = parse(body) { DataResponse.parseFrom(it) }
+        checkDeclaredSize(response.size, response.payload.size())
+        return FetchedData(response.payload, body.size.toLong())
+    }
+
+    /** The raw body carries nothing but the payload, so its length is all there is to check. */
+    private suspend fun fetchRaw(size: PayloadSize, requestId: String): FetchedData {
+        val body = http.get(dataUri(size, requestId), OCTET_STREAM)
+        if (body.size != size.bytes) throw HopFailure.BadResponse("asked for ${size.bytes} payload bytes, got ${body.size}")
+        return FetchedData(UnsafeByteOperations.unsafeWrap(body), body.size.toLong())
+    }
+
+    private fun dataUri(size: PayloadSize, requestId: String) = "/data/binary?size=$size&requestId=$requestId"
 
     private fun <T> parse(body: ByteArray, parser: (ByteArray) -> T): T =
         try {
@@ -40,5 +63,6 @@ class HttpBinaryClient(private val http: DataServerHttp) : DataClient {
 
     private companion object {
         const val PROTOBUF = "application/x-protobuf"
+        const val OCTET_STREAM = "application/octet-stream"
     }
 }
