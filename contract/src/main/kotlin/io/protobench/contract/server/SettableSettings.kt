@@ -79,6 +79,10 @@ object SettableSettings {
                 Setting.choice(property("grpc-payload-mode"), "shared", "copy"),
                 Setting.choice(property("complex-encoding"), "per-request", "prebuilt"),
                 Setting.wholeNumber(property("chunk-size-bytes"), "1..${PayloadSize.MAX_BYTES} (bytes)", 1L..PayloadSize.MAX_BYTES),
+                Setting.choice(property("compression"), "none", "gzip"),
+                Setting.choice(property("http-binary-payload-mode"), "shared", "copy"),
+                Setting.choice(property("grpc.executor"), "pool", "direct"),
+                Setting.wholeNumber(property("grpc.event-loop-threads"), "0 (gRPC's default) or 1..64", 0L..64),
             )
         },
         Server.GATEWAY to with(Server.GATEWAY) {
@@ -92,6 +96,10 @@ object SettableSettings {
                 ),
                 Setting.wholeNumber(property("timeouts.connect-ms"), "1..600000", 1L..600_000),
                 Setting.wholeNumber(property("timeouts.request-ms"), "1..3600000", 1L..3_600_000),
+                Setting.choice(property("compression"), "none", "gzip"),
+                Setting.choice(property("http.binary-body"), "protobuf", "raw"),
+                Setting.choice(property("grpc.executor"), "default", "direct"),
+                Setting.wholeNumber(property("grpc.event-loop-threads"), "0 (gRPC's default) or 1..64", 0L..64),
             )
         },
     )

@@ -15,7 +15,9 @@ class SettableSettingsTest {
             assertThat(names(server)).doesNotContainAnyElementsOf(SettableSettings.setByLab(server))
         }
         assertThat(names(Server.DATA_SERVER))
-            .containsExactly("protobench.data.grpc-payload-mode", "protobench.data.complex-encoding", "protobench.data.chunk-size-bytes")
+            .containsExactly("protobench.data.grpc-payload-mode", "protobench.data.complex-encoding", "protobench.data.chunk-size-bytes",
+                "protobench.data.compression", "protobench.data.http-binary-payload-mode", "protobench.data.grpc.executor",
+                "protobench.data.grpc.event-loop-threads")
     }
 
     @Test
