@@ -26,9 +26,9 @@ data class ArmSummary(val arm: String, val forks: Int, val estimates: Map<Figure
 }
 
 /**
- * The decisions of one family (one kind of trial of one condition), Holm-adjusted
- * together: protocol against protocol under the same variant, each protocol against
- * itself under another variant, and the A/A checks.
+ * The decisions of one kind of trial of one condition: protocol against protocol under
+ * the same variant with the A/A checks (one Holm family), and each protocol against
+ * itself under another variant (a second Holm family).
  */
 data class Family(val kind: TrialKind, val figures: List<Figure>, val decisions: List<Decision>) {
     /** Decisions between two protocols under the same settings (the A/A check excluded). */
@@ -115,21 +115,36 @@ object Analysis {
         }
     }
 
+    /**
+     * The decisions of one kind of trial of a condition. Which protocol and which setting
+     * are two questions, so each is its own Holm family: the protocol comparisons (with
+     * the A/A checks) and the variant comparisons. One family for both would make every
+     * variant comparison pay for the protocol pairs of every variant.
+     */
     private fun family(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>): Family {
         val measured = a.values.getValue(kind).keys
-        val inputs = figures.flatMap { figure ->
-            comparedPairs(record.scenario, measured).map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
-        }
-        return Family(kind, figures, Verdicts.decide(inputs, margin = record.scenario.margin))
+        val (withinVariant, acrossVariants) = comparedPairs(record.scenario, measured)
+        fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(on.flatMap { figure ->
+            pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
+        }, margin = record.scenario.margin)
+        return Family(kind, figures, decide(withinVariant, figures) + decide(acrossVariants, figures.map(::variantFigure)))
     }
+
+    /**
+     * What a variant comparison weighs in place of [figure]: CPU per request of both
+     * servers instead of the hop's. A setting acts on the whole server pair (a collector
+     * or a heap changes the gateway's own cost too, which the hop subtracts), and the
+     * servers' CPU needs no null hop taken from it, so it carries less noise.
+     */
+    private fun variantFigure(figure: Figure) = if (figure == Figure.HOP_CPU_US) Figure.TOTAL_CPU_US else figure
 
     /**
      * What a condition compares, among the arm labels [measured]: under each variant every
      * pair of protocols and each A/A copy with its original; across variants each protocol
      * with itself (not a protocol under one setting with another protocol under another:
-     * that difference has two causes).
+     * that difference has two causes). The two lists are decided as separate Holm families.
      */
-    internal fun comparedPairs(scenario: ScenarioRecord, measured: Set<String>): List<Pair<String, String>> {
+    internal fun comparedPairs(scenario: ScenarioRecord, measured: Set<String>): Pair<List<Pair<String, String>>, List<Pair<String, String>>> {
         val variants = scenario.variants.map { it.name }.ifEmpty { listOf(null) }
         val withinVariant = variants.flatMap { v ->
             val protocols = scenario.protocols.map { Variant.label(it, v) }.filter { it in measured }
@@ -140,7 +155,7 @@ object Analysis {
             val arms = variants.map { Variant.label(p, it) }.filter { it in measured }
             arms.flatMapIndexed { i, x -> arms.drop(i + 1).map { y -> x to y } }
         }
-        return withinVariant + acrossVariants
+        return withinVariant to acrossVariants
     }
 
     /** Valid trials as fork → figures per arm, with the hop figures derived against the null hop of the same fork and variant. */

@@ -84,7 +84,7 @@ object MarkdownReport {
         appendLine()
         appendLine("Every fork starts one fresh server pair per variant (the first variant first in fork 1, whose probes set the rate; " +
             "shuffled after that). Arms are labelled *protocol · variant*; a variant is compared with another on the same protocol, " +
-            "paired by fork, in the same Holm family as the protocols.")
+            "paired by fork; the variant comparisons of a condition are one Holm family, its protocol comparisons another.")
         appendLine()
         appendLine("| Variant | Gateway | Data-server | JVM options | Heap | JDK | Read back from the servers |")
         appendLine("|---|---|---|---|---|---|---|")
@@ -121,7 +121,10 @@ object MarkdownReport {
         if (a.cost.isNotEmpty()) table("Cost at a fixed rate", costColumns, a.cost)
         if (a.capacity.isNotEmpty()) table("Capacity on this machine (closed model, ${record.scenario.conditions.first { it.label == a.condition }.label.substringAfter(" ")}, saturated)", capacityColumns, a.capacity)
         for (family in a.families.filter { it.decisions.isNotEmpty() }) {
-            appendLine("${if (family.kind == TrialKind.COST) "Cost" else "Capacity"} comparisons (${family.decisions.size} in the Holm family):")
+            val variantCount = family.variantDecisions.size
+            val size = if (variantCount == 0) "${family.decisions.size} in the Holm family"
+                else "${family.decisions.size - variantCount} between protocols and $variantCount between variants, each set one Holm family"
+            appendLine("${if (family.kind == TrialKind.COST) "Cost" else "Capacity"} comparisons ($size):")
             appendLine()
             family.protocolDecisions.forEach { appendLine("- ${sentence(it)}") }
             family.variantDecisions.forEach { appendLine("- Variants: ${sentence(it)}") }

@@ -48,7 +48,7 @@ object SelectionGuide {
      */
     private fun settings(a: ConditionAnalysis): String? {
         val decisions = a.families.flatMap { it.variantDecisions }
-            .filter { it.figure in listOf(Figure.HOP_CPU_US.key, Figure.HOP_P50.key) || (a.family(TrialKind.COST) == null && it.figure == Figure.THROUGHPUT.key) }
+            .filter { it.figure in listOf(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key) || (a.family(TrialKind.COST) == null && it.figure == Figure.THROUGHPUT.key) }
         if (decisions.isEmpty()) return null
         val differences = decisions.filter { it.isBetter }.map(::settingEffect)
         val equivalent = decisions.filter { it.outcome is Outcome.Equivalent }
@@ -61,7 +61,7 @@ object SelectionGuide {
 
     /**
      * A decided difference between two variants as the price of the worse one: "on
-     * gRPC/Unary, copyFrom: +54.0% hop CPU per request against zero-copy [+31.2%, +80.9%]"
+     * gRPC/Unary, copyFrom: +54.0% CPU per request of both servers against zero-copy [+31.2%, +80.9%]"
      * (Holm-adjusted interval; for throughput the worse variant's change is negative).
      */
     private fun settingEffect(d: Decision): String {
@@ -73,6 +73,7 @@ object SelectionGuide {
         val (worse, better) = if (aWorse) variantA to variantB else variantB to variantA
         val what = when (Figure.byKey(d.figure)) {
             Figure.HOP_CPU_US -> "hop CPU per request"
+            Figure.TOTAL_CPU_US -> "CPU per request of both servers"
             Figure.HOP_P50 -> "hop p50 latency"
             Figure.THROUGHPUT -> "throughput"
             else -> Figure.byKey(d.figure)?.title ?: d.figure

@@ -336,8 +336,15 @@ class ForkRunnerTest {
         assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.load }.distinct()).hasSize(1)
 
         val family = Analysis.of(r).single().family(TrialKind.COST)!!
-        val unary = family.variantDecisions.single { it.a == "gRPC/Unary · zero-copy" && it.figure == Figure.HOP_CPU_US.key }
+        // Variants are weighed by both servers' CPU per request: the null hop needs not be subtracted.
+        val unary = family.variantDecisions.single { it.a == "gRPC/Unary · zero-copy" && it.figure == Figure.TOTAL_CPU_US.key }
+        assertThat(family.variantDecisions.map { it.figure }.distinct()).containsExactlyInAnyOrder(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key)
         assertThat((unary.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo("gRPC/Unary · zero-copy")
+        // The variant comparisons are their own Holm family: deciding them alone changes nothing.
+        val alone = io.protobench.bench.verdict.Verdicts.decide(family.variantDecisions.map {
+            io.protobench.bench.verdict.ComparisonInput(it.a, it.b, it.figure, it.higherIsBetter, it.estimate)
+        }, margin = s.margin)
+        assertThat(alone.map { it.differenceP }).isEqualTo(family.variantDecisions.map { it.differenceP })
         // Never a protocol under one setting against another protocol under another.
         assertThat(family.decisions).allSatisfy { d ->
             assertThat(Variant.split(d.a).first == Variant.split(d.b).first || Variant.split(d.a).second == Variant.split(d.b).second).isTrue()
@@ -347,9 +354,9 @@ class ForkRunnerTest {
 
         val report = io.protobench.bench.report.MarkdownReport.render(r)
         assertThat(report).contains("## Variants", "| copyFrom | – | `protobench.data.grpc-payload-mode=copy` |",
-            "- Variants: Hop CPU/req: gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom by")
+            "- Variants: Both servers CPU/req: gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom by")
         val guide = io.protobench.bench.report.SelectionGuide.lines(Analysis.of(r))
-        assertThat(guide).anySatisfy { assertThat(it).contains("which setting mattered: on gRPC/Unary, copyFrom: +", "hop CPU per request against zero-copy [+") }
+        assertThat(guide).anySatisfy { assertThat(it).contains("which setting mattered: on gRPC/Unary, copyFrom: +", "CPU per request of both servers against zero-copy [+") }
         assertThat(guide.first()).contains("under zero-copy: cheapest hop in CPU: **gRPC/Unary**", "under copyFrom:")
     }
 
