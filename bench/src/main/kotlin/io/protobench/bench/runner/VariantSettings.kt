@@ -1,7 +1,9 @@
 package io.protobench.bench.runner
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.Variant
+import io.protobench.contract.text.PropertyNames
 import io.protobench.contract.metrics.JvmFacts
 
 /**
@@ -18,7 +20,7 @@ object VariantSettings {
     fun flatten(prefix: String, json: JsonNode?): Map<String, String> {
         if (json == null || json.isNull || json.isMissingNode) return emptyMap()
         if (!json.isObject) return mapOf(prefix to json.asText())
-        return json.fields().asSequence().flatMap { (name, value) -> flatten("$prefix.${kebab(name)}", value).entries }
+        return json.fields().asSequence().flatMap { (name, value) -> flatten("$prefix.${PropertyNames.kebab(name)}", value).entries }
             .associate { it.key to it.value }
     }
 
@@ -56,7 +58,7 @@ object VariantSettings {
         fun fact(name: String) = effective["jvm.$server.$name"]
         val problems = mutableListOf<String>()
         variant.heap?.let { heap ->
-            val askedMb = heapMb(heap)
+            val askedMb = ServerHeap.parseSize(heap)!! / MIB
             val runningMb = fact("max-heap-mb")?.toLongOrNull()
             if (runningMb == null || runningMb > askedMb * 1.01 || runningMb < askedMb * 0.85) {
                 problems += "heap of $server: asked $heap, the JVM reports ${runningMb?.let { "$it MB" } ?: "nothing"}"
@@ -84,16 +86,9 @@ object VariantSettings {
         "-XX:+UseSerialGC" to "Copy", "-XX:+UseShenandoahGC" to "Shenandoah",
     )
 
-    private fun heapMb(heap: String): Long {
-        val amount = heap.dropLast(1).toLong()
-        return if (heap.last().lowercaseChar() == 'g') amount * 1024 else amount
-    }
-
     private const val MIB = 1024 * 1024
 
     /** Values as servers write them: enum names or ids, any case, '-' or '_' ("h2c" = "H2C", "per_request" = "per-request"). */
     private fun same(asked: String, running: String) =
         asked.trim().replace('_', '-').equals(running.trim().replace('_', '-'), ignoreCase = true)
-
-    private fun kebab(camel: String) = camel.replace(Regex("([a-z0-9])([A-Z])"), "$1-$2").lowercase()
 }

@@ -1,6 +1,7 @@
 package io.protobench.contract.server
 
 import io.protobench.contract.text.EditDistance
+import io.protobench.contract.text.PropertyNames
 import org.springframework.beans.factory.SmartInitializingSingleton
 import org.springframework.boot.context.properties.ConfigurationPropertiesBean
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName
@@ -62,7 +63,7 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
          */
         fun declaredBy(prefix: String, type: KClass<*>): List<String> =
             type.primaryConstructor!!.parameters.flatMap { parameter ->
-                val name = "$prefix.${kebab(parameter.name!!)}"
+                val name = "$prefix.${PropertyNames.kebab(parameter.name!!)}"
                 val nested = parameter.type.classifier as? KClass<*>
                 if (nested != null && nested.isData) declaredBy(name, nested) else listOf(name)
             }
@@ -86,6 +87,5 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
         /** Levenshtein distance (see [EditDistance]). */
         fun editDistance(a: String, b: String): Int = EditDistance.between(a, b)
 
-        private fun kebab(camel: String) = camel.replace(Regex("([a-z0-9])([A-Z])"), "$1-$2").lowercase()
     }
 }
