@@ -78,6 +78,10 @@ class BenchEndToEndTest {
 
         val report = Files.readString(ReportWriter.write(store.dir, record))
         assertThat(report).contains("## size=1kb vus=2", "| HTTP/JSON |", "Null hop", "Hop CPU", "Protocol selection guide", "## Forks")
+        // report.html draws the real run: the gateway's per-second timeline of every cost trial among its charts.
+        val html = org.jsoup.Jsoup.parse(store.dir.resolve("report.html").toFile())
+        assertThat(html.select("figure[data-chart]").map { it.attr("data-chart") }).contains("hop-cpu", "cpu-by-process", "latency-spectrum", "timeline")
+        assertThat(html.select("figure[data-chart=timeline] circle")).isNotEmpty()
         assertThat(store.dir.resolve("logs/data-server.log")).exists()
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1) // only the runner: no child left
     }

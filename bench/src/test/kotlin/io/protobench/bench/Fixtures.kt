@@ -9,6 +9,15 @@ import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
+import com.fasterxml.jackson.databind.ObjectMapper
+import io.protobench.contract.metrics.ProcessUsage
+import io.protobench.contract.window.DataTransfer
+import io.protobench.contract.window.LatencyStats
+import io.protobench.contract.window.Processes
+import io.protobench.contract.window.ServerMetrics
+import io.protobench.contract.window.TimelineReport
+import io.protobench.contract.window.WindowReport
+import java.time.Instant
 
 /** Fixed run records for report and store tests. */
 object Fixtures {
@@ -48,6 +57,19 @@ object Fixtures {
             seed = 1, forks = forkRecords,
         )
     }
+
+    /** A /benchmark/end answer as the contract types it, with the gateway's per-second [timeline] of completed requests. */
+    fun window(api: ProcessUsage, data: ProcessUsage?, timeline: List<Long> = emptyList()) = WindowReport(
+        protocol = "gRPC/Unary", testName = "t", startedAt = Instant.EPOCH, endedAt = Instant.EPOCH, durationMs = 3000,
+        totalRequests = 3000, successRequests = 3000, failedRequests = 0, throughputRps = 1000.0,
+        latency = LatencyStats(1.2, 0.1, 9.0, 1.0, 2.0, 2.5, 3.0, 5.0),
+        serverMetrics = ServerMetrics(1.0, 1.0, 1.0, 0, 0, 0.0, 0.0, 0.0, 0.0), dataTransfer = DataTransfer(0, 0.0),
+        processes = Processes(api, data), clientSettings = ObjectMapper().createObjectNode(), timeline = TimelineReport(1000, timeline),
+    )
+
+    /** One process's usage over a window, as the servers report it. */
+    fun usage(cpuUs: Double, allocated: Double = 0.0, gcs: Long = 0, peakHeapMb: Double = 0.0) =
+        ProcessUsage(1.0, cpuUs, 0, allocated, gcs, gcs * 3, 0.0, 0.0, peakHeapMb, 0.0)
 
     /** Cost-trial figures of an arm whose servers spend [totalCpuUs] per request. */
     fun cost(totalCpuUs: Double, hopP50: Double = 1.0) = mapOf(

@@ -24,17 +24,9 @@ import java.time.Duration
 class TrialFiguresTest {
     private val json = ObjectMapper()
 
-    private fun usage(cpuUs: Double, allocated: Double, gcs: Long, peakHeapMb: Double) =
-        ProcessUsage(1.0, cpuUs, 0, allocated, gcs, gcs * 3, 0.0, 0.0, peakHeapMb, 0.0)
+    private fun usage(cpuUs: Double, allocated: Double, gcs: Long, peakHeapMb: Double) = Fixtures.usage(cpuUs, allocated, gcs, peakHeapMb)
 
-    /** A /benchmark/end answer as the contract types it. */
-    private fun window(api: ProcessUsage, data: ProcessUsage?) = WindowReport(
-        protocol = "gRPC/Unary", testName = "t", startedAt = Instant.EPOCH, endedAt = Instant.EPOCH, durationMs = 3000,
-        totalRequests = 3000, successRequests = 3000, failedRequests = 0, throughputRps = 1000.0,
-        latency = LatencyStats(1.2, 0.1, 9.0, 1.0, 2.0, 2.5, 3.0, 5.0),
-        serverMetrics = ServerMetrics(1.0, 1.0, 1.0, 0, 0, 0.0, 0.0, 0.0, 0.0), dataTransfer = DataTransfer(0, 0.0),
-        processes = Processes(api, data), clientSettings = json.createObjectNode(), timeline = TimelineReport(1000, emptyList()),
-    )
+    private fun window(api: ProcessUsage, data: ProcessUsage?) = Fixtures.window(api, data)
 
     @Test
     fun `figures come from the k6 summary and the gateway window`() {

@@ -164,10 +164,10 @@ class RunCommand : CliktCommand(name = "run") {
 class ListCommand : CliktCommand(name = "list") {
     override fun help(context: Context) = "Show the built-in scenarios with their cell count and estimated time."
     override fun run() {
-        echo(String.format("%-12s %8s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
+        echo(String.format("%-15s %8s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
         for (s in ScenarioCatalog.all()) {
             val minutes = s.budget?.toMinutes()?.toDouble() ?: (s.estimatedSeconds() / 60.0)
-            echo(String.format(java.util.Locale.ROOT, "%-12s %8s %5d %6s %7.0f m  %s", s.name, s.mode.id, s.conditions.size,
+            echo(String.format(java.util.Locale.ROOT, "%-15s %8s %5d %6s %7.0f m  %s", s.name, s.mode.id, s.conditions.size,
                 "${s.forks}-${s.maxForks}", minutes, s.description))
         }
     }
@@ -219,7 +219,7 @@ class ResumeCommand : CliktCommand(name = "resume") {
 }
 
 class ReportCommand : CliktCommand(name = "report") {
-    override fun help(context: Context) = "Rebuild report.md and cells.csv of a run from its run.json."
+    override fun help(context: Context) = "Rebuild report.md, report.html and cells.csv of a run from its run.json."
     private val dir by argument("RUN_DIR")
     override fun run() {
         val path = try { Path.of(dir) } catch (e: java.nio.file.InvalidPathException) { invalid("not a path: ${e.message}") }

@@ -3,6 +3,7 @@ package io.protobench.bench.report
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.stats.Estimate
@@ -33,21 +34,29 @@ object MarkdownReport {
         Column("GCs api / data", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
     )
 
-    fun render(record: RunRecord): String {
-        val analyses = Analysis.of(record)
-        return buildString {
-            header(record)
-            variants(record)
-            analyses.forEach { condition(it, record) }
-            guide(analyses)
-            seeds(analyses)
-            forks(record)
-            planning(record)
-            problems(record)
-        }
+    /** What a part of the report is about: the HTML report places charts by it and moves the guide to the top. */
+    enum class Part { HEADER, VARIANTS, CONDITION, GUIDE, DECISION_MAP, SEEDS, FORKS, PLANNING, PROBLEMS }
+
+    /** One part of the report in Markdown; [condition] names a condition's part. */
+    data class Section(val part: Part, val markdown: String, val condition: String? = null)
+
+    fun render(record: RunRecord): String = sections(record).joinToString("") { it.markdown }
+
+    fun sections(record: RunRecord, analyses: List<ConditionAnalysis> = Analysis.of(record)): List<Section> {
+        fun section(part: Part, condition: String? = null, write: StringBuilder.() -> Unit) = Section(part, buildString(write), condition)
+        return listOf(section(Part.HEADER) { header(record, analyses) }, section(Part.VARIANTS) { variants(record) }) +
+            analyses.map { a -> section(Part.CONDITION, a.condition) { condition(a, record) } } +
+            listOf(
+                section(Part.GUIDE) { guide(analyses) },
+                section(Part.DECISION_MAP) { decisionMaps(analyses, record) },
+                section(Part.SEEDS) { seeds(analyses) },
+                section(Part.FORKS) { forks(record) },
+                section(Part.PLANNING) { planning(record) },
+                section(Part.PROBLEMS) { problems(record) },
+            )
     }
 
-    private fun StringBuilder.header(r: RunRecord) {
+    private fun StringBuilder.header(r: RunRecord, analyses: List<ConditionAnalysis>) {
         val env = r.environment
         val s = r.scenario
         appendLine("# Proto-Bench report: ${s.name}")
@@ -69,10 +78,29 @@ object MarkdownReport {
             (if (s.mode == "cost") "at ${Numbers.percentText(s.utilisation)} of the slowest protocol's capacity" else "in the closed model") +
             ", in shuffled order (seed ${r.seed}); margin of equivalence ±${Numbers.percentText(s.margin)}")
         appendLine()
+        missing(r, analyses)
         appendLine("Per arm: the mean over forks with its 95% interval (Student's t over forks). Comparisons: the geometric mean " +
             "of the per-fork ratios with its interval, Holm-adjusted over every comparison of the condition; *hop* = " +
             "the protocol's cost minus the null hop's (the gateway answering without calling the data-server) in the same fork. " +
             "See docs/methodology.md.")
+        appendLine()
+    }
+
+    /**
+     * What a run that did not complete lacks: the conditions without any valid trial of its
+     * primary kind, and those with fewer forks than the scenario's minimum. Nothing for a complete run.
+     */
+    private fun StringBuilder.missing(r: RunRecord, analyses: List<ConditionAnalysis>) {
+        if (r.status == RunStatus.COMPLETE) return
+        val primary = if (r.scenario.mode == "capacity") analyses.associate { it.condition to it.capacity } else analyses.associate { it.condition to it.cost }
+        val absent = primary.filterValues { it.isEmpty() }.keys
+        val short = primary.filterValues { arms -> arms.isNotEmpty() && arms.minOf { it.forks } < r.scenario.forks }
+            .mapValues { (_, arms) -> arms.minOf { it.forks } }
+        appendLine("> **This run is ${r.status.name.lowercase()}**: the report shows what it measured. " +
+            (if (absent.isEmpty()) "Every condition has measurements" else "Not measured: ${absent.joinToString(", ")}") +
+            (if (short.isEmpty()) "." else "; fewer forks than the scenario's ${r.scenario.forks}: " +
+                short.entries.joinToString(", ") { "${it.key} (${it.value})" } + ".") +
+            " `protobench resume` continues it.")
         appendLine()
     }
 
@@ -183,6 +211,17 @@ object MarkdownReport {
         SelectionGuide.lines(analyses).forEach { appendLine(it) }
         AaCalibration.sentence(analyses)?.let { appendLine(); appendLine(it) }
         appendLine()
+    }
+
+    private fun StringBuilder.decisionMaps(analyses: List<ConditionAnalysis>, record: RunRecord) {
+        for (map in DecisionMap.of(analyses, record)) {
+            appendLine("**Decision map: ${map.figure.title} by ${map.across}" + (map.down?.let { " and $it" } ?: "") +
+                (map.variant?.let { " under $it" } ?: "") + "** — each cell names the protocol that beat every other there, with the " +
+                "least of its Holm-adjusted advantages (≥x%); ≈ equivalent within the margin; ? undecided among those not beaten.")
+            appendLine()
+            append(map.markdown())
+            appendLine()
+        }
     }
 
     private fun StringBuilder.seeds(analyses: List<ConditionAnalysis>) {

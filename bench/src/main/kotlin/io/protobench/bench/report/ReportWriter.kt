@@ -1,6 +1,7 @@
 package io.protobench.bench.report
 
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.report.html.HtmlReport
 import io.protobench.bench.runner.RunStore
 import java.nio.file.Path
 
@@ -10,6 +11,7 @@ object ReportWriter {
         RunStore.writeAtomically(dir.resolve("cells.csv"), CsvReport.render(record).toByteArray())
         val report = dir.resolve("report.md")
         RunStore.writeAtomically(report, MarkdownReport.render(record).toByteArray())
+        RunStore.writeAtomically(dir.resolve("report.html"), HtmlReport.render(record).toByteArray())
         return report
     }
 }
