@@ -30,6 +30,8 @@ import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.Violation
+import io.protobench.bench.text.Lang
+import io.protobench.bench.text.Texts
 import java.nio.file.Path
 import kotlin.random.Random
 
@@ -62,6 +64,7 @@ class RunCommand : CliktCommand(name = "run") {
     private val noPinning by option("--no-pinning", help = "Do not pin k6 and the servers to disjoint CPU sets even when there are enough cores").flag()
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
+    private val lang by langOption()
     private val serverJava by option(
         "--server-java",
         help = "JDK for both servers: an installed feature release (17, 25) or a path to a JDK or its bin/java (default: the JDK running protobench)",
@@ -70,6 +73,7 @@ class RunCommand : CliktCommand(name = "run") {
     override fun run() {
         // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
         val jvm = jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } + "-XX:+ExitOnOutOfMemoryError"
+        val texts = texts(lang)
         val scenario = validScenario(jvm)
         val serverJavaBinary = serverJava?.let(::checkedJava)
         val resultsRoot = projectDir().resolve(resultsDir)
@@ -93,7 +97,7 @@ class RunCommand : CliktCommand(name = "run") {
             "${scenario.forks}-${scenario.maxForks} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
             (scenario.budget?.let { ", budget ${it.toMinutes()} min" } ?: ""))
         val store = try {
-            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = ::writeReport).run(scenario, options)
+            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { store, record -> writeReport(store, record, texts) }).run(scenario, options)
         } catch (e: ToolchainProblem) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
@@ -110,10 +114,10 @@ class RunCommand : CliktCommand(name = "run") {
         val record = RunStore.load(store.dir)
         try {
             val analyses = Analysis.of(record)
-            val guide = SelectionGuide.lines(analyses)
-            echo("\nProtocol selection guide (${record.status.name.lowercase()} run; details and flags in report.md):")
+            val guide = SelectionGuide.lines(analyses, texts)
+            echo("\n" + texts("guide.title").removePrefix("## ") + " — ${texts("status.${record.status.name.lowercase()}")}:")
             guide.forEach { echo(it.removePrefix("- ").replace("**", "")) }
-            AaCalibration.sentence(analyses)?.let { echo(it) }
+            AaCalibration.sentence(analyses, texts)?.let { echo(it) }
         } catch (e: RuntimeException) {
             echo("cannot derive the guide (${e.javaClass.simpleName}: ${e.message}); run.json in ${store.dir} is kept", err = true)
             throw ProgramResult(EXIT_RUN_FAILED)
@@ -177,8 +181,10 @@ class ResumeCommand : CliktCommand(name = "resume") {
     override fun help(context: Context) =
         "Continue an interrupted or abandoned run in its own folder, keeping every completed trial."
     private val dir by argument("RUN_DIR")
+    private val lang by langOption()
 
     override fun run() {
+        val texts = texts(lang)
         val store = RunStore(Path.of(dir).toAbsolutePath().normalize())
         val record = try {
             RunStore.load(store.dir)
@@ -206,7 +212,7 @@ class ResumeCommand : CliktCommand(name = "resume") {
             record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) })
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
         try {
-            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = ::writeReport).run(scenario, options, resumed = store)
+            BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { s, record -> writeReport(s, record, texts) }).run(scenario, options, resumed = store)
         } catch (e: ToolchainProblem) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
@@ -221,7 +227,9 @@ class ResumeCommand : CliktCommand(name = "resume") {
 class ReportCommand : CliktCommand(name = "report") {
     override fun help(context: Context) = "Rebuild report.md, report.html and cells.csv of a run from its run.json."
     private val dir by argument("RUN_DIR")
+    private val lang by langOption()
     override fun run() {
+        val texts = texts(lang)
         val path = try { Path.of(dir) } catch (e: java.nio.file.InvalidPathException) { invalid("not a path: ${e.message}") }
         val record = try {
             RunStore.load(path)
@@ -235,7 +243,7 @@ class ReportCommand : CliktCommand(name = "report") {
             echo("this run is abandoned: its CLI is no longer running (killed or crashed); the report shows what it measured", err = true)
         }
         try {
-            echo("report: ${ReportWriter.write(target, record)}")
+            echo("report: ${ReportWriter.write(target, record, texts)}")
         } catch (e: java.io.IOException) {
             echo("cannot write the report in $target: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
@@ -251,14 +259,22 @@ class ReportCommand : CliktCommand(name = "report") {
  * the report code), the measured run.json stays as it is and the message says how to
  * rebuild the reports from it.
  */
-private fun CliktCommand.writeReport(store: RunStore, record: io.protobench.bench.measure.RunRecord) {
+private fun CliktCommand.writeReport(store: RunStore, record: io.protobench.bench.measure.RunRecord, texts: Texts) {
     try {
-        echo("report: ${ReportWriter.write(store.dir, record)}", err = true)
+        echo("report: ${ReportWriter.write(store.dir, record, texts)}", err = true)
     } catch (e: Exception) {
         echo("cannot write the report (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
             "rebuild it with `protobench report ${store.dir}`", err = true)
     }
 }
+
+/** `--lang`: the language of report.md and report.html. */
+private fun CliktCommand.langOption() =
+    option("--lang", help = "Language of report.md and report.html: ${Lang.accepted}; default en").default("en")
+
+/** The message catalogue for a `--lang` value, or exit 2 naming the languages there are. */
+private fun CliktCommand.texts(lang: String): Texts =
+    Lang.parse(lang)?.let(Texts::of) ?: invalid("--lang $lang: no report in that language; accepted: ${Lang.accepted}")
 
 /** Bad input: say what was wrong and stop with exit 2. */
 private fun CliktCommand.invalid(message: String): Nothing {

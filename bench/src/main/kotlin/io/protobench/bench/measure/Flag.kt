@@ -3,6 +3,7 @@ package io.protobench.bench.measure
 import com.fasterxml.jackson.annotation.JsonIgnore
 import com.fasterxml.jackson.annotation.JsonSubTypes
 import com.fasterxml.jackson.annotation.JsonTypeInfo
+import io.protobench.bench.text.Texts
 import java.util.Locale
 
 /**
@@ -20,31 +21,33 @@ import java.util.Locale
     JsonSubTypes.Type(Flag.JitActive::class, name = "jit-active"),
 )
 sealed interface Flag {
-    @JsonIgnore fun describe(): String
-    @JsonIgnore fun meaning(): String
+    /** What happened in this trial, with its numbers, in the report's language. */
+    @JsonIgnore fun describe(t: Texts = Texts.EN): String
+    /** Why it matters, in the report's language. */
+    @JsonIgnore fun meaning(t: Texts = Texts.EN): String
 
     /** The machine was busier than the mode allows: [limit] 0.7 in cost mode, 0.9 in capacity mode. */
     data class MachineBusy(val busyShare: Double, val limit: Double, val cores: Int) : Flag {
-        override fun describe() = f("machine %.0f%% busy over %d cores (limit %.0f%%)", busyShare * 100, cores, limit * 100)
-        override fun meaning() = "the processes competed for CPU, which inflates CPU per request and compresses differences"
+        override fun describe(t: Texts) = t("flag.machine-busy", f("%.0f", busyShare * 100), cores, f("%.0f", limit * 100))
+        override fun meaning(t: Texts) = t("flag.machine-busy.meaning")
     }
 
     /** k6 alone used at least [limitShare] of all cores. */
     data class LoadGeneratorBusy(val k6Cores: Double, val limitShare: Double, val cores: Int) : Flag {
-        override fun describe() = f("k6 used %.2f of %d cores", k6Cores, cores)
-        override fun meaning() = "the load generator took CPU the servers needed"
+        override fun describe(t: Texts) = t("flag.load-generator-busy", f("%.2f", k6Cores), cores)
+        override fun meaning(t: Texts) = t("flag.load-generator-busy.meaning")
     }
 
     /** Open model: the arrival rate was not held or iterations were dropped. */
     data class RateNotHeld(val achievedPerSecond: Double, val targetPerSecond: Int, val droppedIterations: Double) : Flag {
-        override fun describe() = f("achieved %.0f/s of %d/s, %.0f iterations dropped", achievedPerSecond, targetPerSecond, droppedIterations)
-        override fun meaning() = "the latency shown is not the latency at the target rate (coordinated omission returns)"
+        override fun describe(t: Texts) = t("flag.rate-not-held", f("%.0f", achievedPerSecond), targetPerSecond, f("%.0f", droppedIterations))
+        override fun meaning(t: Texts) = t("flag.rate-not-held.meaning")
     }
 
     /** The gateway's per-second completions varied or drifted inside the trial. */
     data class Unsteady(val coefficientOfVariation: Double, val drift: Double, val seconds: Int) : Flag {
-        override fun describe() = f("throughput varied %.0f%% (CoV) and drifted %+.0f%% over %d s", coefficientOfVariation * 100, drift * 100, seconds)
-        override fun meaning() = "warm-up or interference inside the trial"
+        override fun describe(t: Texts) = t("flag.unsteady", f("%.0f", coefficientOfVariation * 100), f("%+.0f", drift * 100), seconds)
+        override fun meaning(t: Texts) = t("flag.unsteady.meaning")
     }
 
     /**
@@ -53,8 +56,8 @@ sealed interface Flag {
      * still changing: the figure is not yet the steady state's.
      */
     data class JitActive(val compilerShare: Double, val limit: Double) : Flag {
-        override fun describe() = f("JIT compilers used %.0f%% of the servers' CPU (limit %.0f%%)", compilerShare * 100, limit * 100)
-        override fun meaning() = "the JVMs were still compiling: CPU per request and latency are above their steady state"
+        override fun describe(t: Texts) = t("flag.jit-active", f("%.0f", compilerShare * 100), f("%.0f", limit * 100))
+        override fun meaning(t: Texts) = t("flag.jit-active.meaning")
 
         companion object {
             /** Above this share the trial is flagged; once settled it stays at a few percent. */
@@ -73,8 +76,8 @@ sealed interface Flag {
 
     /** Some answers were not status 200 with the expected size. */
     data class WrongAnswers(val wrong: Long, val total: Long) : Flag {
-        override fun describe() = f("%d of %d answers wrong", wrong, total)
-        override fun meaning() = "over 0.1% wrong answers make a trial invalid: it is kept in run.json and left out of every verdict"
+        override fun describe(t: Texts) = t("flag.wrong-answers", wrong, total)
+        override fun meaning(t: Texts) = t("flag.wrong-answers.meaning")
     }
 }
 

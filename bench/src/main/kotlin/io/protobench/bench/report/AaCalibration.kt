@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Outcome
 
 /**
@@ -8,12 +9,11 @@ import io.protobench.bench.verdict.Outcome
  * the share it does is its observed false-positive rate.
  */
 object AaCalibration {
-    fun sentence(analyses: List<ConditionAnalysis>): String? {
+    fun sentence(analyses: List<ConditionAnalysis>, t: Texts = Texts.EN): String? {
         val aa = analyses.flatMap { a -> a.families.flatMap { it.aaDecisions } }
         if (aa.isEmpty()) return null
         val wrong = aa.count { it.isBetter }
-        return "A/A calibration: $wrong of ${aa.size} A/A comparisons came out \"better\" (false-positive rate " +
-            "${Numbers.percentText(wrong.toDouble() / aa.size)}); ${aa.count { it.outcome is Outcome.Equivalent }} equivalent, " +
-            "${aa.count { it.outcome is Outcome.Inconclusive }} inconclusive."
+        return t("aa.sentence", wrong, aa.size, Numbers.percentText(wrong.toDouble() / aa.size),
+            aa.count { it.outcome is Outcome.Equivalent }, aa.count { it.outcome is Outcome.Inconclusive })
     }
 }

@@ -4,6 +4,7 @@ import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
 import io.protobench.contract.complex.ComplexityLevel
@@ -108,19 +109,19 @@ data class DecisionMap(
      * The words of one cell: the winner with its least advantage, "≈" for equivalence, "?"
      * for open; [compact] (a chart's box) counts more than two open leaders instead of naming them.
      */
-    fun word(call: Call, compact: Boolean = false): String = when (call) {
+    fun word(call: Call, t: Texts = Texts.EN, compact: Boolean = false): String = when (call) {
         is Call.Winner -> "${short(call.protocol)} ≥${Numbers.number(call.leastAdvantagePercent.coerceAtLeast(0.0))}%"
         is Call.Equivalent -> "≈ " + call.protocols.joinToString("/") { short(it) }
-        is Call.Open -> if (compact && call.leaders.size > 2) "? ${call.leaders.size} open" else "? " + call.leaders.joinToString("/") { short(it) }
-        Call.Untrusted -> "A/A failed"
+        is Call.Open -> if (compact && call.leaders.size > 2) t("map.open-count", call.leaders.size) else "? " + call.leaders.joinToString("/") { short(it) }
+        Call.Untrusted -> t("map.untrusted")
     }
 
     /** The map as a Markdown table, for report.md and the guide. */
-    fun markdown(): String = buildString {
+    fun markdown(t: Texts = Texts.EN): String = buildString {
         appendLine("| ${down?.let { "$it \\ $across" } ?: across} | ${columns.joinToString(" | ")} |")
         appendLine("|---|" + "---|".repeat(columns.size))
         rows.forEachIndexed { r, row ->
-            appendLine("| $row | " + columns.indices.joinToString(" | ") { c -> cells[c to r]?.second?.let(::word) ?: "–" } + " |")
+            appendLine("| $row | " + columns.indices.joinToString(" | ") { c -> cells[c to r]?.second?.let { word(it, t) } ?: "–" } + " |")
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.protobench.bench.report
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -9,29 +10,33 @@ import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
-import io.protobench.bench.verdict.Verdicts
+import io.protobench.bench.text.Texts
 
-/** report.md: per condition the hop's cost and latency, capacity, the decisions, the guide, the seeds, the problems. */
+/**
+ * report.md: per condition the hop's cost and latency, capacity, the decisions, the guide,
+ * the seeds, the problems. Every sentence comes from the message catalogue ([Texts]), so
+ * the same report is written in English or Korean.
+ */
 object MarkdownReport {
     private class Column(val title: String, val figures: List<Figure>)
 
     private val costColumns = listOf(
-        Column("Hop CPU µs/req", listOf(Figure.HOP_CPU_US)),
-        Column("Hop p50 / p99 ms", listOf(Figure.HOP_P50, Figure.HOP_P99)),
-        Column("End-to-end p50 / p99 ms", listOf(Figure.LATENCY_P50, Figure.LATENCY_P99)),
-        Column("CPU µs/req k6 / api / data", listOf(Figure.K6_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
-        Column("Hop share", listOf(Figure.HOP_SHARE)),
-        Column("Alloc/req api / data (B)", listOf(Figure.API_ALLOC, Figure.DATA_ALLOC)),
-        Column("GCs / GC ms api", listOf(Figure.API_GC_COUNT, Figure.API_GC_TIME)),
-        Column("GCs / GC ms data", listOf(Figure.DATA_GC_COUNT, Figure.DATA_GC_TIME)),
-        Column("Machine busy", listOf(Figure.MACHINE_BUSY)),
+        Column("column.hop-cpu", listOf(Figure.HOP_CPU_US)),
+        Column("column.hop-latency", listOf(Figure.HOP_P50, Figure.HOP_P99)),
+        Column("column.latency-p99", listOf(Figure.LATENCY_P50, Figure.LATENCY_P99)),
+        Column("column.cpu-three", listOf(Figure.K6_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
+        Column("column.hop-share", listOf(Figure.HOP_SHARE)),
+        Column("column.alloc", listOf(Figure.API_ALLOC, Figure.DATA_ALLOC)),
+        Column("column.gc-api", listOf(Figure.API_GC_COUNT, Figure.API_GC_TIME)),
+        Column("column.gc-data", listOf(Figure.DATA_GC_COUNT, Figure.DATA_GC_TIME)),
+        Column("column.machine-busy", listOf(Figure.MACHINE_BUSY)),
     )
     private val capacityColumns = listOf(
-        Column("Correct answers/s", listOf(Figure.THROUGHPUT)),
-        Column("End-to-end p50 / p95 ms", listOf(Figure.LATENCY_P50, Figure.LATENCY_P95)),
-        Column("CPU µs/req api / data", listOf(Figure.API_CPU_US, Figure.DATA_CPU_US)),
-        Column("Peak heap MB api / data", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
-        Column("GCs api / data", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
+        Column("column.throughput", listOf(Figure.THROUGHPUT)),
+        Column("column.latency-p95", listOf(Figure.LATENCY_P50, Figure.LATENCY_P95)),
+        Column("column.cpu-two", listOf(Figure.API_CPU_US, Figure.DATA_CPU_US)),
+        Column("column.peak-heap", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
+        Column("column.gcs", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
     )
 
     /** What a part of the report is about: the HTML report places charts by it and moves the guide to the top. */
@@ -40,264 +45,270 @@ object MarkdownReport {
     /** One part of the report in Markdown; [condition] names a condition's part. */
     data class Section(val part: Part, val markdown: String, val condition: String? = null)
 
-    fun render(record: RunRecord): String = sections(record).joinToString("") { it.markdown }
+    fun render(record: RunRecord, t: Texts = Texts.EN): String = sections(record, t = t).joinToString("") { it.markdown }
 
-    fun sections(record: RunRecord, analyses: List<ConditionAnalysis> = Analysis.of(record)): List<Section> {
+    fun sections(record: RunRecord, analyses: List<ConditionAnalysis> = Analysis.of(record), t: Texts = Texts.EN): List<Section> {
+        val w = Writer(record, analyses, t)
         fun section(part: Part, condition: String? = null, write: StringBuilder.() -> Unit) = Section(part, buildString(write), condition)
-        return listOf(section(Part.HEADER) { header(record, analyses) }, section(Part.VARIANTS) { variants(record) }) +
-            analyses.map { a -> section(Part.CONDITION, a.condition) { condition(a, record) } } +
+        return listOf(section(Part.HEADER) { w.header(this) }, section(Part.VARIANTS) { w.variants(this) }) +
+            analyses.map { a -> section(Part.CONDITION, a.condition) { w.condition(this, a) } } +
             listOf(
-                section(Part.GUIDE) { guide(analyses) },
-                section(Part.DECISION_MAP) { decisionMaps(analyses, record) },
-                section(Part.SEEDS) { seeds(analyses) },
-                section(Part.FORKS) { forks(record) },
-                section(Part.PLANNING) { planning(record) },
-                section(Part.PROBLEMS) { problems(record) },
+                section(Part.GUIDE) { w.guide(this) },
+                section(Part.DECISION_MAP) { w.decisionMaps(this) },
+                section(Part.SEEDS) { w.seeds(this) },
+                section(Part.FORKS) { w.forks(this) },
+                section(Part.PLANNING) { w.planning(this) },
+                section(Part.PROBLEMS) { w.problems(this) },
             )
     }
 
-    private fun StringBuilder.header(r: RunRecord, analyses: List<ConditionAnalysis>) {
-        val env = r.environment
-        val s = r.scenario
-        appendLine("# Proto-Bench report: ${s.name}")
-        appendLine()
-        appendLine(s.description)
-        appendLine()
-        appendLine("- Status: **${r.status.name.lowercase()}**${r.failure?.let { " — $it" } ?: ""}; started ${r.startedAt}, finished ${r.finishedAt ?: "–"}")
-        appendLine("- Measured on: ${env["cpuModel"]}, ${env["cpuCores"]} cores, ${env["memoryTotalMb"]} MB, kernel ${env["kernel"]}")
-        appendLine("- Servers' JDK: ${env["serverJdk"] ?: env["jdk"]}; CLI JDK ${env["jdk"]}; server JVM options `${(env["serverJvmOptions"] as? List<*>)?.joinToString(" ")}`; k6 `${env["k6"]}`")
-        appendLine("- Libraries: ${(env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }}")
-        appendLine("- Source: commit `${env["gitCommit"]}`${if (env["gitDirty"] == true) " (with uncommitted changes)" else ""}")
-        appendLine("- ${env["processesSharingCpus"]}; CPU placement: ${env["placement"] ?: "not recorded"}")
-        appendLine("- Design: ${s.mode} mode; forks (fresh JVM pairs) are the unit: at least ${s.forks}, at most ${s.maxForks} per condition" +
-            (s.budgetMs?.let { ", budget ${it / 60000} min" } ?: "") + "; each fork soaks every endpoint until throughput and CPU " +
-            "per request hold within ±${Numbers.percentText(s.soak["tolerance"] as? Double)} (${s.soak["min"]}–${s.soak["max"]}); " +
-            "then per condition each protocol's capacity is probed (closed model)" +
-            (if (s.mode == "cost") ", every arm warms in together at the fixed rate until steady again," else "") +
-            " and every arm runs ${s.durationMs / 1000.0} s " +
-            (if (s.mode == "cost") "at ${Numbers.percentText(s.utilisation)} of the slowest protocol's capacity" else "in the closed model") +
-            ", in shuffled order (seed ${r.seed}); margin of equivalence ±${Numbers.percentText(s.margin)}")
-        appendLine()
-        missing(r, analyses)
-        appendLine("Per arm: the mean over forks with its 95% interval (Student's t over forks). Comparisons: the geometric mean " +
-            "of the per-fork ratios with its interval, Holm-adjusted over every comparison of the condition; *hop* = " +
-            "the protocol's cost minus the null hop's (the gateway answering without calling the data-server) in the same fork. " +
-            "See docs/methodology.md.")
-        appendLine()
-    }
-
-    /**
-     * What a run that did not complete lacks: the conditions without any valid trial of its
-     * primary kind, and those with fewer forks than the scenario's minimum. Nothing for a complete run.
-     */
-    private fun StringBuilder.missing(r: RunRecord, analyses: List<ConditionAnalysis>) {
-        if (r.status == RunStatus.COMPLETE) return
-        val primary = if (r.scenario.mode == "capacity") analyses.associate { it.condition to it.capacity } else analyses.associate { it.condition to it.cost }
-        val absent = primary.filterValues { it.isEmpty() }.keys
-        val short = primary.filterValues { arms -> arms.isNotEmpty() && arms.minOf { it.forks } < r.scenario.forks }
-            .mapValues { (_, arms) -> arms.minOf { it.forks } }
-        appendLine("> **This run is ${r.status.name.lowercase()}**: the report shows what it measured. " +
-            (if (absent.isEmpty()) "Every condition has measurements" else "Not measured: ${absent.joinToString(", ")}") +
-            (if (short.isEmpty()) "." else "; fewer forks than the scenario's ${r.scenario.forks}: " +
-                short.entries.joinToString(", ") { "${it.key} (${it.value})" } + ".") +
-            " `protobench resume` continues it.")
-        appendLine()
-    }
-
-    /** Each variant's settings as asked, and as the servers reported them in each fork. */
-    private fun StringBuilder.variants(r: RunRecord) {
-        val variants = r.scenario.variants
-        if (variants.isEmpty()) return
-        appendLine("## Variants")
-        appendLine()
-        appendLine("Every fork starts one fresh server pair per variant (the first variant first in fork 1, whose probes set the rate; " +
-            "shuffled after that). Arms are labelled *protocol · variant*; a variant is compared with another on the same protocol, " +
-            "paired by fork; the variant comparisons of a condition are one Holm family, its protocol comparisons another.")
-        appendLine()
-        appendLine("| Variant | Gateway | Data-server | JVM options | Heap | JDK | Read back from the servers |")
-        appendLine("|---|---|---|---|---|---|---|")
-        for (v in variants) {
-            fun props(map: Map<String, String>) = map.entries.joinToString("<br>") { "`${it.key}=${it.value}`" }.ifEmpty { "–" }
-            val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { readBack(it.settings) }.distinct()
-                .joinToString("; ").ifEmpty { "–" }
-            val jdk = v.jdk?.let { r.environment["serverJdk · ${v.name}"] ?: it } ?: "run's"
-            appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | ${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
-                "${v.heap ?: "run's"} | $jdk | $readBack |")
-        }
-        appendLine()
-    }
-
-    /** A variant's read-back settings: the properties, then each JVM's release, collectors and heap ("both" when alike). */
-    private fun readBack(settings: Map<String, String>): String {
-        val properties = settings.filterKeys { !it.startsWith("jvm.") }.entries.map { "${it.key.substringAfterLast('.')}=${it.value}" }
-        val jvms = listOf("api-server", "data-server").associateWith { server ->
-            listOfNotNull(settings["jvm.$server.java-version"], settings["jvm.$server.collectors"]?.replace(", ", "/"),
-                settings["jvm.$server.max-heap-mb"]?.let { "$it MB heap" }).joinToString(", ")
-        }
-        val jvm = if (jvms.values.distinct().size == 1) listOf("both JVMs: ${jvms.values.first()}") else jvms.map { (server, facts) -> "$server: $facts" }
-        return (properties + jvm).joinToString("; ")
-    }
-
-    private fun StringBuilder.condition(a: ConditionAnalysis, record: RunRecord) {
-        appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
-        appendLine()
-        a.calibration?.let {
-            appendLine("Cost trials at **${it.ratePerSecond}/s**: ${Numbers.percentText(record.scenario.utilisation)} of the capacity " +
-                "of the slowest protocol, ${it.slowestProtocol} (${Numbers.number(it.capacityRps)} correct answers/s), probed in fork ${it.fork}.")
-            appendLine()
-        }
-        if (a.cost.isNotEmpty()) table("Cost at a fixed rate", costColumns, a.cost)
-        if (a.capacity.isNotEmpty()) table("Capacity on this machine (closed model, ${record.scenario.conditions.first { it.label == a.condition }.label.substringAfter(" ")}, saturated)", capacityColumns, a.capacity)
-        for (family in a.families.filter { it.decisions.isNotEmpty() }) {
-            val variantCount = family.variantDecisions.size
-            val size = if (variantCount == 0) "${family.decisions.size} in the Holm family"
-                else "${family.decisions.size - variantCount} between protocols and $variantCount between variants, each set one Holm family"
-            appendLine("${if (family.kind == TrialKind.COST) "Cost" else "Capacity"} comparisons ($size):")
-            appendLine()
-            family.protocolDecisions.forEach { appendLine("- ${sentence(it)}") }
-            family.variantDecisions.forEach { appendLine("- Variants: ${sentence(it)}") }
-            family.aaDecisions.forEach { appendLine("- A/A check: ${sentence(it)}${if (it.isBetter) " — **the control differs from itself: this condition is untrustworthy**" else ""}") }
-            appendLine()
-        }
-        flags(record.trials.filter { it.condition == a.condition })
-    }
-
-    private fun StringBuilder.table(title: String, columns: List<Column>, arms: List<ArmSummary>) {
-        appendLine("**$title**")
-        appendLine()
-        appendLine("| Arm | Forks | " + columns.joinToString(" | ") { it.title } + " |")
-        appendLine("|---|---:|" + "---:|".repeat(columns.size))
-        for (arm in arms) {
-            val cells = columns.joinToString(" | ") { c -> c.figures.joinToString(" / ") { f -> value(arm.estimates[f], f, c.figures.size == 1) } }
-            appendLine("| ${arm.arm} | ${arm.forks} | $cells |")
-        }
-        appendLine()
-    }
-
-    private fun value(e: Estimate?, figure: Figure, withInterval: Boolean): String {
-        if (e == null) return "–"
-        if (figure.unit == "fraction") return Numbers.percentText(e.mean)
-        val interval = if (withInterval && e.ciLow != null) " [${Numbers.number(e.ciLow)}, ${Numbers.number(e.ciHigh)}]" else ""
-        return Numbers.number(e.mean) + interval
-    }
-
-    fun sentence(d: Decision): String {
+    /** One comparison in words, e.g. "Hop CPU/req: gRPC/Unary cheaper than HTTP/JSON by 70.1% [62.0%, 77.0%] (…)". */
+    fun sentence(d: Decision, t: Texts = Texts.EN): String {
         val figure = Figure.byKey(d.figure)
-        val word = when (figure) {
-            Figure.THROUGHPUT -> "faster"
-            Figure.HOP_CPU_US, Figure.TOTAL_CPU_US -> "cheaper"
-            else -> "lower"
-        }
+        val word = t(when (figure) {
+            Figure.THROUGHPUT -> "verdict.faster"
+            Figure.HOP_CPU_US, Figure.TOTAL_CPU_US -> "verdict.cheaper"
+            else -> "verdict.lower"
+        })
         val better = d.outcome as? Outcome.Better
         // Clearly different yet inside the margin: true, but too small to matter in practice.
-        val small = if (better != null && better.highPercent < d.margin * 100) " — inside the ±${Numbers.percentText(d.margin)} margin: practically equivalent" else ""
-        return "${figure?.title ?: d.figure}: ${d.describe(word)}$small"
+        val small = if (better != null && better.highPercent < d.margin * 100) t("verdict.inside-margin", Numbers.percentText(d.margin)) else ""
+        return "${figureTitle(d.figure, t)}: ${d.describe(word, t)}$small"
     }
 
-    private fun StringBuilder.flags(trials: List<TrialRecord>) {
-        val byKind = trials.flatMap { t -> t.flags.map { it to t } }.groupBy { it.first.javaClass.simpleName }
-        for ((_, flagged) in byKind) {
-            val (flag, trial) = flagged.first()
-            appendLine("> **Flag** in ${flagged.size} of ${trials.size} trials: ${flag.meaning()}; e.g. ${trial.arm} (${trial.kind.name.lowercase()}, fork ${trial.fork}): ${flag.describe()}")
-        }
-        if (byKind.isNotEmpty()) appendLine()
-    }
+    /** A figure's title in the report's language ("Hop CPU/req"), or its key when it has none. */
+    fun figureTitle(key: String, t: Texts): String = if (t.has("figure.$key")) t("figure.$key") else Figure.byKey(key)?.title ?: key
 
-    private fun StringBuilder.guide(analyses: List<ConditionAnalysis>) {
-        appendLine("## Protocol selection guide (derived from this run)")
-        appendLine()
-        appendLine("A protocol is named only where it beat every other protocol after Holm; *equivalent* means shown within the margin.")
-        appendLine()
-        SelectionGuide.lines(analyses).forEach { appendLine(it) }
-        AaCalibration.sentence(analyses)?.let { appendLine(); appendLine(it) }
-        appendLine()
-    }
-
-    private fun StringBuilder.decisionMaps(analyses: List<ConditionAnalysis>, record: RunRecord) {
-        for (map in DecisionMap.of(analyses, record)) {
-            appendLine("**Decision map: ${map.figure.title} by ${map.across}" + (map.down?.let { " and $it" } ?: "") +
-                (map.variant?.let { " under $it" } ?: "") + "** — each cell names the protocol that beat every other there, with the " +
-                "least of its Holm-adjusted advantages (≥x%); ≈ equivalent within the margin; ? undecided among those not beaten.")
+    private class Writer(val r: RunRecord, val analyses: List<ConditionAnalysis>, val t: Texts) {
+        fun header(out: StringBuilder): Unit = with(out) {
+            val env = r.environment
+            val s = r.scenario
+            appendLine(t("header.title", s.name))
             appendLine()
-            append(map.markdown())
+            appendLine(s.description)
+            appendLine()
+            appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — $it" } ?: "", r.startedAt, r.finishedAt ?: "–"))
+            appendLine(t("header.machine", env["cpuModel"], env["cpuCores"], env["memoryTotalMb"], env["kernel"]))
+            appendLine(t("header.jdk", env["serverJdk"] ?: env["jdk"], env["jdk"], (env["serverJvmOptions"] as? List<*>)?.joinToString(" "), env["k6"]))
+            appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
+            appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
+            appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
+            appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
+                Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
+                if (s.mode == "cost") t("header.warm-in") else "", s.durationMs / 1000.0,
+                if (s.mode == "cost") t("header.at-rate", Numbers.percentText(s.utilisation)) else t("header.closed"),
+                r.seed, Numbers.percentText(s.margin)))
+            appendLine()
+            missing(out)
+            appendLine(t("header.method"))
             appendLine()
         }
-    }
 
-    private fun StringBuilder.seeds(analyses: List<ConditionAnalysis>) {
-        val checks = SeedClaims.check(analyses)
-        appendLine("## Beside the seeds' published results")
-        appendLine()
-        if (checks.isEmpty()) {
-            appendLine("No seed figure matches a condition and figure this run measured in capacity probes.")
+        /**
+         * What a run that did not complete lacks: the conditions without any valid trial of its
+         * primary kind, and those with fewer forks than the scenario's minimum. Nothing for a complete run.
+         */
+        private fun missing(out: StringBuilder): Unit = with(out) {
+            if (r.status == RunStatus.COMPLETE) return
+            val primary = analyses.associate { it.condition to if (r.scenario.mode == "capacity") it.capacity else it.cost }
+            val absent = primary.filterValues { it.isEmpty() }.keys
+            val short = primary.filterValues { arms -> arms.isNotEmpty() && arms.minOf { it.forks } < r.scenario.forks }
+                .mapValues { (_, arms) -> arms.minOf { it.forks } }
+            appendLine(t("missing.intro", t("status.${r.status.name.lowercase()}")) + " " +
+                (if (absent.isEmpty()) t("missing.none") else t("missing.absent", absent.joinToString(", "))) +
+                (if (short.isEmpty()) "." else t("missing.short", r.scenario.forks, short.entries.joinToString(", ") { "${it.key} (${it.value})" })) +
+                " " + t("missing.resume"))
             appendLine()
-            return
         }
-        appendLine("Each seed ratio (their faster protocol first) against our paired 95% interval of the same figure from the capacity probes.")
-        appendLine()
-        appendLine("| Seed | Condition | Figure | Pair | Seeds | Seeds elsewhere | This run [95%] | Outcome |")
-        appendLine("|---|---|---|---|---:|---|---:|---|")
-        for (c in checks) {
-            val ours = c.ourPercent?.let { p -> Numbers.signed(p) + (c.ourLow?.let { " [${Numbers.signed(it)}, ${Numbers.signed(c.ourHigh!!)}]" } ?: "") } ?: "–"
-            val elsewhere = c.seedElsewhere.joinToString("; ") { "${it.first} ${Numbers.signed(it.second)}" }.ifEmpty { "–" }
-            appendLine("| ${c.claim.phase} | ${c.claim.condition} | ${c.claim.figure} | ${c.a} vs ${c.b} | ${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | ${c.outcome.words} |")
-        }
-        appendLine()
-        val counts = checks.groupingBy { it.outcome }.eachCount()
-        appendLine("Of ${checks.size} seed ratios: " + ClaimOutcome.entries.joinToString(", ") { "${counts[it] ?: 0} ${it.name.lowercase().replace('_', ' ')}" } + ".")
-        appendLine()
-    }
 
-    private fun StringBuilder.forks(r: RunRecord) {
-        appendLine("## Forks")
-        appendLine()
-        val variants = r.scenario.variants.isNotEmpty()
-        appendLine("| Fork | ${if (variants) "Variant | " else ""}Status | Conditions | Soak | Settled | Warm-ins at the cost rate | Soak windows (throughput req/s, CPU µs/req) |")
-        appendLine("|---:|${if (variants) "---|" else ""}---|---:|---:|---|---|---|")
-        for (f in r.forks) {
-            val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
-            val warmIns = f.warmIns.joinToString(", ") { "${it.condition}: ${Numbers.number(it.soak.seconds)} s${if (it.soak.settled) "" else " (not settled)"}" }
-                .ifEmpty { "–" }
-            appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${f.status.name.lowercase()}${f.failure?.let { ": $it" } ?: ""} | ${f.conditions.size} | " +
-                "${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled ?: "–"} | $warmIns | $windows |")
-        }
-        appendLine()
-    }
-
-    private fun StringBuilder.planning(r: RunRecord) {
-        val p = r.planning ?: return
-        appendLine("## Planning")
-        appendLine()
-        appendLine("Stopped because ${p.stoppedBecause}.")
-        if (p.open.isNotEmpty()) {
+        /** Each variant's settings as asked, and as the servers reported them in each fork. */
+        fun variants(out: StringBuilder): Unit = with(out) {
+            val variants = r.scenario.variants
+            if (variants.isEmpty()) return
+            appendLine(t("variants.title"))
             appendLine()
-            appendLine("Still undecided:")
-            p.open.forEach { appendLine("- ${it.condition}: ${it.comparison}" + (it.moreForks?.let { n -> " — about $n more forks would decide it" } ?: " — more than ${Numbers.MAX_FORKS} forks would be needed")) }
+            appendLine(t("variants.intro"))
+            appendLine()
+            appendLine(t("variants.columns"))
+            appendLine("|---|---|---|---|---|---|---|")
+            for (v in variants) {
+                fun props(map: Map<String, String>) = map.entries.joinToString("<br>") { "`${it.key}=${it.value}`" }.ifEmpty { "–" }
+                val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { readBack(it.settings) }.distinct()
+                    .joinToString("; ").ifEmpty { "–" }
+                val jdk = v.jdk?.let { r.environment["serverJdk · ${v.name}"] ?: it } ?: t("variants.runs")
+                appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | ${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
+                    "${v.heap ?: t("variants.runs")} | $jdk | $readBack |")
+            }
+            appendLine()
         }
-        appendLine()
-    }
 
-    /** "Fork 2", or "Fork 2 (variant copyFrom)" for one variant's pair. */
-    private fun name(f: io.protobench.bench.measure.ForkRecord) = "Fork ${f.index}" + (f.variant?.let { " (variant $it)" } ?: "")
+        /** A variant's read-back settings: the properties, then each JVM's release, collectors and heap ("both" when alike). */
+        private fun readBack(settings: Map<String, String>): String {
+            val properties = settings.filterKeys { !it.startsWith("jvm.") }.entries.map { "${it.key.substringAfterLast('.')}=${it.value}" }
+            val jvms = listOf("api-server", "data-server").associateWith { server ->
+                listOfNotNull(settings["jvm.$server.java-version"], settings["jvm.$server.collectors"]?.replace(", ", "/"),
+                    settings["jvm.$server.max-heap-mb"]?.let { t("variants.heap-mb", it) }).joinToString(", ")
+            }
+            val jvm = if (jvms.values.distinct().size == 1) listOf(t("variants.both-jvms", jvms.values.first())) else jvms.map { (server, facts) -> "$server: $facts" }
+            return (properties + jvm).joinToString("; ")
+        }
 
-    private fun StringBuilder.problems(r: RunRecord) {
-        val invalid = r.trials.filter { !it.valid }
-        val failedForks = r.forks.filter { it.status == ForkStatus.FAILED || it.status == ForkStatus.REJECTED }
-        val unsettled = r.forks.filter { it.soak?.settled == false }
-        val coldWarmIns = r.forks.flatMap { f -> f.warmIns.filter { !it.soak.settled }.map { f to it } }
-        if (invalid.isEmpty() && failedForks.isEmpty() && unsettled.isEmpty() && coldWarmIns.isEmpty()) return
-        appendLine("## Problems")
-        appendLine()
-        invalid.forEach { appendLine("- Trial ${it.sequence} (${it.arm}, ${it.condition}, fork ${it.fork}) is invalid and left out of every verdict: ${it.invalidReason()}") }
-        failedForks.forEach {
-            if (it.status == ForkStatus.REJECTED) appendLine("- Variant ${it.variant} was rejected in fork ${it.index} and not measured: ${it.failure}")
-            else appendLine("- ${name(it)} failed: ${it.failure}")
+        fun condition(out: StringBuilder, a: ConditionAnalysis): Unit = with(out) {
+            appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
+            appendLine()
+            a.calibration?.let {
+                appendLine(t("condition.calibration", it.ratePerSecond, Numbers.percentText(r.scenario.utilisation), it.slowestProtocol,
+                    Numbers.number(it.capacityRps), it.fork))
+                appendLine()
+            }
+            if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
+            if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
+            for (family in a.families.filter { it.decisions.isNotEmpty() }) {
+                val variantCount = family.variantDecisions.size
+                val size = if (variantCount == 0) t("condition.family", family.decisions.size)
+                    else t("condition.families", family.decisions.size - variantCount, variantCount)
+                appendLine(t(if (family.kind == TrialKind.COST) "condition.cost-comparisons" else "condition.capacity-comparisons", size))
+                appendLine()
+                family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
+                family.variantDecisions.forEach { appendLine("- ${t("condition.variants")} ${sentence(it, t)}") }
+                family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
+                appendLine()
+            }
+            flags(out, r.trials.filter { it.condition == a.condition })
         }
-        unsettled.forEach { appendLine("- ${name(it)}: the soak had not settled after ${Numbers.number(it.soak!!.seconds)} s${it.soak.error?.let { e -> " ($e)" } ?: ""}: its trials may still include JIT warm-up") }
-        coldWarmIns.forEach { (fork, w) ->
-            appendLine("- ${name(fork)}: the warm-in of ${w.condition} at ${w.load} had not settled after ${Numbers.number(w.soak.seconds)} s" +
-                "${w.soak.error?.let { e -> " ($e)" } ?: ""}: its cost trials may still include JIT warm-up")
+
+        private fun table(out: StringBuilder, title: String, columns: List<Column>, arms: List<ArmSummary>): Unit = with(out) {
+            appendLine("**$title**")
+            appendLine()
+            appendLine("| ${t("column.arm")} | ${t("column.forks")} | " + columns.joinToString(" | ") { t(it.title) } + " |")
+            appendLine("|---|---:|" + "---:|".repeat(columns.size))
+            for (arm in arms) {
+                val cells = columns.joinToString(" | ") { c -> c.figures.joinToString(" / ") { f -> value(arm.estimates[f], f, c.figures.size == 1) } }
+                appendLine("| ${arm.arm} | ${arm.forks} | $cells |")
+            }
+            appendLine()
         }
-        appendLine()
+
+        private fun value(e: Estimate?, figure: Figure, withInterval: Boolean): String {
+            if (e == null) return "–"
+            if (figure.unit == "fraction") return Numbers.percentText(e.mean)
+            val interval = if (withInterval && e.ciLow != null) " [${Numbers.number(e.ciLow)}, ${Numbers.number(e.ciHigh)}]" else ""
+            return Numbers.number(e.mean) + interval
+        }
+
+        private fun flags(out: StringBuilder, trials: List<TrialRecord>): Unit = with(out) {
+            val byKind = trials.flatMap { trial -> trial.flags.map { it to trial } }.groupBy { it.first.javaClass.simpleName }
+            for ((_, flagged) in byKind) {
+                val (flag, trial) = flagged.first()
+                appendLine(t("flag.line", flagged.size, trials.size, flag.meaning(t), trial.arm, t("kind.${trial.kind.name.lowercase()}"),
+                    trial.fork, flag.describe(t)))
+            }
+            if (byKind.isNotEmpty()) appendLine()
+        }
+
+        fun guide(out: StringBuilder): Unit = with(out) {
+            appendLine(t("guide.title"))
+            appendLine()
+            appendLine(t("guide.intro"))
+            appendLine()
+            SelectionGuide.lines(analyses, t).forEach { appendLine(it) }
+            AaCalibration.sentence(analyses, t)?.let { appendLine(); appendLine(it) }
+            appendLine()
+        }
+
+        fun decisionMaps(out: StringBuilder): Unit = with(out) {
+            for (map in DecisionMap.of(analyses, r)) {
+                appendLine(t("map.title", figureTitle(map.figure.key, t), map.across, map.down?.let { t("map.and", it) } ?: "",
+                    map.variant?.let { t("map.under", it) } ?: ""))
+                appendLine()
+                append(map.markdown(t))
+                appendLine()
+            }
+        }
+
+        fun seeds(out: StringBuilder): Unit = with(out) {
+            val checks = SeedClaims.check(analyses)
+            appendLine(t("seeds.title"))
+            appendLine()
+            if (checks.isEmpty()) {
+                appendLine(t("seeds.none"))
+                appendLine()
+                return
+            }
+            appendLine(t("seeds.intro"))
+            appendLine()
+            appendLine(t("seeds.columns"))
+            appendLine("|---|---|---|---|---:|---|---:|---|")
+            for (c in checks) {
+                val ours = c.ourPercent?.let { p -> Numbers.signed(p) + (c.ourLow?.let { " [${Numbers.signed(it)}, ${Numbers.signed(c.ourHigh!!)}]" } ?: "") } ?: "–"
+                val elsewhere = c.seedElsewhere.joinToString("; ") { "${it.first} ${Numbers.signed(it.second)}" }.ifEmpty { "–" }
+                appendLine("| ${c.claim.phase} | ${c.claim.condition} | ${c.claim.figure} | ${c.a} vs ${c.b} | ${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
+                    "${t("claim.${c.outcome.name.lowercase()}")} |")
+            }
+            appendLine()
+            val counts = checks.groupingBy { it.outcome }.eachCount()
+            appendLine(t("seeds.summary", checks.size, ClaimOutcome.entries.joinToString(", ") { "${counts[it] ?: 0} ${t("claim.short.${it.name.lowercase()}")}" }))
+            appendLine()
+        }
+
+        fun forks(out: StringBuilder): Unit = with(out) {
+            appendLine(t("forks.title"))
+            appendLine()
+            val variants = r.scenario.variants.isNotEmpty()
+            appendLine("| ${t("forks.fork")} | ${if (variants) "${t("forks.variant")} | " else ""}${t("forks.columns")}")
+            appendLine("|---:|${if (variants) "---|" else ""}---|---:|---:|---|---|---|")
+            for (f in r.forks) {
+                val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
+                val warmIns = f.warmIns.joinToString(", ") { "${it.condition}: ${Numbers.number(it.soak.seconds)} s${if (it.soak.settled) "" else t("forks.not-settled")}" }
+                    .ifEmpty { "–" }
+                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}${f.failure?.let { ": $it" } ?: ""} | " +
+                    "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
+            }
+            appendLine()
+        }
+
+        fun planning(out: StringBuilder): Unit = with(out) {
+            val p = r.planning ?: return
+            appendLine(t("planning.title"))
+            appendLine()
+            appendLine(t("planning.stopped", p.stoppedBecause))
+            if (p.open.isNotEmpty()) {
+                appendLine()
+                appendLine(t("planning.open"))
+                p.open.forEach { appendLine("- ${it.condition}: ${it.comparison}" + (it.moreForks?.let { n -> t("planning.more-forks", n) } ?: t("planning.too-many", Numbers.MAX_FORKS))) }
+            }
+            appendLine()
+        }
+
+        /** "Fork 2", or "Fork 2 (variant copyFrom)" for one variant's pair. */
+        private fun name(f: ForkRecord) = t("problems.fork", f.index) + (f.variant?.let { t("problems.of-variant", it) } ?: "")
+
+        fun problems(out: StringBuilder): Unit = with(out) {
+            val invalid = r.trials.filter { !it.valid }
+            val failedForks = r.forks.filter { it.status == ForkStatus.FAILED || it.status == ForkStatus.REJECTED }
+            val unsettled = r.forks.filter { it.soak?.settled == false }
+            val coldWarmIns = r.forks.flatMap { f -> f.warmIns.filter { !it.soak.settled }.map { f to it } }
+            if (invalid.isEmpty() && failedForks.isEmpty() && unsettled.isEmpty() && coldWarmIns.isEmpty()) return
+            appendLine(t("problems.title"))
+            appendLine()
+            invalid.forEach { appendLine(t("problems.invalid", it.sequence, it.arm, it.condition, it.fork, invalidReason(it))) }
+            failedForks.forEach {
+                if (it.status == ForkStatus.REJECTED) appendLine(t("problems.rejected", it.variant, it.index, it.failure))
+                else appendLine(t("problems.failed", name(it), it.failure))
+            }
+            unsettled.forEach { appendLine(t("problems.unsettled", name(it), Numbers.number(it.soak!!.seconds), it.soak.error?.let { e -> " ($e)" } ?: "")) }
+            coldWarmIns.forEach { (fork, w) ->
+                appendLine(t("problems.cold-warm-in", name(fork), w.condition, w.load, Numbers.number(w.soak.seconds), w.soak.error?.let { e -> " ($e)" } ?: ""))
+            }
+            appendLine()
+        }
+
+        /** Why a trial is left out: its error as recorded, or the share of wrong answers in the report's words. */
+        private fun invalidReason(trial: TrialRecord): String? {
+            if (trial.error != null) return trial.error
+            val total = trial.correctAnswers + trial.wrongAnswers
+            if (total == 0L) return t("problems.no-answers")
+            return t("problems.wrong-share", String.format(java.util.Locale.ROOT, "%.2f", trial.wrongAnswers * 100.0 / total))
+        }
     }
 }

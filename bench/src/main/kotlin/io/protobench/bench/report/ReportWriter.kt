@@ -3,15 +3,16 @@ package io.protobench.bench.report
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.report.html.HtmlReport
 import io.protobench.bench.runner.RunStore
+import io.protobench.bench.text.Texts
 import java.nio.file.Path
 
 /** Writes every rendering of a run beside its run.json, each atomically (a reader never sees half a file). */
 object ReportWriter {
-    fun write(dir: Path, record: RunRecord): Path {
+    fun write(dir: Path, record: RunRecord, t: Texts = Texts.EN): Path {
         RunStore.writeAtomically(dir.resolve("cells.csv"), CsvReport.render(record).toByteArray())
         val report = dir.resolve("report.md")
-        RunStore.writeAtomically(report, MarkdownReport.render(record).toByteArray())
-        RunStore.writeAtomically(dir.resolve("report.html"), HtmlReport.render(record).toByteArray())
+        RunStore.writeAtomically(report, MarkdownReport.render(record, t).toByteArray())
+        RunStore.writeAtomically(dir.resolve("report.html"), HtmlReport.render(record, t).toByteArray())
         return report
     }
 }

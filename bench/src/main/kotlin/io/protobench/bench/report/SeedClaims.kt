@@ -23,13 +23,13 @@ data class SeedClaim(
     val note: String? = null,
 )
 
-/** How our run judges one seed ratio (protocol [a] over [b]). */
-enum class ClaimOutcome(val words: String) {
-    REPRODUCED("reproduced (the seeds' ratio lies inside our interval)"),
-    SAME_DIRECTION("same direction, different size"),
-    CONTRADICTED("contradicted (our interval excludes the seeds' ratio and does not share its direction)"),
-    INCONCLUSIVE("inconclusive (fewer than 2 forks here)"),
-}
+/**
+ * How our run judges one seed ratio (protocol [a] over [b]); the report words each from
+ * its catalogue (`claim.<name>`): reproduced = the seeds' ratio lies inside our interval;
+ * same direction, different size; contradicted = our interval excludes the seeds' ratio and
+ * does not share its direction; inconclusive = fewer than 2 forks here.
+ */
+enum class ClaimOutcome { REPRODUCED, SAME_DIRECTION, CONTRADICTED, INCONCLUSIVE }
 
 data class ClaimCheck(
     val claim: SeedClaim,

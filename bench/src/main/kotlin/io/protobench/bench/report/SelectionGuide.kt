@@ -3,6 +3,7 @@ package io.protobench.bench.report
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
 
@@ -12,13 +13,13 @@ import io.protobench.bench.verdict.Outcome
  * was shown, and flips are reported along every axis that varies (size, complexity, vus).
  */
 object SelectionGuide {
-    fun lines(analyses: List<ConditionAnalysis>): List<String> {
-        val lines = analyses.map { a -> "- **${a.condition}**: " + perCondition(a) }.toMutableList()
-        analyses.filter { !it.untrustworthy }.forEach { a -> settings(a)?.let { lines += "- **${a.condition}**, which setting mattered: $it" } }
+    fun lines(analyses: List<ConditionAnalysis>, t: Texts = Texts.EN): List<String> {
+        val lines = analyses.map { a -> "- **${a.condition}**: " + perCondition(a, t) }.toMutableList()
+        analyses.filter { !it.untrustworthy }.forEach { a -> settings(a, t)?.let { lines += t("guide.setting-mattered", a.condition, it) } }
         val parsed = analyses.map { parse(it.condition) to it }
         val axes = parsed.flatMap { it.first.keys }.distinct().filter { key -> parsed.map { it.first[key] }.distinct().size > 1 }
         val variants = analyses.flatMap(::variantsOf).distinct()
-        for (axis in axes) for (variant in variants) lines += flips(axis, parsed, variant)
+        for (axis in axes) for (variant in variants) lines += flips(axis, parsed, variant, t)
         return lines
     }
 
@@ -26,18 +27,18 @@ object SelectionGuide {
     private fun variantsOf(a: ConditionAnalysis): List<String?> =
         a.families.flatMap { f -> f.protocolDecisions.map { Variant.split(it.a).second } }.distinct()
 
-    private fun perCondition(a: ConditionAnalysis): String {
-        if (a.untrustworthy) return "the A/A control came out different from itself, so no verdict here is trusted"
+    private fun perCondition(a: ConditionAnalysis, t: Texts): String {
+        if (a.untrustworthy) return t("guide.untrusted")
         val perVariant = variantsOf(a).map { v ->
             fun under(decisions: List<Decision>) = decisions.filter { Variant.split(it.a).second == v }
             val parts = listOfNotNull(
-                a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_CPU_US, "cheapest hop in CPU") },
-                a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_P50, "lowest hop latency") },
-                a.family(TrialKind.CAPACITY)?.let { figureText(under(it.protocolDecisions), Figure.THROUGHPUT, "highest capacity on this machine") },
+                a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_CPU_US, t("guide.cheapest-hop"), t) },
+                a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_P50, t("guide.lowest-latency"), t) },
+                a.family(TrialKind.CAPACITY)?.let { figureText(under(it.protocolDecisions), Figure.THROUGHPUT, t("guide.highest-capacity"), t) },
             )
-            (v?.let { "under $it: " } ?: "") + parts.joinToString("; ")
+            (v?.let { t("guide.under", it) } ?: "") + parts.joinToString("; ")
         }
-        return perVariant.ifEmpty { listOf("no comparison measured") }.joinToString(" — ")
+        return perVariant.ifEmpty { listOf(t("guide.nothing")) }.joinToString(" — ")
     }
 
     /**
@@ -46,17 +47,17 @@ object SelectionGuide {
      * which a setting was shown not to matter, and how many comparisons stayed open. Null
      * without variants.
      */
-    private fun settings(a: ConditionAnalysis): String? {
+    private fun settings(a: ConditionAnalysis, t: Texts): String? {
         val decisions = a.families.flatMap { it.variantDecisions }
             .filter { it.figure in listOf(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key) || (a.family(TrialKind.COST) == null && it.figure == Figure.THROUGHPUT.key) }
         if (decisions.isEmpty()) return null
-        val differences = decisions.filter { it.isBetter }.map(::settingEffect)
+        val differences = decisions.filter { it.isBetter }.map { settingEffect(it, t) }
         val equivalent = decisions.filter { it.outcome is Outcome.Equivalent }
-            .map { "${Figure.byKey(it.figure)?.title ?: it.figure} on ${Variant.split(it.a).first}" }
+            .map { t("guide.figure-on", MarkdownReport.figureTitle(it.figure, t), Variant.split(it.a).first) }
         val open = decisions.count { it.outcome is Outcome.Inconclusive }
-        return (differences.ifEmpty { listOf("no difference shown") } +
-            listOfNotNull(equivalent.takeIf { it.isNotEmpty() }?.let { "equivalent within the margin: ${it.joinToString(", ")}" },
-                open.takeIf { it > 0 }?.let { "$it comparison(s) undecided" })).joinToString("; ")
+        return (differences.ifEmpty { listOf(t("guide.no-difference")) } +
+            listOfNotNull(equivalent.takeIf { it.isNotEmpty() }?.let { t("guide.equivalent", it.joinToString(", ")) },
+                open.takeIf { it > 0 }?.let { t("guide.undecided", it) })).joinToString("; ")
     }
 
     /**
@@ -64,33 +65,27 @@ object SelectionGuide {
      * gRPC/Unary, copyFrom: +54.0% CPU per request of both servers against zero-copy [+31.2%, +80.9%]"
      * (Holm-adjusted interval; for throughput the worse variant's change is negative).
      */
-    private fun settingEffect(d: Decision): String {
+    private fun settingEffect(d: Decision, t: Texts): String {
         val (protocol, variantA) = Variant.split(d.a)
         val variantB = Variant.split(d.b).second
         val aWorse = !(d.outcome as Outcome.Better).aBetter
         val ci = d.interval!!
         val (ratio, low, high) = if (aWorse) Triple(d.estimate.ratio, ci.low, ci.high) else Triple(1 / d.estimate.ratio, 1 / ci.high, 1 / ci.low)
         val (worse, better) = if (aWorse) variantA to variantB else variantB to variantA
-        val what = when (Figure.byKey(d.figure)) {
-            Figure.HOP_CPU_US -> "hop CPU per request"
-            Figure.TOTAL_CPU_US -> "CPU per request of both servers"
-            Figure.HOP_P50 -> "hop p50 latency"
-            Figure.THROUGHPUT -> "throughput"
-            else -> Figure.byKey(d.figure)?.title ?: d.figure
-        }
+        val what = if (t.has("effect.${d.figure}")) t("effect.${d.figure}") else MarkdownReport.figureTitle(d.figure, t)
         fun percent(r: Double) = Numbers.signed((r - 1) * 100)
-        return "on $protocol, $worse: ${percent(ratio)} $what against $better [${percent(low)}, ${percent(high)}]"
+        return t("guide.effect", protocol, worse, percent(ratio), what, better, percent(low), percent(high))
     }
 
-    private fun figureText(decisions: List<Decision>, figure: Figure, what: String): String {
+    private fun figureText(decisions: List<Decision>, figure: Figure, what: String, t: Texts): String {
         val onFigure = decisions.filter { it.figure == figure.key }
-        if (onFigure.isEmpty()) return "$what: not measured"
-        best(onFigure)?.let { return "$what: **${Variant.split(it).first}** (better than every other protocol after Holm)" }
+        if (onFigure.isEmpty()) return t("guide.not-measured", what)
+        best(onFigure)?.let { return t("guide.winner", what, Variant.split(it).first) }
         val equivalent = onFigure.filter { it.outcome is Outcome.Equivalent }.map { "${Variant.split(it.a).first} ≈ ${Variant.split(it.b).first}" }
         val open = onFigure.count { it.outcome is Outcome.Inconclusive }
-        return "$what: no single winner" +
-            (if (equivalent.isNotEmpty()) "; equivalent within the margin: ${equivalent.joinToString(", ")}" else "") +
-            (if (open > 0) "; $open comparison(s) undecided" else "")
+        return t("guide.no-winner", what) +
+            (if (equivalent.isNotEmpty()) "; " + t("guide.equivalent", equivalent.joinToString(", ")) else "") +
+            (if (open > 0) "; " + t("guide.undecided", open) else "")
     }
 
     /** The protocol that won every comparison it took part in on one figure, if one did. */
@@ -101,7 +96,7 @@ object SelectionGuide {
         }
     }
 
-    private fun flips(axis: String, parsed: List<Pair<Map<String, String>, ConditionAnalysis>>, variant: String?): List<String> {
+    private fun flips(axis: String, parsed: List<Pair<Map<String, String>, ConditionAnalysis>>, variant: String?, t: Texts): List<String> {
         // Only conditions that vary along this axis: a run may mix sizes and complexity levels.
         val groups = parsed.filter { (labels, _) -> axis in labels }.groupBy { (labels, _) -> labels - axis }
         return groups.flatMap { (fixed, members) ->
@@ -111,9 +106,8 @@ object SelectionGuide {
             }
             val decided = values.withIndex().filter { it.value.second != null }
             decided.zipWithNext().filter { (x, y) -> x.value.second != y.value.second }.map { (x, y) ->
-                val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" } + (variant?.let { ", variant $it" } ?: "")
-                "- **Flip along $axis** ($context): the cheapest hop is ${x.value.second} at $axis=${x.value.first} " +
-                    "and ${y.value.second} at $axis=${y.value.first} — the crossover lies between them"
+                val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" } + (variant?.let { t("guide.of-variant", it) } ?: "")
+                t("guide.flip", axis, context, x.value.second, "$axis=${x.value.first}", y.value.second, "$axis=${y.value.first}")
             }
         }
     }

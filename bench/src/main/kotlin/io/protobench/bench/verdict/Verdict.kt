@@ -1,5 +1,6 @@
 package io.protobench.bench.verdict
 
+import io.protobench.bench.text.Texts
 import org.apache.commons.statistics.distribution.TDistribution
 import java.util.Locale
 import kotlin.math.abs
@@ -95,26 +96,21 @@ data class Decision(
      *   (geometric mean over forks), with the interval in [interval];
      * - "(Holm-adjusted C% interval, n forks)": the interval's confidence and the usable forks.
      */
-    fun describe(better: String = "better"): String {
+    fun describe(better: String = "better", t: Texts = Texts.EN): String {
         val ci = interval
-        val dropped = if (estimate.dropped > 0) ", ${estimate.dropped} dropped" else ""
-        val tail = if (ci == null) "" else " (Holm-adjusted ${formatConfidence(ci.confidence)} interval, ${estimate.n} forks$dropped)"
+        val dropped = if (estimate.dropped > 0) t("verdict.dropped", estimate.dropped) else ""
+        val tail = if (ci == null) "" else t("verdict.tail", formatConfidence(ci.confidence), estimate.n, dropped)
         return when (val o = outcome) {
-            is Outcome.Better ->
-                "${o.winner} $better than ${o.loser} by ${formatPercent(o.sizePercent)} " +
-                    "[${formatPercent(o.lowPercent)}, ${formatPercent(o.highPercent)}]$tail"
-            is Outcome.Equivalent ->
-                "$a vs $b equivalent within ±${formatMargin(margin)}: ${signedWithInterval()}$tail"
+            is Outcome.Better -> t("verdict.better", o.winner, better, o.loser, formatPercent(o.sizePercent),
+                formatPercent(o.lowPercent), formatPercent(o.highPercent)) + tail
+            is Outcome.Equivalent -> t("verdict.equivalent", a, b, formatMargin(margin), signedWithInterval()) + tail
             is Outcome.Inconclusive -> when {
                 o.reason == Outcome.Inconclusive.FEWER_THAN_2_FORKS ->
-                    "$a vs $b inconclusive: fewer than 2 forks (${estimate.n} usable$dropped)" +
-                        if (estimate.n == 1) ", single fork ${formatPercent(estimate.percent, signed = true)}" else ""
+                    t("verdict.too-few", a, b, estimate.n, dropped) +
+                        if (estimate.n == 1) t("verdict.single-fork", formatPercent(estimate.percent, signed = true)) else ""
                 o.moreForks != null ->
-                    "$a vs $b inconclusive: ${signedWithInterval()}$tail; about ${o.moreForks} more " +
-                        "fork${if (o.moreForks == 1) "" else "s"} would decide it"
-                else ->
-                    "$a vs $b inconclusive: ${signedWithInterval()}$tail; more than ${Verdicts.MAX_FORKS} forks " +
-                        "would be needed to decide it"
+                    t("verdict.open", a, b, signedWithInterval()) + tail + t(if (o.moreForks == 1) "verdict.one-more-fork" else "verdict.more-forks", o.moreForks)
+                else -> t("verdict.open", a, b, signedWithInterval()) + tail + t("verdict.too-many-forks", Verdicts.MAX_FORKS)
             }
         }
     }

@@ -7,9 +7,11 @@ import io.protobench.bench.report.ArmSummary
 import io.protobench.bench.report.Call
 import io.protobench.bench.report.ConditionAnalysis
 import io.protobench.bench.report.DecisionMap
+import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.text.Texts
 import kotlin.math.sqrt
 
 /** The charts of a report, drawn from the same analysis as its words. */
@@ -17,20 +19,20 @@ object ReportCharts {
     private val SPECTRUM = listOf(Figure.LATENCY_P50, Figure.LATENCY_P90, Figure.LATENCY_P95, Figure.LATENCY_P99, Figure.LATENCY_P999)
 
     /** Every chart of one condition: figures with intervals, CPU by process, the latency spectrum, the per-second timeline. */
-    fun condition(a: ConditionAnalysis, record: RunRecord): List<String> = buildList {
+    fun condition(a: ConditionAnalysis, record: RunRecord, t: Texts): List<String> = buildList {
         val protocols = a.cost.filter { it.arm.isProtocol() }
         if (protocols.isNotEmpty()) {
-            add(intervals("hop-cpu", "Hop CPU per request at the fixed rate (mean, 95% interval over forks)", "µs", protocols, Figure.HOP_CPU_US))
-            add(intervals("hop-latency", "Hop p50 latency at the fixed rate (gateway's timer)", "ms", protocols, Figure.HOP_P50))
+            add(intervals("hop-cpu", t("chart.hop-cpu"), "µs", protocols, Figure.HOP_CPU_US))
+            add(intervals("hop-latency", t("chart.hop-latency"), "ms", protocols, Figure.HOP_P50))
         }
         if (a.cost.isNotEmpty()) {
-            add(cpuByProcess(a.cost))
-            add(spectrum(a.cost))
+            add(cpuByProcess(a.cost, t))
+            add(spectrum(a.cost, t))
         }
         val capacity = a.capacity.filter { it.arm.isProtocol() }
-        if (capacity.isNotEmpty()) add(intervals("capacity", "Capacity on this machine (closed model, saturated)", "correct answers/s", capacity, Figure.THROUGHPUT))
+        if (capacity.isNotEmpty()) add(intervals("capacity", t("chart.capacity"), t("chart.capacity-unit"), capacity, Figure.THROUGHPUT))
         val kind = if (record.scenario.mode == "capacity" || a.cost.isEmpty()) TrialKind.CAPACITY else TrialKind.COST
-        timeline(record, a.condition, kind)?.let(::add)
+        timeline(record, a.condition, kind, t)?.let(::add)
     }.filterNotNull()
 
     /**
@@ -38,7 +40,7 @@ object ReportCharts {
      * rate) and per setting of the other axes: each protocol's primary figure along the axis
      * with its interval, and a dashed mark where the decided winner changes.
      */
-    fun axes(analyses: List<ConditionAnalysis>, record: RunRecord): List<String> {
+    fun axes(analyses: List<ConditionAnalysis>, record: RunRecord, t: Texts): List<String> {
         val capacityMode = record.scenario.mode == "capacity"
         val figure = if (capacityMode) Figure.THROUGHPUT else Figure.HOP_CPU_US
         val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }
@@ -46,12 +48,12 @@ object ReportCharts {
         return axes.flatMap { axis ->
             parsed.filter { (labels, _) -> axis in labels && DecisionMap.position(axis, labels.getValue(axis)).let { it.isFinite() && it >= 0 } }.groupBy { (labels, _) -> labels - axis }
                 .filterValues { it.size > 1 }
-                .map { (fixed, members) -> axisChart(axis, fixed, members.sortedBy { DecisionMap.position(axis, it.first.getValue(axis)) }, figure, capacityMode) }
+                .map { (fixed, members) -> axisChart(axis, fixed, members.sortedBy { DecisionMap.position(axis, it.first.getValue(axis)) }, figure, capacityMode, t) }
         }
     }
 
     /** Each decision map as a grid of boxes: the winner's colour, stronger where its least advantage is larger. */
-    fun decisionMaps(maps: List<DecisionMap>): List<String> = maps.map { map ->
+    fun decisionMaps(maps: List<DecisionMap>, t: Texts): List<String> = maps.map { map ->
         val cells = map.cells.mapValues { (_, value) ->
             val (condition, call) = value
             val (fill, opacity) = when (call) {
@@ -64,18 +66,16 @@ object ReportCharts {
                 is Call.Open -> "#ffffff" to 1.0
                 Call.Untrusted -> "#b00000" to 0.25
             }
-            MapCell(map.word(call, compact = true), fill, if (call is Call.Open) 0.0 else opacity, "$condition: ${map.word(call)}")
+            MapCell(map.word(call, t, compact = true), fill, if (call is Call.Open) 0.0 else opacity, "$condition: ${map.word(call, t)}")
         }
         val legend = map.cells.values.mapNotNull { (it.second as? Call.Winner)?.protocol }.distinct().map { Variant.split(it).first to Palette.color(it) } +
-            listOf("≈ equivalent within the margin" to "#c9d0d8", "? undecided" to "#ffffff")
-        Svg.grid("decision-map", "Decision map: ${map.figure.title}" + (map.variant?.let { " under $it" } ?: ""),
-            map.across, map.down ?: "", map.columns, map.rows, cells, legend,
-            caption = "Each box names the protocol that beat every other there; ≥x% is the least of its Holm-adjusted advantages " +
-                "(stronger colour, larger advantage). ≈: equivalent within the margin; ?: undecided among the protocols not beaten.")
+            listOf(t("chart.map.equivalent") to "#c9d0d8", t("chart.map.undecided") to "#ffffff")
+        Svg.grid("decision-map", t("chart.map", MarkdownReport.figureTitle(map.figure.key, t), map.variant?.let { t("map.under", it) } ?: ""),
+            map.across, map.down ?: "", map.columns, map.rows, cells, legend, caption = t("chart.map.caption"))
     }
 
     private fun axisChart(axis: String, fixed: Map<String, String>, members: List<Pair<Map<String, String>, ConditionAnalysis>>,
-                          figure: Figure, capacityMode: Boolean): String {
+                          figure: Figure, capacityMode: Boolean, t: Texts): String {
         val named = axis == "complexity"
         val values = members.map { it.first.getValue(axis) }
         fun x(i: Int) = if (named) i.toDouble() else DecisionMap.position(axis, values[i])
@@ -94,11 +94,12 @@ object ReportCharts {
             val from = winners[i]
             val to = winners[j]
             if (from == null || to == null || from == to) null
-            else Marker(if (named) (i + j) / 2.0 else sqrt(x(i) * x(j)), "flip: ${Variant.split(to).first}")
+            else Marker(if (named) (i + j) / 2.0 else sqrt(x(i) * x(j)), t("chart.flip", Variant.split(to).first))
         }
         val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" }
         val xAxis = if (named) XAxis.Named(values) else XAxis.Numeric(log = true, marks = values.indices.map { x(it) to values[it] })
-        return Svg.lines("axis", "${figure.title} along $axis ($context)", xAxis, axis, "${figure.title} (${figure.unit})", series,
+        val title = MarkdownReport.figureTitle(figure.key, t)
+        return Svg.lines("axis", t("chart.along", title, axis, context), xAxis, axis, "$title (${figure.unit})", series,
             yLog = true, markers = markers)
     }
 
@@ -108,34 +109,33 @@ object ReportCharts {
     }
 
     /** Where each arm's CPU per request goes: the load generator, the gateway and the data-server. */
-    private fun cpuByProcess(arms: List<ArmSummary>): String = Svg.stacked(
-        "cpu-by-process", "CPU per request by process at the fixed rate (the null hop is the harness alone)", "µs",
-        listOf("k6 (load generator)", "api-server (gateway)", "data-server"),
+    private fun cpuByProcess(arms: List<ArmSummary>, t: Texts): String = Svg.stacked(
+        "cpu-by-process", t("chart.cpu-by-process"), "µs",
+        listOf(t("chart.part.k6"), t("chart.part.api"), t("chart.part.data")),
         arms.map { it.arm to listOf(it.mean(Figure.K6_CPU_US), it.mean(Figure.API_CPU_US), it.mean(Figure.DATA_CPU_US)) },
     )
 
     /** End-to-end latency from p50 to p99.9, per arm (k6's view, free of coordinated omission at a fixed rate). */
-    private fun spectrum(arms: List<ArmSummary>): String? {
+    private fun spectrum(arms: List<ArmSummary>, t: Texts): String? {
         val series = arms.map { arm -> Series(arm.arm, SPECTRUM.mapIndexedNotNull { i, f -> arm.mean(f)?.let { Point(i.toDouble(), it) } }) }
             .filter { it.points.isNotEmpty() }
         if (series.isEmpty()) return null
-        return Svg.lines("latency-spectrum", "End-to-end latency percentiles at the fixed rate (mean over forks)",
-            XAxis.Named(listOf("p50", "p90", "p95", "p99", "p99.9")), "percentile", "latency (ms)", series, yLog = true)
+        return Svg.lines("latency-spectrum", t("chart.spectrum"),
+            XAxis.Named(listOf("p50", "p90", "p95", "p99", "p99.9")), t("chart.percentile"), t("chart.latency-ms"), series, yLog = true)
     }
 
     /** Requests completed per second in each trial, as the gateway counted them: flat lines are steady trials. */
-    private fun timeline(record: RunRecord, condition: String, kind: TrialKind): String? {
+    private fun timeline(record: RunRecord, condition: String, kind: TrialKind, t: Texts): String? {
         val trials = record.trials.filter { it.condition == condition && it.kind == kind && it.valid && it.gateway != null }
         if (trials.isEmpty()) return null
-        val series = trials.map { t ->
-            val timeline = t.gateway!!.timeline
+        val series = trials.map { trial ->
+            val timeline = trial.gateway!!.timeline
             val perSecond = 1000.0 / timeline.intervalMs
-            Series(t.arm, timeline.completed.mapIndexed { i, n -> Point((i + 1) * timeline.intervalMs / 1000.0, n * perSecond) })
+            Series(trial.arm, timeline.completed.mapIndexed { i, n -> Point((i + 1) * timeline.intervalMs / 1000.0, n * perSecond) })
         }.filter { it.points.isNotEmpty() }
         if (series.isEmpty()) return null
-        val what = if (kind == TrialKind.COST) "cost trial" else "capacity probe"
-        return Svg.lines("timeline", "Requests completed per second in each $what (one line per fork)", XAxis.Numeric(log = false),
-            "seconds into the trial", "req/s", series)
+        val what = t(if (kind == TrialKind.COST) "chart.timeline.cost" else "chart.timeline.capacity")
+        return Svg.lines("timeline", t("chart.timeline", what), XAxis.Numeric(log = false), t("chart.seconds"), "req/s", series)
     }
 
     private fun String.isProtocol() = Variant.split(this).first != Arm.NullHop.LABEL
