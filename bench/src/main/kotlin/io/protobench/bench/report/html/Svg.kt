@@ -1,6 +1,8 @@
 package io.protobench.bench.report.html
 
 import io.protobench.bench.report.Numbers
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Variant
 
 /** One labelled value with its 95% interval (either bound may be missing). */
 data class Interval(val label: String, val mean: Double, val low: Double?, val high: Double?)
@@ -224,8 +226,12 @@ object Palette {
     fun color(label: String, index: Int = 0): String =
         protocols[label.substringBefore(" · ")] ?: protocols.entries.firstOrNull { label.startsWith(it.key) }?.value ?: others[index % others.size]
 
-    /** Solid for a plain arm, dashed for an arm under a variant (`protocol · variant`). */
-    fun dash(label: String): String = if (" · " in label) """ stroke-dasharray="${3 + label.length % 5} 3"""" else ""
+    /** Solid for a plain arm, dashed for an A/A copy or an arm under a variant (`protocol · variant`), which share their protocol's colour. */
+    fun dash(label: String): String = when {
+        Arm.replicated(Variant.split(label).first) != null -> """ stroke-dasharray="2 3""""
+        " · " in label -> """ stroke-dasharray="${4 + label.length % 5} 3""""
+        else -> ""
+    }
 
     fun part(index: Int): String = parts[index % parts.size]
 }
