@@ -79,7 +79,11 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         val seed = seed ?: Random.nextLong()
         val given = mapOf("crossover" to store.dir.fileName.toString(), "pair" to pair, "axis" to axis, "from" to from, "to" to to)
         val points = BenchmarkPoints(project, store.dir, seed, given) { echo(it, err = true) }
-        val record = CrossoverRun(plan, store, points, seed, progress = { echo(it, err = true) }).run()
+        val record = try {
+            CrossoverRun(plan, store, points, seed, progress = { echo(it, err = true) }).run()
+        } catch (e: IOException) {
+            fail("cannot write ${store.dir.resolve("crossover.json")}: ${e.message}; every point's run folder is kept", EXIT_RUN_FAILED)
+        }
         echo("")
         CrossoverReport.summary(record).forEach { echo(it) }
         echo("details: ${store.dir.resolve("crossover.md")}")

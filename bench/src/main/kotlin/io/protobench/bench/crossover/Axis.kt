@@ -47,9 +47,10 @@ enum class Axis(val id: String) {
         VUS, RATE -> position.toString()
     }
 
-    /** The point for people: "143kb", "ultra", "50 VUs", "800/s". */
+    /** The point for people: "143kb", "1500 bytes", "ultra", "50 VUs", "800/s". */
     fun display(position: Long): String = when (this) {
-        SIZE, COMPLEXITY -> label(position)
+        SIZE -> label(position).let { if (it.all(Char::isDigit)) "$it bytes" else it }
+        COMPLEXITY -> label(position)
         VUS -> "$position VUs"
         RATE -> "$position/s"
     }

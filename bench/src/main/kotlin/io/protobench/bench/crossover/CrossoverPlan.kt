@@ -108,8 +108,6 @@ class CrossoverPlan private constructor(
 
     val margin: Double get() = scenario(0, from).margin
 
-    private fun minutes(seconds: Long) = "${(seconds + 59) / 60} min"
-
     companion object {
         const val DEFAULT_RESOLUTION = 1.25
         const val DEFAULT_STEPS = 6
@@ -121,6 +119,9 @@ class CrossoverPlan private constructor(
         const val DEFAULT_VUS = 10
         private const val SOURCE = "command line (crossover)"
         private const val MAX_RESOLUTION = 100.0
+
+        /** Seconds as whole minutes, rounded up: "6 min". */
+        fun minutes(seconds: Long) = "${(seconds + 59) / 60} min"
 
         /** [request] checked, for servers with [heapBytes] of heap; [InvalidCrossover] lists every problem. */
         fun of(request: CrossoverRequest, heapBytes: Long = ServerHeap.DEFAULT_BYTES): CrossoverPlan {

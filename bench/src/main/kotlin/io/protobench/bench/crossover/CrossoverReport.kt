@@ -21,7 +21,7 @@ object CrossoverReport {
             "each point is its own run with fresh forks (its folder has run.json and report.md)")
         appendLine("- Search: both ends first; while one protocol wins at one end and the other at the other, " +
             "${axis.bisection(r.resolution)}, at most ${r.steps} midpoints (${r.maxPoints} points); " +
-            "estimated ${(r.estimatedPointSeconds + 59) / 60} min per point at the minimum forks")
+            "estimated ${CrossoverPlan.minutes(r.estimatedPointSeconds)} per point at the minimum forks")
         appendLine("- Machine: ${machine(r.machine)}")
         appendLine()
         appendLine("## Answer")

@@ -163,6 +163,23 @@ class CrossoverRunTest {
     }
 
     @Test
+    fun `children a dead search left in a point's folder are reaped by the next run`() {
+        fun line(p: ProcessHandle) = "${p.pid()} ${p.info().startInstant().get().toEpochMilli()}"
+        val owner = ProcessBuilder("true").start().also { it.waitFor() }.toHandle()
+        val ownerLine = "${owner.pid()} 1" // a CLI that is gone
+        val child = ProcessBuilder("sleep", "60").start()
+        try {
+            val point = Files.createDirectories(tmp.resolve("results/20260101-000000-crossover/point-1-10kb"))
+            Files.write(point.resolve(io.protobench.bench.runner.ChildProcesses.FILE_NAME), listOf(ownerLine, line(child.toHandle())))
+            val reaped = io.protobench.bench.runner.ChildProcesses.reapStale(tmp.resolve("results"))
+            assertThat(reaped).containsExactly("killed pid ${child.pid()} left running by point-1-10kb")
+            assertThat(child.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue()
+        } finally {
+            child.destroyForcibly()
+        }
+    }
+
+    @Test
     fun `a signal during a point seals the record as interrupted at that point, and nothing later overwrites it`() {
         val clock = TestClock()
         lateinit var run: CrossoverRun
