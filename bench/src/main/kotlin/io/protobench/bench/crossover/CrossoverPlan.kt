@@ -89,7 +89,7 @@ class CrossoverPlan private constructor(
         val point = pointSeconds()
         val least = maxPoints * point
         val most = least * base.maxForks!! / base.forks!!
-        return "at most $maxPoints points (both ends and up to $steps midpoints), about ${minutes(point)} each at ${base.forks} forks: " +
+        return "at most $maxPoints points (both ends and up to ${maxPoints - 2} midpoints), about ${minutes(point)} each at ${base.forks} forks: " +
             "about ${minutes(least)} in all, up to ${minutes(most)} if points stay undecided and get up to ${base.maxForks} forks"
     }
 
