@@ -290,4 +290,4 @@ private fun ownerAlive(dir: Path): Boolean {
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 }
 
-fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand()).main(args)
+fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CrossoverCommand()).main(args)

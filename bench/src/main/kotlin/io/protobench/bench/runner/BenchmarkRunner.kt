@@ -30,6 +30,8 @@ data class RunOptions(
     val given: Map<String, String>,
     /** The java binary for the servers; null = the JVM running the CLI. */
     val serverJava: Path? = null,
+    /** The run folder's name under [resultsRoot]; null = `<time>-<scenario>`. */
+    val folder: String? = null,
 )
 
 /**
@@ -59,7 +61,7 @@ class BenchmarkRunner(
         val k6 = toolchain.k6(progress)
         val variantJdks = variantJdks(scenario)
         val started = clock.instant()
-        val store = resumed ?: RunStore.create(options.resultsRoot, "${stamp(started)}-${scenario.name}")
+        val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${stamp(started)}-${scenario.name}")
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
         val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning)
         val script = extractScript(store.dir)
@@ -145,8 +147,11 @@ class BenchmarkRunner(
         return script
     }
 
-    private fun stamp(instant: Instant) =
-        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(instant)
+    companion object {
+        /** The time at the front of a run folder's name: `20260101-120000` (UTC). */
+        fun stamp(instant: Instant): String =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(instant)
+    }
 }
 
 fun Scenario.toRecord() = ScenarioRecord(

@@ -52,12 +52,14 @@ class ChildProcesses(private val file: Path) {
         const val FILE_NAME = "children.pid"
 
         /**
-         * Kills the children recorded by runs under [resultsRoot] whose CLI (the first line
+         * Kills the children recorded by runs under [resultsRoot] (run folders, and the run
+         * folders one level deeper that a crossover search makes) whose CLI (the first line
          * of each file) is no longer running. Returns what was reaped, in words.
          */
         fun reapStale(resultsRoot: Path): List<String> {
             if (!Files.isDirectory(resultsRoot)) return emptyList()
-            val files = Files.list(resultsRoot).use { runs -> runs.map { it.resolve(FILE_NAME) }.filter(Files::isRegularFile).toList() }
+            val files = Files.find(resultsRoot, 3, { path, attributes -> attributes.isRegularFile && path.fileName.toString() == FILE_NAME })
+                .use { it.toList() }
             return files.flatMap { file ->
                 val recorded = runCatching { Files.readAllLines(file) }.getOrDefault(emptyList()).mapNotNull(::parse)
                 val owner = recorded.firstOrNull() ?: return@flatMap emptyList()

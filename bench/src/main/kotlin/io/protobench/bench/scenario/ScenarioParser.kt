@@ -92,6 +92,7 @@ class InvalidScenario(val violations: List<Violation>) :
 /** Reads scenario YAML into a validated [Scenario], reporting every violation at once. */
 object ScenarioParser {
     const val MAX_VUS = 5000
+    const val MAX_RATE = 1_000_000
     const val MAX_FORKS = 50
     const val DEFAULT_FORKS = 5
     const val MAX_SOAK_VUS = 500
@@ -305,7 +306,7 @@ object ScenarioParser {
             }
             "open" -> {
                 val rates = file?.rates
-                if (rates.isNullOrEmpty() || rates.any { it !in 1..1_000_000 }) violation("load.rates", rates, "a list of request rates per second from 1 to 1000000")
+                if (rates.isNullOrEmpty() || rates.any { it !in 1..MAX_RATE }) violation("load.rates", rates, "a list of request rates per second from 1 to $MAX_RATE")
                 if (rates != null) checkDistinct("load.rates", rates, rates, "rate", violation)
                 val maxVus = file?.maxVus ?: 500
                 if (maxVus !in 1..MAX_VUS) violation("load.maxVus", maxVus, "a number from 1 to $MAX_VUS")

@@ -1,0 +1,103 @@
+package io.protobench.bench.cli
+
+import com.github.ajalt.clikt.core.CliktCommand
+import com.github.ajalt.clikt.core.Context
+import com.github.ajalt.clikt.core.ProgramResult
+import com.github.ajalt.clikt.parameters.options.default
+import com.github.ajalt.clikt.parameters.options.option
+import com.github.ajalt.clikt.parameters.options.required
+import com.github.ajalt.clikt.parameters.types.double
+import com.github.ajalt.clikt.parameters.types.int
+import com.github.ajalt.clikt.parameters.types.long
+import io.protobench.bench.crossover.BenchmarkPoints
+import io.protobench.bench.crossover.CrossoverPlan
+import io.protobench.bench.crossover.CrossoverReport
+import io.protobench.bench.crossover.CrossoverRequest
+import io.protobench.bench.crossover.CrossoverRun
+import io.protobench.bench.crossover.CrossoverStore
+import io.protobench.bench.crossover.InvalidCrossover
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.runner.ChildProcesses
+import io.protobench.bench.runner.RunStore
+import io.protobench.bench.runner.Toolchain
+import io.protobench.bench.runner.ToolchainProblem
+import java.io.IOException
+import java.time.Instant
+import kotlin.random.Random
+
+/**
+ * `protobench crossover`: where the answer between two protocols flips along an axis.
+ * Exit 0 when the search completed (a flip or none), 2 on bad input (nothing ran, nothing
+ * created), 3 when a point's run failed or was interrupted (every point measured is kept).
+ */
+class CrossoverCommand : CliktCommand(name = "crossover") {
+    override fun help(context: Context) =
+        "Find where the answer between two protocols flips along size, complexity, VUs or rate: both ends, then bisection; " +
+            "writes results/<time>-crossover/ with crossover.md and one run folder per point."
+
+    private val pair by option("--pair", help = "The two protocols, e.g. gRPC/Unary,HTTP/Binary").required()
+    private val axis by option("--axis", help = "size, complexity, vus or rate").required()
+    private val from by option("--from", help = "Lower end of the range, e.g. 10kb, simple, 10").required()
+    private val to by option("--to", help = "Upper end of the range, e.g. 2mb, extreme, 500").required()
+    private val resolution by option("--resolution", help = "Stop when a bracket's ends are within this ratio (size, vus, rate; default 1.25)")
+        .double().default(CrossoverPlan.DEFAULT_RESOLUTION)
+    private val steps by option("--steps", help = "Most midpoints measured after the ends (default 6)").int().default(CrossoverPlan.DEFAULT_STEPS)
+    private val size by option("--size", help = "Payload size when the axis is vus or rate (default 1kb)")
+    private val vus by option("--vus", help = "Virtual users when the axis is not vus (default 10)").int()
+    private val mode by option("--mode", help = "cost (hop CPU per request compared; default) or capacity (throughput compared)")
+    private val forks by option("--forks", help = "Forks every point gets at least (default 3)").int().default(CrossoverPlan.DEFAULT_FORKS)
+    private val maxForks by option("--max-forks", help = "Most forks a point gets while the pair is undecided there (default 6)").int()
+    private val duration by option("--duration", help = "Measured time per arm per fork (default 5s)").default(CrossoverPlan.DEFAULT_DURATION)
+    private val margin by option("--margin", help = "Practical margin of equivalence (default 5%)")
+    private val seed by option("--seed", help = "Seed of every shuffle; point n uses seed + n (default: random, recorded)").long()
+    private val resultsDir by option("--results", help = "Folder for the search folder (default: results/)").default("results")
+
+    override fun run() {
+        val request = CrossoverRequest(pair, axis, from, to, resolution, steps, size, vus, mode, forks, maxForks, duration, margin)
+        val plan = try {
+            CrossoverPlan.of(request)
+        } catch (e: InvalidCrossover) {
+            fail(e.message, EXIT_BAD_INPUT)
+        }
+        val project = projectDir()
+        try {
+            // Missing tools are bad input: found out before a results folder exists.
+            Toolchain(project).apply { serverJar("data-server"); serverJar("api-server"); k6 { echo(it, err = true) } }
+        } catch (e: ToolchainProblem) {
+            fail("cannot run: ${e.message}", EXIT_BAD_INPUT)
+        }
+        val root = project.resolve(resultsDir)
+        val store = try {
+            CrossoverStore(RunStore.create(root, BenchmarkPoints.folderName(Instant.now())).dir)
+        } catch (e: IOException) {
+            fail("cannot write results under $root (${e.message}); give --results a writable folder", EXIT_BAD_INPUT)
+        }
+        ChildProcesses.reapStale(root).forEach { echo(it, err = true) }
+        echo("crossover ${plan.a.label} vs ${plan.b.label} by ${plan.axis.id} from ${plan.axis.display(plan.from)} to " +
+            "${plan.axis.display(plan.to)}, comparing ${plan.figure.title} (${plan.mode.id} mode): ${plan.estimate()}")
+        echo("results: ${store.dir}")
+        val seed = seed ?: Random.nextLong()
+        val given = mapOf("crossover" to store.dir.fileName.toString(), "pair" to pair, "axis" to axis, "from" to from, "to" to to)
+        val points = BenchmarkPoints(project, store.dir, seed, given) { echo(it, err = true) }
+        val record = try {
+            CrossoverRun(plan, store, points, seed, progress = { echo(it, err = true) }).run()
+        } catch (e: IOException) {
+            fail("cannot write ${store.dir.resolve("crossover.json")}: ${e.message}; every point's run folder is kept", EXIT_RUN_FAILED)
+        }
+        echo("")
+        CrossoverReport.summary(record).forEach { echo(it) }
+        echo("details: ${store.dir.resolve("crossover.md")}")
+        if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
+    }
+
+    private fun fail(message: String?, code: Int): Nothing {
+        echo(message, err = true)
+        throw ProgramResult(code)
+    }
+
+    private companion object {
+        // The exit codes of every protobench command (see Main.kt).
+        const val EXIT_BAD_INPUT = 2
+        const val EXIT_RUN_FAILED = 3
+    }
+}

@@ -1,0 +1,233 @@
+package io.protobench.bench.crossover
+
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.OpenComparison
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.report.Analysis
+import io.protobench.bench.report.Numbers
+import io.protobench.bench.runner.Judge
+import io.protobench.bench.scenario.InvalidScenario
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Probes
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.ScenarioFile
+import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.ServerHeap
+import io.protobench.bench.scenario.Violation
+import io.protobench.bench.verdict.Decision
+import io.protobench.bench.verdict.Outcome
+import io.protobench.contract.InvalidParameter
+import io.protobench.contract.Protocol
+import io.protobench.contract.payload.PayloadSize
+
+/** The flags of `protobench crossover` as given; [CrossoverPlan.of] checks them. */
+data class CrossoverRequest(
+    val pair: String,
+    val axis: String,
+    val from: String,
+    val to: String,
+    val resolution: Double = CrossoverPlan.DEFAULT_RESOLUTION,
+    val steps: Int = CrossoverPlan.DEFAULT_STEPS,
+    val size: String? = null,
+    val vus: Int? = null,
+    val mode: String? = null,
+    val forks: Int = CrossoverPlan.DEFAULT_FORKS,
+    val maxForks: Int? = null,
+    val duration: String = CrossoverPlan.DEFAULT_DURATION,
+    val margin: String? = null,
+)
+
+/** Bad crossover flags, every one with what is accepted. */
+class InvalidCrossover(val violations: List<Violation>) :
+    RuntimeException(violations.joinToString("\n", prefix = "invalid crossover search:\n") { "  - $it" })
+
+/**
+ * A checked crossover search: the pair, the axis and its range, how finely to search,
+ * and the scenario every point runs — one condition with the pair's two protocols and
+ * the null hop (which hop CPU needs), the other axes fixed. Every point's scenario goes
+ * through [ScenarioParser.validate]; both ends are validated up front, and whatever holds
+ * at both ends (payload sizes the servers serve, the heap the payloads need in flight)
+ * holds between them.
+ */
+class CrossoverPlan private constructor(
+    val a: Protocol,
+    val b: Protocol,
+    val axis: Axis,
+    val from: Long,
+    val to: Long,
+    val resolution: Double,
+    val steps: Int,
+    val mode: Mode,
+    /** The payload size when the axis is vus or rate. */
+    val size: String,
+    /** Virtual users when the axis is not vus (with the rate axis: the open model gets max(2 × vus, 50)). */
+    val vus: Int,
+    private val base: ScenarioFile,
+    private val heapBytes: Long,
+) {
+    /** Compared at every point: hop CPU per request in cost mode, throughput in capacity mode. */
+    val figure: Figure = PointVerdict.figure(mode)
+
+    /** The scenario of point [n] at [position]; throws [InvalidScenario] (not expected between two valid ends). */
+    fun scenario(n: Int, position: Long): Scenario = ScenarioParser.validate(
+        axis.scenarioAt(base, position, size, vus).copy(
+            name = "crossover-$n-${axis.slug(position)}",
+            description = "Crossover search ${a.label} vs ${b.label} by ${axis.id}: point $n at ${axis.display(position)}",
+        ),
+        SOURCE, serverHeapBytes = heapBytes,
+    )
+
+    /** Most points the search measures: both ends and every midpoint of the budget (fewer levels on the complexity axis). */
+    val maxPoints: Int get() = if (axis == Axis.COMPLEXITY) minOf(2 + steps, (to - from + 1).toInt()) else 2 + steps
+
+    /** Rough seconds of one point at its minimum forks, from [Scenario.estimatedSeconds]. */
+    fun pointSeconds(): Long = scenario(0, to).estimatedSeconds()
+
+    /** The estimate to show before starting: the most points, each at its minimum forks and at its most. */
+    fun estimate(): String {
+        val point = pointSeconds()
+        val least = maxPoints * point
+        val most = least * base.maxForks!! / base.forks!!
+        return "at most $maxPoints points (both ends and up to ${maxPoints - 2} midpoints), about ${minutes(point)} each at ${base.forks} forks: " +
+            "about ${minutes(least)} in all, up to ${minutes(most)} if points stay undecided and get up to ${base.maxForks} forks"
+    }
+
+    /** The settings every point shares, for reports. */
+    val fixed: String get() {
+        val load = when (axis) {
+            Axis.VUS -> "closed model at the point's virtual users"
+            Axis.RATE -> "open model at the point's rate (up to ${Axis.rateVus(vus)} VUs)"
+            else -> "closed model at $vus VUs"
+        }
+        val payload = if (axis == Axis.VUS || axis == Axis.RATE) "payload $size, " else ""
+        val trials = if (mode == Mode.COST && axis != Axis.RATE) "cost trials at ${Numbers.percentText(scenario(0, from).utilisation)} of the slowest protocol's capacity"
+            else if (mode == Mode.COST) "cost trials at that rate" else "capacity mode (closed model, saturated)"
+        return "$payload$load; $trials; ${base.duration} per arm, ${base.forks}–${base.maxForks} forks per point"
+    }
+
+    val margin: Double get() = scenario(0, from).margin
+
+    companion object {
+        const val DEFAULT_RESOLUTION = 1.25
+        const val DEFAULT_STEPS = 6
+        const val MAX_STEPS = 30
+        const val DEFAULT_FORKS = 3
+        const val DEFAULT_MAX_FORKS = 6
+        const val DEFAULT_DURATION = "5s"
+        const val DEFAULT_SIZE = "1kb"
+        const val DEFAULT_VUS = 10
+        private const val SOURCE = "command line (crossover)"
+        private const val MAX_RESOLUTION = 100.0
+
+        /** Seconds as whole minutes, rounded up: "6 min". */
+        fun minutes(seconds: Long) = "${(seconds + 59) / 60} min"
+
+        /** [request] checked, for servers with [heapBytes] of heap; [InvalidCrossover] lists every problem. */
+        fun of(request: CrossoverRequest, heapBytes: Long = ServerHeap.DEFAULT_BYTES): CrossoverPlan {
+            val violations = mutableListOf<Violation>()
+            fun violation(flag: String, value: Any?, accepted: String) { violations += Violation("command line", flag, value?.toString(), accepted) }
+
+            val pair = pair(request.pair, ::violation)
+            val axis = Axis.parse(request.axis)
+            if (axis == null) violation("--axis", request.axis, "one of ${Axis.acceptedIds}")
+            fun point(flag: String, text: String): Long? =
+                axis?.parse(text).also { if (axis != null && it == null) violation(flag, text, axis.accepted) }
+            val from = point("--from", request.from)
+            val to = point("--to", request.to)
+            if (axis != null && from != null && to != null && from >= to) {
+                violation("--to", request.to, "a point above --from (${axis.display(from)}) on the ${axis.id} axis: the search runs from --from up to --to")
+            }
+            if (!request.resolution.isFinite() || request.resolution <= 1.0 || request.resolution > MAX_RESOLUTION) {
+                violation("--resolution", request.resolution, "a ratio above 1 and at most ${MAX_RESOLUTION.toInt()}, e.g. 1.25: the search stops when a bracket's ends are within it")
+            }
+            if (request.steps !in 0..MAX_STEPS) violation("--steps", request.steps, "a whole number of midpoints from 0 to $MAX_STEPS")
+            val mode = Mode.parse(request.mode ?: Mode.COST.id)
+            if (mode == null) violation("--mode", request.mode, Mode.accepted)
+            if (axis == Axis.RATE && mode == Mode.CAPACITY) {
+                violation("--mode", request.mode, "cost with --axis rate: capacity mode saturates the servers with virtual users, a fixed rate is a cost-mode load")
+            }
+            if (request.size != null) {
+                if (axis == Axis.SIZE || axis == Axis.COMPLEXITY) {
+                    violation("--size", request.size, "--size only with --axis vus or rate (the size is the axis, or objects have no size)")
+                } else if (runCatching { PayloadSize.parse(request.size) }.isFailure) violation("--size", request.size, PayloadSize.ACCEPTED)
+            }
+            if (request.vus != null) {
+                if (axis == Axis.VUS) violation("--vus", request.vus, "--vus only when the axis is not vus (it is the axis)")
+                else if (request.vus !in 1..ScenarioParser.MAX_VUS) violation("--vus", request.vus, "a whole number of virtual users from 1 to ${ScenarioParser.MAX_VUS}")
+            }
+            if (violations.isNotEmpty()) throw InvalidCrossover(violations)
+
+            val base = ScenarioFile(
+                name = "crossover",
+                protocols = listOf(pair!!.first.label, pair.second.label),
+                mode = mode!!.id,
+                duration = request.duration,
+                forks = request.forks,
+                // Raising the minimum raises the maximum with it unless that is given too.
+                maxForks = request.maxForks ?: maxOf(DEFAULT_MAX_FORKS, request.forks),
+                margin = request.margin,
+                nullHop = true,
+                noiseControl = false,
+                // Cost mode compares hop cost; the probes only calibrate the rate.
+                probes = Probes.FIRST_FORK.id,
+            )
+            val plan = CrossoverPlan(pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, mode,
+                request.size?.let { PayloadSize.parse(it).toString() } ?: DEFAULT_SIZE, request.vus ?: DEFAULT_VUS, base, heapBytes)
+            val ends = listOf(from, to).flatMap { end ->
+                try { plan.scenario(0, end); emptyList() } catch (e: InvalidScenario) { e.violations }
+            }
+            if (ends.isNotEmpty()) throw InvalidCrossover(ends.distinctBy { it.field to it.value })
+            return plan
+        }
+
+        private fun pair(text: String, violation: (String, Any?, String) -> Unit): Pair<Protocol, Protocol>? {
+            val names = text.split(",").map { it.trim() }
+            val accepted = "two different protocols separated by a comma, e.g. gRPC/Unary,HTTP/Binary; protocols: ${Protocol.acceptedLabels}"
+            if (names.size != 2) {
+                violation("--pair", text, accepted)
+                return null
+            }
+            val protocols = names.map { name ->
+                try { Protocol.parse(name) } catch (e: InvalidParameter) { violation("--pair", name, "a protocol: ${e.accepted}"); null }
+            }
+            val (first, second) = protocols
+            if (first == null || second == null) return null
+            if (first == second) {
+                violation("--pair", text, accepted)
+                return null
+            }
+            return first to second
+        }
+    }
+}
+
+/**
+ * The one comparison a crossover point is run for: the pair on the primary figure (hop CPU
+ * per request of the cost trials in cost mode, throughput of the capacity trials in
+ * capacity mode), decided as every report decides it.
+ */
+object PointVerdict {
+    fun figure(mode: Mode): Figure = if (mode == Mode.CAPACITY) Figure.THROUGHPUT else Figure.HOP_CPU_US
+
+    /** The decision of a point's run between its two protocols on the primary figure; null before any valid pair of trials. */
+    fun decision(record: RunRecord): Decision? {
+        val mode = Mode.parse(record.scenario.mode) ?: Mode.COST
+        val kind = if (mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
+        return Analysis.of(record).singleOrNull()?.family(kind)?.protocolDecisions?.firstOrNull { it.figure == figure(mode).key }
+    }
+
+    /**
+     * The planner's view of a point: more forks only while the primary comparison is
+     * undecided (the hop latency, also compared, does not hold the point open).
+     */
+    val judge = Judge { record ->
+        val open = decision(record)?.takeIf { it.outcome is Outcome.Inconclusive }
+        record.scenario.conditions.associate { c ->
+            c.label to listOfNotNull(open?.let {
+                OpenComparison(c.label, "${it.a} vs ${it.b} on ${Figure.byKey(it.figure)?.title ?: it.figure}",
+                    (it.outcome as Outcome.Inconclusive).moreForks)
+            })
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.protobench.bench.crossover
+
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.report.ReportWriter
+import io.protobench.bench.runner.BenchmarkRunner
+import io.protobench.bench.runner.RunOptions
+import io.protobench.bench.runner.RunStore
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.ServerHeap
+import java.nio.file.Path
+import java.time.Clock
+import java.time.Duration
+import java.time.Instant
+
+/** Runs one point's scenario as its own run in [folder] and returns its record, whatever its status. */
+fun interface PointRunner {
+    fun run(n: Int, scenario: Scenario, folder: String): RunRecord
+}
+
+/**
+ * A crossover search run for real: each point is a scenario run in its own folder
+ * (`point-<n>-<value>/`, with its own run.json and report.md) by [points]; crossover.json
+ * and crossover.md are rewritten after every point, so a search cut short keeps every
+ * point it measured and says which one it was in.
+ */
+class CrossoverRun(
+    private val plan: CrossoverPlan,
+    private val store: CrossoverStore,
+    private val points: PointRunner,
+    private val seed: Long,
+    private val clock: Clock = Clock.systemUTC(),
+    private val progress: (String) -> Unit = {},
+) {
+    @Volatile
+    private var record = CrossoverRecord(
+        id = store.dir.fileName.toString(),
+        pair = listOf(plan.a.label, plan.b.label),
+        axis = plan.axis,
+        from = plan.from,
+        to = plan.to,
+        resolution = plan.resolution,
+        steps = plan.steps,
+        mode = plan.mode.id,
+        figure = plan.figure.key,
+        margin = plan.margin,
+        fixed = plan.fixed,
+        estimatedPointSeconds = plan.pointSeconds(),
+        maxPoints = plan.maxPoints,
+        seed = seed,
+        startedAt = clock.instant().toString(),
+        status = RunStatus.RUNNING,
+    )
+
+    /** The point being measured and its folder. */
+    @Volatile
+    private var current: Pair<Probe, String>? = null
+
+    /** How the last point's run ended: an interrupted point makes an interrupted search. */
+    @Volatile
+    private var lastStatus: RunStatus? = null
+
+    fun run(): CrossoverRecord {
+        store.save(record)
+        val hook = Thread { interrupted() }
+        Runtime.getRuntime().addShutdownHook(hook)
+        try {
+            val search = CrossoverSearch(plan.axis, plan.from, plan.to, plan.resolution, plan.steps)
+            val result = search.run(::measure) { points -> keep(record.copy(points = points)) }
+            val status = when {
+                !result.failed -> RunStatus.COMPLETE
+                lastStatus == RunStatus.INTERRUPTED -> RunStatus.INTERRUPTED
+                else -> RunStatus.FAILED
+            }
+            keep(record.copy(points = result.points, status = status, stoppedBecause = result.stoppedBecause, finishedAt = clock.instant().toString()))
+        } finally {
+            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
+        }
+        return record
+    }
+
+    /**
+     * The last word of a search stopped by a signal: the point in progress is recorded as
+     * interrupted (its run folder keeps what it measured) and nothing saved later replaces it.
+     */
+    fun interrupted() {
+        val r = record
+        if (r.status != RunStatus.RUNNING) return
+        val (probe, folder) = current ?: (null to null)
+        val cut = probe?.takeIf { p -> r.points.none { it.n == p.n } }?.let {
+            PointRecord(it.n, plan.axis.label(it.position), it.position, PointOutcome.FAILED, run = folder,
+                failure = "interrupted by a signal (Ctrl-C or SIGTERM); what it measured is in $folder/run.json")
+        }
+        record = r.copy(points = r.points + listOfNotNull(cut), status = RunStatus.INTERRUPTED, finishedAt = clock.instant().toString(),
+            stoppedBecause = "interrupted" + (probe?.let { " during point ${it.n} at ${plan.axis.display(it.position)}" } ?: ""))
+        store.seal(record)
+    }
+
+    private fun keep(r: CrossoverRecord) {
+        record = r
+        store.save(r)
+    }
+
+    private fun measure(probe: Probe): PointMeasurement {
+        val folder = "point-${probe.n}-${plan.axis.slug(probe.position)}"
+        current = probe to folder
+        progress("crossover: point ${probe.n} of at most ${plan.maxPoints} at ${plan.axis.display(probe.position)} (${store.dir.resolve(folder)})")
+        val started = clock.instant()
+        fun seconds() = Duration.between(started, clock.instant()).toMillis() / 1000.0
+        return try {
+            val run = points.run(probe.n, plan.scenario(probe.n, probe.position), folder)
+            lastStatus = run.status
+            if (record.machine.isEmpty()) record = record.copy(machine = CrossoverRecord.MACHINE_KEYS.associateWith { run.environment[it] })
+            val failure = if (run.status == RunStatus.COMPLETE) null else "its run ended ${run.status.name.lowercase()}: ${run.failure ?: "see its report"}"
+            PointMeasurement(PointVerdict.decision(run), folder, seconds(), failure).also { m ->
+                if (failure == null) progress("crossover: point ${probe.n} at ${plan.axis.display(probe.position)}: ${m.decision?.let(io.protobench.bench.report.MarkdownReport::sentence) ?: "no decision"}")
+            }
+        } catch (e: Exception) {
+            PointMeasurement(null, folder, seconds(), "${e.javaClass.simpleName}: ${e.message}")
+        } finally {
+            current = null
+        }
+    }
+}
+
+/**
+ * Points run by [BenchmarkRunner] on this machine: real server JVMs and k6, each point a
+ * run folder under [root] with its run.json and report.md, judged by [PointVerdict.judge]
+ * (extra forks only while the pair is undecided on the primary figure).
+ */
+class BenchmarkPoints(
+    private val projectDir: Path,
+    private val root: Path,
+    private val seed: Long,
+    private val given: Map<String, String>,
+    private val progress: (String) -> Unit,
+) : PointRunner {
+    override fun run(n: Int, scenario: Scenario, folder: String): RunRecord {
+        val options = RunOptions(
+            resultsRoot = root,
+            // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
+            jvmOptions = ServerHeap.DEFAULT_JVM_OPTIONS + "-XX:+ExitOnOutOfMemoryError",
+            gatewayArguments = emptyList(),
+            dataServerArguments = emptyList(),
+            seed = seed + n,
+            given = given + ("point" to n.toString()),
+            folder = folder,
+        )
+        val store = BenchmarkRunner(projectDir, PointVerdict.judge, progress = progress, onFinished = ::writeReport).run(scenario, options)
+        return RunStore.load(store.dir)
+    }
+
+    private fun writeReport(store: RunStore, record: RunRecord) {
+        try {
+            ReportWriter.write(store.dir, record)
+        } catch (e: Exception) {
+            progress("cannot write the report of ${store.dir} (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
+                "rebuild it with `protobench report ${store.dir}`")
+        }
+    }
+
+    companion object {
+        /** The search folder's name: `<time>-crossover`, as run folders are named. */
+        fun folderName(at: Instant) = "${BenchmarkRunner.stamp(at)}-crossover"
+    }
+}

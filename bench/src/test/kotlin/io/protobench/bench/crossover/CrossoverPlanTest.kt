@@ -1,0 +1,130 @@
+package io.protobench.bench.crossover
+
+import com.github.ajalt.clikt.core.subcommands
+import com.github.ajalt.clikt.testing.test
+import io.protobench.bench.cli.CrossoverCommand
+import io.protobench.bench.cli.Protobench
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Probes
+import io.protobench.contract.Protocol
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.catchThrowableOfType
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.nio.file.Path
+
+/** What `protobench crossover` accepts, the scenario each point runs, and every kind of bad input: exit 2 before anything exists. */
+class CrossoverPlanTest {
+    @TempDir
+    lateinit var tmp: Path
+
+    private fun request(vararg changes: Pair<String, String>): CrossoverRequest {
+        val m = mapOf("pair" to "gRPC/Unary,HTTP/Binary", "axis" to "size", "from" to "10kb", "to" to "2mb") + changes
+        return CrossoverRequest(m.getValue("pair"), m.getValue("axis"), m.getValue("from"), m.getValue("to"))
+    }
+
+    @Test
+    fun `each point is one condition with the pair and the null hop, the other axes fixed`() {
+        val plan = CrossoverPlan.of(request())
+        val s = plan.scenario(3, 143 * 1024L)
+        assertThat(s.name).isEqualTo("crossover-3-143kb")
+        assertThat(s.protocols).containsExactly(Protocol.GRPC_UNARY, Protocol.HTTP_BINARY)
+        assertThat(s.arms).containsExactly(Arm.Of(Protocol.GRPC_UNARY), Arm.Of(Protocol.HTTP_BINARY), Arm.NullHop)
+        assertThat(s.conditions.map { it.label }).containsExactly("size=143kb vus=10")
+        assertThat(s.mode).isEqualTo(Mode.COST)
+        assertThat(s.probes).isEqualTo(Probes.FIRST_FORK)
+        assertThat(s.forks to s.maxForks).isEqualTo(3 to 6)
+        assertThat(s.duration.seconds).isEqualTo(5)
+        assertThat(plan.figure).isEqualTo(Figure.HOP_CPU_US)
+
+        val rate = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "rate", "100", "2000", size = "10kb", vus = 40))
+        assertThat(rate.scenario(1, 100).conditions.single().load).isEqualTo(LoadLevel.Rate(100, 80))
+        assertThat(rate.scenario(1, 100).conditions.single().label).isEqualTo("size=10kb rate=100/s")
+        val vus = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "vus", "10", "500", mode = "capacity", forks = 8))
+        assertThat(vus.scenario(1, 71).conditions.single().label).isEqualTo("size=1kb vus=71")
+        assertThat(vus.figure).isEqualTo(Figure.THROUGHPUT)
+        assertThat(vus.scenario(1, 71).maxForks).isEqualTo(8) // raised with the minimum
+        val levels = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "complexity", "simple", "extreme"))
+        assertThat(levels.from to levels.to).isEqualTo(0L to 4L)
+        assertThat(levels.scenario(3, 2).conditions.single().label).isEqualTo("complexity=complex vus=10")
+        assertThat(levels.maxPoints).isEqualTo(5)
+    }
+
+    @Test
+    fun `the estimate counts every point the search may measure at the scenario's own estimate`() {
+        val plan = CrossoverPlan.of(request())
+        val point = plan.pointSeconds()
+        assertThat(point).isEqualTo(plan.scenario(1, 10 * 1024L).estimatedSeconds()).isBetween(120L, 900L)
+        assertThat(plan.estimate()).startsWith("at most 8 points (both ends and up to 6 midpoints), about ${(point + 59) / 60} min each at 3 forks: " +
+            "about ${(8 * point + 59) / 60} min in all, up to ${(16 * point + 59) / 60} min")
+    }
+
+    private fun violations(r: CrossoverRequest) = catchThrowableOfType(InvalidCrossover::class.java) { CrossoverPlan.of(r) }.violations
+
+    @Test
+    fun `every bad flag is reported at once, each with what is accepted`() {
+        val v = violations(CrossoverRequest("grpc,soap", "size", "2mb", "16mb", resolution = 0.8, steps = -1, vus = -3, mode = "turbo", size = "1kb"))
+        assertThat(v.map { it.field }).containsExactlyInAnyOrder("--pair", "--to", "--resolution", "--steps", "--vus", "--mode", "--size")
+        assertThat(v.single { it.field == "--pair" }.toString()).contains("'soap'", "HTTP/JSON, HTTP/Binary, gRPC/Unary, gRPC/Stream")
+        assertThat(v.single { it.field == "--to" }.accepted).contains("up to 8mb")
+        assertThat(v.single { it.field == "--resolution" }.accepted).contains("above 1")
+        assertThat(v.single { it.field == "--steps" }.accepted).contains("from 0 to 30")
+        assertThat(v.single { it.field == "--vus" }.accepted).contains("from 1 to 5000")
+        assertThat(v.single { it.field == "--size" }.accepted).contains("only with --axis vus or rate")
+    }
+
+    private fun protobench(vararg argv: String) = Protobench().subcommands(CrossoverCommand()).test(argv.toList())
+
+    @Test
+    fun `bad input exits 2 with a clear message before any results folder exists`() {
+        val results = tmp.resolve("results")
+        val base = listOf("--pair", "gRPC/Unary,HTTP/Binary", "--axis", "size", "--from", "10kb", "--to", "2mb")
+        fun with(vararg flags: String): List<String> {
+            val replaced = base.toMutableList()
+            flags.toList().chunked(2).forEach { (flag, value) ->
+                val at = replaced.indexOf(flag)
+                if (at >= 0) replaced[at + 1] = value else replaced += listOf(flag, value)
+            }
+            return replaced
+        }
+        val cases = mapOf(
+            with("--pair", "grpc,soap") to "accepted a protocol: HTTP/JSON, HTTP/Binary, gRPC/Unary, gRPC/Stream",
+            with("--pair", "grpc,gRPC/Unary") to "two different protocols",
+            with("--pair", "grpc,json,http/binary") to "two different protocols separated by a comma",
+            with("--pair", "grpc") to "two different protocols separated by a comma",
+            with("--axis", "latency") to "one of size, complexity, vus, rate",
+            with("--from", "2mb", "--to", "10kb") to "a point above --from (2mb) on the size axis",
+            with("--to", "16mb") to "up to 8mb",
+            with("--from", "-5kb") to "field '--from' = '-5kb'",
+            with("--axis", "complexity", "--from", "trivial", "--to", "ultra") to "a complexity level: simple, medium, complex, ultra, extreme",
+            with("--axis", "complexity", "--from", "ultra", "--to", "medium") to "above --from (ultra)",
+            with("--axis", "vus", "--from", "-5", "--to", "100") to "a whole number of virtual users from 1 to 5000",
+            with("--axis", "rate", "--from", "100", "--to", "1000", "--mode", "capacity") to "cost with --axis rate",
+            with("--axis", "vus", "--from", "10", "--to", "500", "--size", "8mb") to "needs about 16 GiB of heap in flight",
+            base + "--steps=-1" to "a whole number of midpoints from 0 to 30",
+            base + "--resolution=-2" to "a ratio above 1",
+            base + "--vus=-3" to "a whole number of virtual users from 1 to 5000",
+            base + "--forks=-1" to "field 'forks' = '-1'",
+            with("--duration", "forever") to "field 'duration' = 'forever'",
+            with("--mode", "turbo") to "cost or capacity",
+            with("--size", "10kb") to "--size only with --axis vus or rate",
+        )
+        for ((flags, message) in cases) {
+            val result = protobench("crossover", "--results", results.toString(), *flags.toTypedArray())
+            assertThat(result.statusCode).describedAs("exit of %s", flags).isEqualTo(2)
+            assertThat(result.stderr).describedAs("message of %s", flags).contains(message).doesNotContain("Exception")
+        }
+        assertThat(results).doesNotExist()
+    }
+
+    @Test
+    fun `a missing flag or a value Clikt cannot convert is a bad command line, exit 1`() {
+        assertThat(protobench("crossover", "--axis", "size", "--from", "10kb", "--to", "2mb").statusCode).isEqualTo(1)
+        val steps = protobench("crossover", "--pair", "grpc,http/json", "--axis", "size", "--from", "10kb", "--to", "2mb", "--steps", "many")
+        assertThat(steps.statusCode).isEqualTo(1)
+        assertThat(steps.stderr).contains("--steps")
+    }
+}

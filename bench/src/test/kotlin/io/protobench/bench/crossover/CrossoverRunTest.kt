@@ -1,0 +1,204 @@
+package io.protobench.bench.crossover
+
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.runner.Fork
+import io.protobench.bench.runner.ForkRunner
+import io.protobench.bench.runner.Lab
+import io.protobench.bench.runner.LoadRun
+import io.protobench.bench.runner.Mix
+import io.protobench.bench.runner.Sample
+import io.protobench.bench.runner.toRecord
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Target
+import io.protobench.bench.scenario.Variant
+import io.protobench.contract.payload.PayloadSize
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.nio.file.Files
+import java.nio.file.Path
+import java.time.Clock
+import java.time.Duration
+import java.time.Instant
+import java.time.ZoneOffset
+
+/**
+ * A whole search through the real [ForkRunner], planner and analysis, on a fake lab whose
+ * hop costs depend on the payload size: no servers, a clock that moves only with the work.
+ */
+class CrossoverRunTest {
+    @TempDir
+    lateinit var tmp: Path
+
+    private class TestClock(var now: Instant = Instant.parse("2026-01-01T00:00:00Z")) : Clock() {
+        override fun getZone() = ZoneOffset.UTC
+        override fun withZone(zone: java.time.ZoneId?) = this
+        override fun instant() = now
+    }
+
+    /**
+     * Each protocol's true hop cost (µs per request) at a payload size; each fork scales every
+     * arm by the same luck, each trial adds its own noise. [paths] records what was asked.
+     */
+    private class SizeLab(val clock: TestClock, val hop: (String, Long) -> Double, val trialNoise: Double = 0.01) : Lab {
+        private val random = java.util.Random(11)
+        val paths = mutableSetOf<String>()
+
+        override fun startFork(index: Int, variant: Variant?): Fork {
+            clock.now = clock.now.plusSeconds(12)
+            val luck = 1 + 0.04 * random.nextGaussian()
+            return object : Fork {
+                override fun measure(run: LoadRun): Sample {
+                    clock.now = clock.now.plus(run.duration)
+                    paths += run.cell.condition.target.gatewayPath(run.cell.arm)
+                    val bytes = PayloadSize.parse((run.cell.condition.target as Target.Size).size).bytes.toLong()
+                    val arm = run.cell.arm
+                    val cost = if (arm is Arm.Of) hop(arm.protocol.label, bytes) * luck * (1 + trialNoise * random.nextGaussian()) else 0.0
+                    val total = 300 * luck + cost
+                    return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
+                        Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to 0.1 + cost / 1000), 1000, 0)
+                }
+
+                override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
+                    override fun window(length: Duration): SoakWindow {
+                        clock.now = clock.now.plus(length)
+                        return SoakWindow(1000.0, 500.0)
+                    }
+                    override fun close() = Unit
+                }
+
+                override fun alive() = true
+                override fun effectiveSettings() = emptyMap<String, String>()
+                override fun close() = Unit
+            }
+        }
+    }
+
+    private val kb = 1024L
+
+    /** gRPC/Unary 20 + 1.0 µs per KB, HTTP/Binary 95 + 0.5 µs per KB: the same at 150 KB. */
+    private val flipAt150 = { protocol: String, bytes: Long -> if (protocol == "gRPC/Unary") 20 + bytes / 1024.0 else 95 + 0.5 * bytes / 1024.0 }
+
+    /** Runs every point with the real fork runner on [lab]; [before] is called as a point starts. */
+    private fun points(clock: TestClock, lab: SizeLab, folders: MutableList<String> = mutableListOf(), before: (Int) -> Unit = {}) = PointRunner { n, scenario, folder ->
+        before(n)
+        folders += folder
+        val start = RunRecord(runId = folder, scenario = scenario.toRecord(), options = emptyMap(),
+            environment = mapOf("cpuModel" to "Test CPU", "cpuCores" to 2), startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = n.toLong())
+        val r = ForkRunner(scenario, lab, PointVerdict.judge, clock, {}).run(start)
+        r.copy(status = RunStatus.COMPLETE, finishedAt = clock.instant().toString())
+    }
+
+    private fun plan(vararg changes: Pair<String, String>, steps: Int = 6): CrossoverPlan {
+        val m = mapOf("from" to "10kb", "to" to "2mb") + changes
+        return CrossoverPlan.of(CrossoverRequest("gRPC/Unary,HTTP/Binary", "size", m.getValue("from"), m.getValue("to"), steps = steps))
+    }
+
+    @Test
+    fun `a search through the fork runner brackets the flip and writes a record that renders again`() {
+        val clock = TestClock()
+        val lab = SizeLab(clock, flipAt150)
+        val folders = mutableListOf<String>()
+        val store = CrossoverStore(tmp)
+        val record = CrossoverRun(plan(), store, points(clock, lab, folders), seed = 5, clock = clock).run()
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        val f = record.findings()
+        assertThat(f.flips).isTrue()
+        assertThat(f.lowWinner).isEqualTo("gRPC/Unary")
+        assertThat(150 * kb).isBetween(f.lastLow!!.position, f.firstHigh!!.position)
+        assertThat(folders.take(3)).containsExactly("point-1-10kb", "point-2-2mb", "point-3-143kb")
+        assertThat(record.points.map { it.run }).containsExactlyElementsOf(folders)
+        assertThat(record.points).allSatisfy { assertThat(it.forks).isBetween(3, 6) }
+        assertThat(record.points.filter { it.outcome == PointOutcome.INCONCLUSIVE }).allSatisfy { assertThat(it.forks).isEqualTo(6) }
+        assertThat(record.machine).containsEntry("cpuModel", "Test CPU")
+        // Only the pair and the null hop, at the points' sizes.
+        assertThat(lab.paths.map { it.substringBefore("?") }.toSet()).containsExactlyInAnyOrder("/api/data/grpc", "/api/data/http/binary", "/api/data/none")
+        assertThat(lab.paths.map { it.substringAfter("?size=") }.toSet()).containsExactlyInAnyOrderElementsOf(record.points.map { it.value })
+
+        val md = Files.readString(tmp.resolve("crossover.md"))
+        assertThat(md).isEqualTo(CrossoverReport.render(CrossoverRecord.load(tmp)))
+        assertThat(CrossoverRecord.load(tmp)).isEqualTo(record)
+        assertThat(md).contains("# Proto-Bench crossover: gRPC/Unary vs HTTP/Binary by size", "**The answer flips between",
+            "| 143kb | 3 | ", "[point-3-143kb/](point-3-143kb/report.md)", "- Machine: Test CPU, 2 cores")
+        // Rows in axis order, whatever the order of probing.
+        val rows = md.lines().filter { Regex("""^\| \d+(kb|mb) \|""").containsMatchIn(it) }.map { it.split(" | ")[0].removePrefix("| ") }
+        assertThat(rows.map { PayloadSize.parse(it).bytes }).isSorted().hasSize(record.points.size)
+    }
+
+    @Test
+    fun `a point left undecided gets forks up to its maximum before it counts as undecided`() {
+        val clock = TestClock()
+        // 2% apart with 15% noise per trial: no number of forks up to 6 decides it.
+        val lab = SizeLab(clock, { p, _ -> if (p == "gRPC/Unary") 100.0 else 102.0 }, trialNoise = 0.15)
+        val record = CrossoverRun(plan(), CrossoverStore(tmp), points(clock, lab), seed = 5, clock = clock).run()
+
+        assertThat(record.points).hasSize(2).allSatisfy {
+            assertThat(it.outcome).isEqualTo(PointOutcome.INCONCLUSIVE)
+            assertThat(it.forks).isEqualTo(6)
+        }
+        assertThat(record.stoppedBecause).isEqualTo("no flip between the ends")
+        assertThat(CrossoverReport.answer(record)).startsWith("**No flip between 10kb and 2mb**: at 10kb undecided")
+    }
+
+    @Test
+    fun `a point whose run fails ends the search as failed, keeping every point measured`() {
+        val clock = TestClock()
+        val run = CrossoverRun(plan(), CrossoverStore(tmp), points(clock, SizeLab(clock, flipAt150)) { n ->
+            if (n == 3) throw java.io.IOException("disk full")
+        }, seed = 5, clock = clock)
+        val record = run.run()
+
+        assertThat(record.status).isEqualTo(RunStatus.FAILED)
+        assertThat(record.points).hasSize(3)
+        assertThat(record.points.last().failure).isEqualTo("IOException: disk full")
+        assertThat(record.stoppedBecause).isEqualTo("point 3 at 143kb failed: IOException: disk full")
+        assertThat(Files.readString(tmp.resolve("crossover.md"))).contains("The search did not finish at point 3 (143kb): IOException: disk full.")
+    }
+
+    @Test
+    fun `children a dead search left in a point's folder are reaped by the next run`() {
+        fun line(p: ProcessHandle) = "${p.pid()} ${p.info().startInstant().get().toEpochMilli()}"
+        val owner = ProcessBuilder("true").start().also { it.waitFor() }.toHandle()
+        val ownerLine = "${owner.pid()} 1" // a CLI that is gone
+        val child = ProcessBuilder("sleep", "60").start()
+        try {
+            val point = Files.createDirectories(tmp.resolve("results/20260101-000000-crossover/point-1-10kb"))
+            Files.write(point.resolve(io.protobench.bench.runner.ChildProcesses.FILE_NAME), listOf(ownerLine, line(child.toHandle())))
+            val reaped = io.protobench.bench.runner.ChildProcesses.reapStale(tmp.resolve("results"))
+            assertThat(reaped).containsExactly("killed pid ${child.pid()} left running by point-1-10kb")
+            assertThat(child.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue()
+        } finally {
+            child.destroyForcibly()
+        }
+    }
+
+    @Test
+    fun `a signal during a point seals the record as interrupted at that point, and nothing later overwrites it`() {
+        val clock = TestClock()
+        lateinit var run: CrossoverRun
+        val interruptedRun = PointRunner { n, scenario, folder ->
+            val r = points(clock, SizeLab(clock, flipAt150)).run(n, scenario, folder)
+            if (n == 2) {
+                run.interrupted() // as the shutdown hook would, while the point's run is being stopped
+                r.copy(status = RunStatus.INTERRUPTED, failure = "stopped by a signal (Ctrl-C or SIGTERM)",
+                    forks = r.forks.map { it.copy(status = ForkStatus.INTERRUPTED) })
+            } else r
+        }
+        run = CrossoverRun(plan(), CrossoverStore(tmp), interruptedRun, seed = 5, clock = clock)
+        val returned = run.run()
+
+        val kept = CrossoverRecord.load(tmp)
+        assertThat(kept.status).isEqualTo(RunStatus.INTERRUPTED)
+        assertThat(kept.stoppedBecause).isEqualTo("interrupted during point 2 at 2mb")
+        assertThat(kept.points.map { it.n }).containsExactly(1, 2)
+        assertThat(kept.points[1].failure).contains("interrupted by a signal", "point-2-2mb/run.json")
+        assertThat(returned.status).isEqualTo(RunStatus.INTERRUPTED)
+    }
+}
