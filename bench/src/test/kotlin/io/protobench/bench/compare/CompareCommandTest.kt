@@ -56,6 +56,14 @@ class CompareCommandTest {
     }
 
     @Test
+    fun `help says what a regression is and the exit codes`() {
+        val help = protobench("compare", "--help")
+        assertThat(help.statusCode).isEqualTo(0)
+        val text = help.stdout.replace(Regex("\\s+"), " ")
+        assertThat(text).contains("whole Holm-adjusted interval lies beyond the margin", "4: at least one regression", "--force", "--margin", "--out")
+    }
+
+    @Test
     fun `the same run twice says identical and exits 0 without writing`() {
         val a = runFolder("a", 100.0)
         val out = tmp.resolve("out")
