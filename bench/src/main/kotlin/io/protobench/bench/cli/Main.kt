@@ -14,6 +14,9 @@ import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.types.int
 import com.github.ajalt.clikt.parameters.types.long
+import io.protobench.bench.compare.CompareMarkdown
+import io.protobench.bench.compare.CompareResult
+import io.protobench.bench.compare.RunComparison
 import io.protobench.bench.report.AaCalibration
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ReportWriter
@@ -38,10 +41,13 @@ import kotlin.random.Random
 /**
  * Exit codes: 0 done; 1 bad command line as Clikt reports it (unknown option, missing
  * argument, a value that is not a number for a numeric flag); 2 bad scenario, flag value,
- * input file or missing tool (nothing ran, nothing created); 3 a run that failed or was cut short.
+ * input file or missing tool (nothing ran, nothing created), or two runs `compare` refuses;
+ * 3 a run that failed or was cut short; 4 `compare` found at least one regression beyond
+ * the margin (B worse than A with the whole Holm-adjusted interval beyond the margin).
  */
 private const val EXIT_INVALID_INPUT = 2
 private const val EXIT_RUN_FAILED = 3
+private const val EXIT_REGRESSION = 4
 
 /** The project checkout: where the server jars, tools/ and results/ live. The wrapper sets PROTOBENCH_HOME. */
 internal fun projectDir(): Path = Path.of(System.getenv("PROTOBENCH_HOME") ?: ".").toAbsolutePath().normalize()
@@ -254,6 +260,74 @@ class ReportCommand : CliktCommand(name = "report") {
     }
 }
 
+class CompareCommand : CliktCommand(name = "compare") {
+    override fun help(context: Context) =
+        "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md: per condition, arm and figure, " +
+            "the change B vs A with its Holm-adjusted interval: changed beyond noise, equivalent within the margin, or inconclusive. " +
+            CompareMarkdown.REGRESSION_RULE.format("margin").replace("**", "").replace("`", "") +
+            " Exit 0: no regression; 2: a run cannot be read, or the runs share no condition or differ in machine or settings " +
+            "(without --force); 4: at least one regression."
+
+    private val runA by argument("RUN_A", help = "The baseline: a results/<run> folder or its run.json")
+    private val runB by argument("RUN_B", help = "The run compared with it")
+    private val margin by option("--margin", help = "Margin of equivalence and of a regression, e.g. 5% or 0.05 (default: the runs' margin)")
+    private val force by option("--force", help = "Compare runs whose machine or settings differ; the differences head compare.md").flag()
+    private val out by option("--out", help = "Folder for compare.md (default: results/<time>-compare/)")
+
+    override fun run() {
+        val share = margin?.let { text ->
+            ScenarioParser.parseShare(text, ScenarioParser.MARGIN_RANGE)
+                ?: invalid("--margin $text: ${ScenarioParser.shareAccepted(ScenarioParser.MARGIN_RANGE)}")
+        }
+        val a = load(runA)
+        val b = load(runB)
+        val comparison = when (val result = RunComparison.of(a, b, share, force)) {
+            is CompareResult.Identical -> {
+                echo(result.message)
+                return
+            }
+            is CompareResult.Refused -> {
+                if (result.noSharedCondition) {
+                    echo("the runs share no condition: run A (${a.runId}) has ${result.conditionsA!!.joinToString(", ").ifEmpty { "none" }}; " +
+                        "run B (${b.runId}) has ${result.conditionsB!!.joinToString(", ").ifEmpty { "none" }}", err = true)
+                }
+                if (result.differences.isNotEmpty()) {
+                    echo("the runs differ in machine or settings:", err = true)
+                    result.differences.forEach { echo("  $it", err = true) }
+                    if (!result.noSharedCondition) echo("use --force to compare anyway", err = true)
+                }
+                throw ProgramResult(EXIT_INVALID_INPUT)
+            }
+            is CompareResult.Compared -> result.comparison
+        }
+        val file = try {
+            val dir = out?.let { java.nio.file.Files.createDirectories(Path.of(it)) }
+                ?: RunStore.create(projectDir().resolve("results"), "${RunStore.stamp(java.time.Instant.now())}-compare").dir
+            dir.resolve(CompareMarkdown.FILE_NAME).also { RunStore.writeAtomically(it, CompareMarkdown.render(comparison).toByteArray()) }
+        } catch (e: java.io.IOException) {
+            invalid("cannot write ${CompareMarkdown.FILE_NAME}${out?.let { " in $it" } ?: ""}: ${e.message}")
+        } catch (e: java.nio.file.InvalidPathException) {
+            invalid("--out ${out}: not a path: ${e.message}")
+        }
+        echo("compare: $file")
+        comparison.warnings.takeIf { it.isNotEmpty() }?.let { echo("compared with --force although the runs differ: ${it.joinToString("; ")}") }
+        comparison.notes.forEach { echo(it) }
+        echo(CompareMarkdown.summary(comparison))
+        comparison.regressions.forEach { (condition, change) -> echo(CompareMarkdown.regression(condition, change)) }
+        if (comparison.hasRegression) throw ProgramResult(EXIT_REGRESSION)
+    }
+
+    private fun load(dir: String) = try {
+        RunStore.load(Path.of(dir))
+    } catch (e: java.nio.file.InvalidPathException) {
+        invalid("not a path: ${e.message}")
+    } catch (e: IllegalArgumentException) {
+        invalid(e.message ?: "no run record in $dir")
+    } catch (e: java.io.IOException) {
+        invalid("cannot read the run record in $dir: ${e.message}")
+    }
+}
+
 /**
  * Writes a finished run's reports. Whatever goes wrong here (a full disk, or a fault in
  * the report code), the measured run.json stays as it is and the message says how to
@@ -290,4 +364,4 @@ private fun ownerAlive(dir: Path): Boolean {
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 }
 
-fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CrossoverCommand()).main(args)
+fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand()).main(args)

@@ -161,6 +161,6 @@ class BenchmarkPoints(
 
     companion object {
         /** The search folder's name: `<time>-crossover`, as run folders are named. */
-        fun folderName(at: Instant) = "${BenchmarkRunner.stamp(at)}-crossover"
+        fun folderName(at: Instant) = "${RunStore.stamp(at)}-crossover"
     }
 }

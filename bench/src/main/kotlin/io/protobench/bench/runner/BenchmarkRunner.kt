@@ -13,9 +13,6 @@ import io.protobench.bench.scenario.toFile
 import java.nio.file.Files
 import java.nio.file.Path
 import java.time.Clock
-import java.time.Instant
-import java.time.ZoneOffset
-import java.time.format.DateTimeFormatter
 
 /** How to run, beyond the scenario itself. */
 data class RunOptions(
@@ -61,7 +58,7 @@ class BenchmarkRunner(
         val k6 = toolchain.k6(progress)
         val variantJdks = variantJdks(scenario)
         val started = clock.instant()
-        val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${stamp(started)}-${scenario.name}")
+        val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
         val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning)
         val script = extractScript(store.dir)
@@ -145,12 +142,6 @@ class BenchmarkRunner(
         val script = dir.resolve("protobench.js")
         javaClass.getResourceAsStream("/k6/protobench.js")!!.use { Files.copy(it, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING) }
         return script
-    }
-
-    companion object {
-        /** The time at the front of a run folder's name: `20260101-120000` (UTC). */
-        fun stamp(instant: Instant): String =
-            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(instant)
     }
 }
 

@@ -35,6 +35,10 @@ class RunStore(val dir: Path) {
     companion object {
         val mapper: ObjectMapper = io.protobench.contract.Json.newMapper().enable(SerializationFeature.INDENT_OUTPUT)
 
+        /** The time part of a results folder's name: "20261122-062349" (UTC). */
+        fun stamp(instant: java.time.Instant): String =
+            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneOffset.UTC).format(instant)
+
         /** A new run folder under [root]; a second run started in the same second gets "-2", and so on. */
         fun create(root: Path, name: String): RunStore {
             Files.createDirectories(root)

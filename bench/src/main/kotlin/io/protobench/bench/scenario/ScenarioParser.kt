@@ -175,7 +175,7 @@ object ScenarioParser {
         if (forks !in 2..MAX_FORKS) violation("forks", forks, "a whole number from 2 to $MAX_FORKS (an interval needs at least 2 forks)")
         val maxForks = file.maxForks ?: minOf(MAX_FORKS, forks * 3)
         if (maxForks !in forks..MAX_FORKS) violation("maxForks", maxForks, "a whole number from forks ($forks) to $MAX_FORKS")
-        val margin = share("margin", file.margin ?: "5%", 0.001..0.5, ::violation)
+        val margin = share("margin", file.margin ?: "5%", MARGIN_RANGE, ::violation)
         val utilisation = share("utilisation", file.utilisation ?: "50%", 0.05..0.9, ::violation)
         val budget = file.budget?.let { text ->
             DurationText.parseOrNull(text).also { if (it == null || it.isZero || it > MAX_BUDGET) violation("budget", text, DurationText.ACCEPTED + ", at most 24h") }
@@ -244,14 +244,24 @@ object ScenarioParser {
 
     /** A share written as "5%" or 0.05, inside [range]. */
     private fun share(field: String, text: String, range: ClosedFloatingPointRange<Double>, violation: (String, Any?, String) -> Unit): Double? {
-        val trimmed = text.trim()
-        val value = if (trimmed.endsWith("%")) trimmed.dropLast(1).trim().toDoubleOrNull()?.div(100) else trimmed.toDoubleOrNull()
-        if (value == null || value.isNaN() || value !in range) {
-            violation(field, text, "a share such as 5% or 0.05, from ${percent(range.start)} to ${percent(range.endInclusive)}")
-            return null
-        }
+        val value = parseShare(text, range)
+        if (value == null) violation(field, text, shareAccepted(range))
         return value
     }
+
+    /** A share written as "5%" or "0.05", when it lies in [range]; null otherwise. */
+    fun parseShare(text: String, range: ClosedFloatingPointRange<Double>): Double? {
+        val trimmed = text.trim()
+        val value = if (trimmed.endsWith("%")) trimmed.dropLast(1).trim().toDoubleOrNull()?.div(100) else trimmed.toDoubleOrNull()
+        return value?.takeIf { !it.isNaN() && it in range }
+    }
+
+    /** What [parseShare] accepts for [range], in words. */
+    fun shareAccepted(range: ClosedFloatingPointRange<Double>) =
+        "a share such as 5% or 0.05, from ${percent(range.start)} to ${percent(range.endInclusive)}"
+
+    /** The margins of equivalence a scenario (and `protobench compare --margin`) accepts. */
+    val MARGIN_RANGE = 0.001..0.5
 
     private fun percent(share: Double) = "${(share * 1000).toLong() / 10.0}".removeSuffix(".0") + "%"
 

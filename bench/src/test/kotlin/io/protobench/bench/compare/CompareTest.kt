@@ -1,0 +1,217 @@
+package io.protobench.bench.compare
+
+import io.protobench.bench.Fixtures
+import io.protobench.bench.Fixtures.NULL_HOP
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.verdict.WelchRatio
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.within
+import org.junit.jupiter.api.Test
+import kotlin.math.exp
+import kotlin.math.ln
+import kotlin.random.Random
+
+/** Two synthetic runs compared: the outcomes, the regression rule, identical runs and refusals. */
+class CompareTest {
+    private val json = "HTTP/JSON"
+    private val grpc = "gRPC/Unary"
+    private val kb = "size=1kb vus=10"
+    private val mb = "size=1mb vus=10"
+
+    /**
+     * A cost-mode run: harness 300 µs of both servers' CPU per request, each protocol's hop
+     * [hop] µs on top; every value carries its own relative noise up to ±[noise]. [throughput]
+     * adds capacity probes of the protocols.
+     */
+    private fun run(
+        id: String,
+        hop: Map<String, Double>,
+        noise: Double = 0.002,
+        forks: Int = 5,
+        seed: Int = id.hashCode(),
+        conditions: List<String> = listOf(kb),
+        throughput: Map<String, Double> = emptyMap(),
+    ): RunRecord {
+        val random = Random(seed)
+        fun wobble() = 1 + noise * (2 * random.nextDouble() - 1)
+        return Fixtures.record(conditions, hop.keys.toList() + NULL_HOP, forks) { _, kind, arm, _ ->
+            when (kind) {
+                TrialKind.COST -> {
+                    val h = hop[arm] ?: 0.0
+                    Fixtures.cost((300 + h) * wobble(), hopP50 = (0.2 + h / 100) * wobble()) + (Figure.LATENCY_P99.key to 5.0 * wobble())
+                }
+                TrialKind.CAPACITY -> throughput[arm]?.let { mapOf(Figure.THROUGHPUT.key to it * wobble()) }
+            }
+        }.copy(runId = id)
+    }
+
+    private fun compared(result: CompareResult): Comparison {
+        assertThat(result).isInstanceOf(CompareResult.Compared::class.java)
+        return (result as CompareResult.Compared).comparison
+    }
+
+    private fun Comparison.change(arm: String, figure: Figure, condition: String = kb) =
+        conditions.single { it.condition == condition }.changes.single { it.arm == arm && it.figure == figure }
+
+    @Test
+    fun `a clear rise in hop CPU is a regression beyond the margin, and the unchanged protocol is equivalent`() {
+        val a = run("a", mapOf(json to 200.0, grpc to 100.0))
+        val b = run("b", mapOf(json to 200.0, grpc to 130.0))
+        val c = compared(RunComparison.of(a, b))
+        val grpcHop = c.change(grpc, Figure.HOP_CPU_US)
+        assertThat(grpcHop.change).isEqualTo(Change.Regression)
+        assertThat(grpcHop.estimate.percent).isCloseTo(30.0, within(3.0))
+        assertThat(grpcHop.interval!!.low).isGreaterThan(1.05)
+        assertThat(grpcHop.a!!.mean).isCloseTo(100.0, within(3.0))
+        assertThat(grpcHop.b!!.mean).isCloseTo(130.0, within(3.0))
+        assertThat(c.change(json, Figure.HOP_CPU_US).change).isEqualTo(Change.Equivalent)
+        assertThat(c.change(json, Figure.TOTAL_CPU_US).change).isEqualTo(Change.Equivalent)
+        assertThat(c.hasRegression).isTrue()
+        assertThat(c.regressions.map { it.second.arm }).contains(grpc).doesNotContain(json)
+        // Every cost figure, both protocols; the null hop is a control and is not compared.
+        assertThat(c.changes.map { it.figure }.distinct()).containsExactlyInAnyOrderElementsOf(RunComparison.COST_FIGURES)
+        assertThat(c.changes.map { it.arm }.distinct()).containsExactlyInAnyOrder(json, grpc)
+        assertThat(c.margin).isEqualTo(0.05)
+        assertThat(CompareMarkdown.summary(c)).startsWith("${c.regressions.size} regressions beyond the margin")
+    }
+
+    @Test
+    fun `the same change the other way is an improvement, and nothing regressed`() {
+        val c = compared(RunComparison.of(run("a", mapOf(json to 200.0, grpc to 130.0)), run("b", mapOf(json to 200.0, grpc to 100.0))))
+        assertThat(c.change(grpc, Figure.HOP_CPU_US).change).isEqualTo(Change.Improvement)
+        assertThat(c.hasRegression).isFalse()
+    }
+
+    @Test
+    fun `a clear change for the worse inside the margin is worse but not a regression`() {
+        val c = compared(RunComparison.of(run("a", mapOf(grpc to 100.0), noise = 0.0005), run("b", mapOf(grpc to 103.0), noise = 0.0005)))
+        val hop = c.change(grpc, Figure.HOP_CPU_US)
+        assertThat(hop.change).isEqualTo(Change.Worse)
+        assertThat(hop.interval!!.low).isGreaterThan(1.0).isLessThan(1.05)
+        assertThat(c.hasRegression).isFalse()
+        // A wider margin of 2% makes the same change a regression.
+        val strict = compared(RunComparison.of(run("a", mapOf(grpc to 100.0), noise = 0.0005), run("b", mapOf(grpc to 103.0), noise = 0.0005), margin = 0.02))
+        assertThat(strict.change(grpc, Figure.HOP_CPU_US).change).isEqualTo(Change.Regression)
+    }
+
+    @Test
+    fun `lower throughput is worse, higher is better for capacity probes`() {
+        val a = run("a", mapOf(grpc to 100.0), throughput = mapOf(grpc to 2000.0))
+        val b = run("b", mapOf(grpc to 100.0), throughput = mapOf(grpc to 1600.0))
+        val throughput = compared(RunComparison.of(a, b)).change(grpc, Figure.THROUGHPUT)
+        assertThat(throughput.kind).isEqualTo(TrialKind.CAPACITY)
+        assertThat(throughput.change).isEqualTo(Change.Regression)
+        assertThat(throughput.estimate.percent).isCloseTo(-20.0, within(1.0))
+        val faster = compared(RunComparison.of(b, a)).change(grpc, Figure.THROUGHPUT)
+        assertThat(faster.change).isEqualTo(Change.Improvement)
+    }
+
+    @Test
+    fun `two runs of the same servers come out equivalent`() {
+        val c = compared(RunComparison.of(run("a", mapOf(json to 200.0, grpc to 100.0)), run("b", mapOf(json to 200.0, grpc to 100.0))))
+        assertThat(c.changes).allSatisfy { assertThat(it.change).isEqualTo(Change.Equivalent) }
+        assertThat(c.hasRegression).isFalse()
+        assertThat(CompareMarkdown.summary(c)).isEqualTo("0 regressions beyond the margin, 0 improvements, ${c.changes.size} equivalent, 0 inconclusive")
+    }
+
+    @Test
+    fun `noisy runs are inconclusive, with the forks per run that would decide`() {
+        val c = compared(RunComparison.of(run("a", mapOf(grpc to 100.0), noise = 0.08, forks = 3), run("b", mapOf(grpc to 106.0), noise = 0.08, forks = 3)))
+        val hop = c.change(grpc, Figure.HOP_CPU_US).change
+        assertThat(hop).isInstanceOf(Change.Inconclusive::class.java)
+        assertThat((hop as Change.Inconclusive).tooFewForks).isEmpty()
+        assertThat(c.hasRegression).isFalse()
+        // The forks per run, when given, are more than the runs have.
+        hop.forksPerRun?.let { assertThat(it).isGreaterThan(3) }
+    }
+
+    @Test
+    fun `an arm with fewer than 2 forks in a run is inconclusive and says which run`() {
+        val c = compared(RunComparison.of(run("a", mapOf(grpc to 100.0)), run("b", mapOf(grpc to 150.0), forks = 1)))
+        val hop = c.change(grpc, Figure.HOP_CPU_US)
+        assertThat(hop.change).isEqualTo(Change.Inconclusive(listOf(Side.B), null))
+        assertThat(hop.forksA).isEqualTo(5)
+        assertThat(hop.forksB).isEqualTo(1)
+        assertThat(CompareMarkdown.render(c)).contains("inconclusive: fewer than 2 forks in run B")
+    }
+
+    @Test
+    fun `a run compared with itself is identical, without statistics`() {
+        val a = run("a", mapOf(grpc to 100.0))
+        assertThat(RunComparison.of(a, a)).isEqualTo(CompareResult.Identical("identical: both are run a"))
+        // A copy under another name holds the same per-fork values.
+        val copy = RunComparison.of(a, a.copy(runId = "copy"))
+        assertThat(copy).isInstanceOf(CompareResult.Identical::class.java)
+        assertThat((copy as CompareResult.Identical).message).startsWith("identical:")
+    }
+
+    @Test
+    fun `runs that share no condition are refused, listing both runs' conditions, even with force`() {
+        val a = run("a", mapOf(grpc to 100.0), conditions = listOf(kb))
+        val b = run("b", mapOf(grpc to 100.0), conditions = listOf(mb))
+        for (force in listOf(false, true)) {
+            val refused = RunComparison.of(a, b, force = force) as CompareResult.Refused
+            assertThat(refused.noSharedCondition).isTrue()
+            assertThat(refused.conditionsA).containsExactly(kb)
+            assertThat(refused.conditionsB).containsExactly(mb)
+        }
+    }
+
+    @Test
+    fun `runs on different machines or settings are refused unless forced, and forced ones say so at the top`() {
+        val a = run("a", mapOf(grpc to 100.0))
+        val b = run("b", mapOf(grpc to 100.0)).let {
+            it.copy(environment = it.environment + ("cpuCores" to 4), scenario = it.scenario.copy(durationMs = 10_000))
+        }
+        val refused = RunComparison.of(a, b) as CompareResult.Refused
+        assertThat(refused.noSharedCondition).isFalse()
+        assertThat(refused.differences.map { it.toString() }).containsExactly("cpuCores: A=2 B=4", "durationMs: A=5000 B=10000")
+        val forced = compared(RunComparison.of(a, b, force = true))
+        assertThat(forced.warnings).isEqualTo(refused.differences)
+        val md = CompareMarkdown.render(forced)
+        assertThat(md.indexOf("cpuCores: A=2 B=4")).isBetween(0, md.indexOf("## What was compared"))
+        assertThat(md).contains("--force")
+    }
+
+    @Test
+    fun `conditions and arms only in one run are listed as not compared, and an incomplete run is named`() {
+        val a = run("a", mapOf(json to 200.0, grpc to 100.0), conditions = listOf(kb, mb))
+        val b = run("b", mapOf(grpc to 100.0), conditions = listOf(kb)).copy(status = RunStatus.INTERRUPTED, failure = "stopped by a signal")
+        val c = compared(RunComparison.of(a, b))
+        assertThat(c.conditions.map { it.condition }).containsExactly(kb)
+        assertThat(c.notCompared).containsExactlyInAnyOrder(NotCompared(mb, Side.A, isCondition = true), NotCompared(json, Side.A, isCondition = false))
+        assertThat(c.b.incomplete).isTrue()
+        val md = CompareMarkdown.render(c)
+        assertThat(md).contains("Run B (b) is incomplete (interrupted: stopped by a signal)", "## Not compared",
+            "- condition $mb: only in run A", "- arm $json: only in run A")
+    }
+
+    @Test
+    fun `compare md has the header, a table per condition, the rule and the summary`() {
+        val c = compared(RunComparison.of(run("a", mapOf(json to 200.0, grpc to 100.0)), run("b", mapOf(json to 200.0, grpc to 130.0))))
+        val md = CompareMarkdown.render(c)
+        assertThat(md).contains(
+            "# Comparison: a → b", "| run | a | b |", "| status | complete | complete |", "## $kb",
+            "| arm | figure | A mean [95% CI] | B mean [95% CI] | change [Holm-adjusted interval] | outcome |",
+            "A **regression** is a change for the worse", "more than +5%", "## Summary", "regression: $kb, $grpc, Hop CPU/req: +",
+        )
+        assertThat(md).doesNotContain("## Not compared")
+        assertThat(md.lines().count { it.startsWith("| $grpc |") }).isEqualTo(RunComparison.COST_FIGURES.size)
+    }
+
+    @Test
+    fun `the change is the Welch ratio of B to A on the forks' values`() {
+        val a = run("a", mapOf(grpc to 100.0), noise = 0.05)
+        val b = run("b", mapOf(grpc to 120.0), noise = 0.05)
+        val p99 = compared(RunComparison.of(a, b)).change(grpc, Figure.LATENCY_P99)
+        fun values(r: RunRecord) = r.trials.filter { it.arm == grpc && it.kind == TrialKind.COST }.map { it.figures[Figure.LATENCY_P99.key] }
+        val reference = WelchRatio.of(values(b), values(a))
+        assertThat(p99.estimate.meanLog).isCloseTo(reference.meanLog, within(1e-12))
+        assertThat(p99.estimate.meanLog).isCloseTo(
+            values(b).map { ln(it!!) }.average() - values(a).map { ln(it!!) }.average(), within(1e-12))
+        assertThat(exp(p99.estimate.meanLog)).isCloseTo(reference.ratio, within(1e-12))
+    }
+}
