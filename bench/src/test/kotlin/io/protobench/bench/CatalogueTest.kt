@@ -45,7 +45,8 @@ class CatalogueTest {
         assertThat(named).hasSizeGreaterThan(100)
         val built = RunStatus.entries.map { "status.${it.name.lowercase()}" } + ForkStatus.entries.map { "fork-status.${it.name.lowercase()}" } +
             ClaimOutcome.entries.flatMap { listOf("claim.${it.name.lowercase()}", "claim.short.${it.name.lowercase()}") } +
-            TrialKind.entries.map { "kind.${it.name.lowercase()}" } + listOf("mode.cost", "mode.capacity", "yes-no.true", "yes-no.false")
+            TrialKind.entries.map { "kind.${it.name.lowercase()}" } + listOf("mode.cost", "mode.capacity", "yes-no.true", "yes-no.false") +
+            listOf("regression", "worse", "improvement", "equivalent", "inconclusive").map { "compare.chart.$it" }
         assertThat(english.keys).containsAll(named).containsAll(built)
     }
 

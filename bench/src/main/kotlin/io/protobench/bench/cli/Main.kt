@@ -14,6 +14,7 @@ import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.types.int
 import com.github.ajalt.clikt.parameters.types.long
+import io.protobench.bench.compare.CompareHtml
 import io.protobench.bench.compare.CompareMarkdown
 import io.protobench.bench.compare.CompareResult
 import io.protobench.bench.compare.RunComparison
@@ -264,7 +265,7 @@ class CompareCommand : CliktCommand(name = "compare") {
     override fun help(context: Context) =
         "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md: per condition, arm and figure, " +
             "the change B vs A with its Holm-adjusted interval: changed beyond noise, equivalent within the margin, or inconclusive. " +
-            CompareMarkdown.REGRESSION_RULE.format("margin").replace("**", "").replace("`", "") +
+            CompareMarkdown.regressionRule("margin").replace("**", "").replace("`", "") +
             " Exit 0: no regression; 2: a run cannot be read, or the runs share no condition or differ in machine or settings " +
             "(without --force); 4: at least one regression."
 
@@ -272,9 +273,11 @@ class CompareCommand : CliktCommand(name = "compare") {
     private val runB by argument("RUN_B", help = "The run compared with it")
     private val margin by option("--margin", help = "Margin of equivalence and of a regression, e.g. 5% or 0.05 (default: the runs' margin)")
     private val force by option("--force", help = "Compare runs whose machine or settings differ; the differences head compare.md").flag()
-    private val out by option("--out", help = "Folder for compare.md (default: results/<time>-compare/)")
+    private val out by option("--out", help = "Folder for compare.md and compare.html (default: results/<time>-compare/)")
+    private val lang by langOption()
 
     override fun run() {
+        val texts = texts(lang)
         val share = margin?.let { text ->
             ScenarioParser.parseShare(text, ScenarioParser.MARGIN_RANGE)
                 ?: invalid("--margin $text: ${ScenarioParser.shareAccepted(ScenarioParser.MARGIN_RANGE)}")
@@ -303,7 +306,8 @@ class CompareCommand : CliktCommand(name = "compare") {
         val file = try {
             val dir = out?.let { java.nio.file.Files.createDirectories(Path.of(it)) }
                 ?: RunStore.create(projectDir().resolve("results"), "${RunStore.stamp(java.time.Instant.now())}-compare").dir
-            dir.resolve(CompareMarkdown.FILE_NAME).also { RunStore.writeAtomically(it, CompareMarkdown.render(comparison).toByteArray()) }
+            RunStore.writeAtomically(dir.resolve(CompareHtml.FILE_NAME), CompareHtml.render(comparison, texts).toByteArray())
+            dir.resolve(CompareMarkdown.FILE_NAME).also { RunStore.writeAtomically(it, CompareMarkdown.render(comparison, texts).toByteArray()) }
         } catch (e: java.io.IOException) {
             invalid("cannot write ${CompareMarkdown.FILE_NAME}${out?.let { " in $it" } ?: ""}: ${e.message}")
         } catch (e: java.nio.file.InvalidPathException) {
@@ -312,8 +316,8 @@ class CompareCommand : CliktCommand(name = "compare") {
         echo("compare: $file")
         comparison.warnings.takeIf { it.isNotEmpty() }?.let { echo("compared with --force although the runs differ: ${it.joinToString("; ")}") }
         comparison.notes.forEach { echo(it) }
-        echo(CompareMarkdown.summary(comparison))
-        comparison.regressions.forEach { (condition, change) -> echo(CompareMarkdown.regression(condition, change)) }
+        echo(CompareMarkdown.summary(comparison, texts))
+        comparison.regressions.forEach { (condition, change) -> echo(CompareMarkdown.regression(condition, change, texts)) }
         if (comparison.hasRegression) throw ProgramResult(EXIT_REGRESSION)
     }
 

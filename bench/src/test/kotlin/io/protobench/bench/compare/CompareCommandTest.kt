@@ -47,12 +47,32 @@ class CompareCommandTest {
         assertThat(out.resolve("compare.md")).exists()
         assertThat(Files.readString(out.resolve("compare.md"))).contains("# Comparison: a → b", "**regression**")
         assertThat(worse.stdout).contains("regressions beyond the margin", "regression: size=1kb vus=10, gRPC/Unary, Hop CPU/req: +")
+        // compare.html: the condition's chart of changes, the regression drawn in its colour, nothing loaded from outside.
+        val html = org.jsoup.Jsoup.parse(out.resolve("compare.html").toFile())
+        val chart = html.selectFirst("figure[data-chart=changes]")!!
+        assertThat(chart.select("circle title").map { it.text() }).anyMatch { it.startsWith("gRPC/Unary · Hop CPU/req: +") && it.endsWith("regression") }
+        assertThat(chart.select("circle").map { it.attr("fill") }).contains("#c0392b")
+        assertThat(html.select("script, link, img, [style]")).isEmpty()
 
         val out2 = tmp.resolve("out2")
         val better = protobench("compare", b.resolve("run.json").toString(), a.toString(), "--out", out2.toString(), "--margin", "0.05")
         assertThat(better.statusCode).describedAs(better.stderr).isEqualTo(0)
         assertThat(out2.resolve("compare.md")).exists()
         assertThat(better.stdout).contains("0 regressions beyond the margin").doesNotContain("regression:")
+    }
+
+    @Test
+    fun `--lang ko writes the comparison in Korean, an unknown language exits 2`() {
+        val a = runFolder("a", 100.0)
+        val b = runFolder("b", 100.0)
+        val out = tmp.resolve("ko")
+        val korean = protobench("compare", a.toString(), b.toString(), "--out", out.toString(), "--lang", "ko")
+        assertThat(korean.statusCode).describedAs(korean.stderr).isEqualTo(0)
+        assertThat(Files.readString(out.resolve("compare.md"))).contains("# 실행 비교: a → b", "## 요약")
+        assertThat(korean.stdout).contains("한계를 넘은 회귀 0개")
+        val bad = protobench("compare", a.toString(), b.toString(), "--lang", "xx")
+        assertThat(bad.statusCode).isEqualTo(2)
+        assertThat(bad.stderr).contains("--lang xx", "ko (Korean)")
     }
 
     @Test

@@ -15,6 +15,9 @@ data class Series(val name: String, val points: List<Point>)
 /** A vertical mark on a line chart between two x positions, e.g. where the winner changes. */
 data class Marker(val x: Double, val label: String)
 
+/** One row of [Svg.changes]: a change in percent with its interval, coloured by its outcome, and its words. */
+data class ChangeRow(val label: String, val percent: Double, val low: Double?, val high: Double?, val color: String, val text: String)
+
 /** One box of a [Svg.grid]: its [word], fill and opacity, and the [detail] shown on hover. */
 data class MapCell(val word: String, val fill: String, val opacity: Double, val detail: String)
 
@@ -105,6 +108,37 @@ object Svg {
                 }
             }
             append(legend(names, bottom + 44))
+        }
+        return figure(kind, title, height, body)
+    }
+
+    /**
+     * Signed changes (percent) as dot-and-whisker rows around zero, with the margin of
+     * equivalence shaded: a whisker wholly outside the band is a change beyond the margin.
+     */
+    fun changes(kind: String, title: String, marginPercent: Double, rows: List<ChangeRow>, legend: List<Pair<String, String>>): String {
+        val height = 48 + rows.size * ROW + 30 + legendHeight(legend.map { it.first })
+        // The axis holds every estimate and the margin; a wider interval runs off the edge rather than squash the rest.
+        val reach = ((rows.map { it.percent }.filter { it.isFinite() }.maxOfOrNull { kotlin.math.abs(it) } ?: 0.0) * 1.5)
+            .coerceAtLeast(marginPercent * 3).coerceAtMost(200.0)
+        val labelEnd = 222.0
+        val x = Scale.linear(listOf(-reach, reach), labelEnd + 10, WIDTH - RIGHT - 60)
+        fun at(v: Double) = x.at(v.coerceIn(x.low, x.high))
+        val body = buildString {
+            append("""<rect x="${f(x.at(-marginPercent))}" y="40" width="${f(x.at(marginPercent) - x.at(-marginPercent))}" """ +
+                """height="${f(rows.size * ROW + 8)}" fill="#dfe6f0"/>""")
+            append(xGrid(x, 40.0, 48 + rows.size * ROW, "%"))
+            append(line(x.at(0.0), 40.0, x.at(0.0), 48 + rows.size * ROW, "#888"))
+            rows.forEachIndexed { i, row ->
+                val y = 48 + i * ROW + ROW / 2
+                append(text(labelEnd, y + 4, row.label, anchor = "end", cls = "tick"))
+                if (row.low != null && row.high != null) append(line(at(row.low), y, at(row.high), y, row.color, width = 2.0))
+                if (row.percent.isFinite()) {
+                    append("""<circle cx="${f(at(row.percent))}" cy="${f(y)}" r="4.5" fill="${row.color}"><title>${esc(row.label)}: ${esc(row.text)}</title></circle>""")
+                }
+                append(text(WIDTH - RIGHT - 52, y + 4, row.text.substringBefore(" "), cls = "value"))
+            }
+            append(legend(legend.map { it.first }, 48 + rows.size * ROW + 30) { i -> legend[i].second })
         }
         return figure(kind, title, height, body)
     }
