@@ -87,7 +87,7 @@ object CrossoverReport {
         return when (p.outcome) {
             PointOutcome.BETTER -> "${p.winner} $word" + (p.advantagePercent?.let { " by ${Numbers.pct(it)}" } ?: "")
             PointOutcome.EQUIVALENT -> "equivalent"
-            PointOutcome.INCONCLUSIVE -> "undecided" + (p.moreForks?.let { " (about $it more forks)" } ?: "")
+            PointOutcome.INCONCLUSIVE -> "undecided" + (p.moreForks?.let { " (about $it more fork${if (it == 1) "" else "s"})" } ?: "")
             PointOutcome.FAILED -> "failed"
         }
     }
