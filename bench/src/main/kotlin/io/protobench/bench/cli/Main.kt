@@ -250,7 +250,7 @@ class ReportCommand : CliktCommand(name = "report") {
             echo("this run is abandoned: its CLI is no longer running (killed or crashed); the report shows what it measured", err = true)
         }
         try {
-            echo("report: ${ReportWriter.write(target, record, texts)}")
+            echo("report: ${ReportWriter.write(target, record, texts)} (and report.html, cells.csv)")
         } catch (e: java.io.IOException) {
             echo("cannot write the report in $target: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
@@ -339,7 +339,7 @@ class CompareCommand : CliktCommand(name = "compare") {
  */
 private fun CliktCommand.writeReport(store: RunStore, record: io.protobench.bench.measure.RunRecord, texts: Texts) {
     try {
-        echo("report: ${ReportWriter.write(store.dir, record, texts)}", err = true)
+        echo("report: ${ReportWriter.write(store.dir, record, texts)} (and report.html, cells.csv)", err = true)
     } catch (e: Exception) {
         echo("cannot write the report (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
             "rebuild it with `protobench report ${store.dir}`", err = true)

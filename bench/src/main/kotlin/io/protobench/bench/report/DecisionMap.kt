@@ -110,7 +110,7 @@ data class DecisionMap(
      * for open; [compact] (a chart's box) counts more than two open leaders instead of naming them.
      */
     fun word(call: Call, t: Texts = Texts.EN, compact: Boolean = false): String = when (call) {
-        is Call.Winner -> "${short(call.protocol)} ≥${Numbers.number(call.leastAdvantagePercent.coerceAtLeast(0.0))}%"
+        is Call.Winner -> "${short(call.protocol)} ≥${Numbers.percentText(call.leastAdvantagePercent.coerceAtLeast(0.0) / 100)}"
         is Call.Equivalent -> "≈ " + call.protocols.joinToString("/") { short(it) }
         is Call.Open -> if (compact && call.leaders.size > 2) t("map.open-count", call.leaders.size) else "? " + call.leaders.joinToString("/") { short(it) }
         Call.Untrusted -> t("map.untrusted")
