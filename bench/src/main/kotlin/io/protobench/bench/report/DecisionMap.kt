@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.crossover.Axis
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
@@ -7,8 +8,6 @@ import io.protobench.bench.scenario.Variant
 import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
-import io.protobench.contract.complex.ComplexityLevel
-import io.protobench.contract.payload.PayloadSize
 
 /** What one condition decided on its primary figure among the protocols of one setting. */
 sealed class Call {
@@ -94,12 +93,9 @@ data class DecisionMap(
             }
         }
 
-        /** Where a value sits on its axis: bytes, the level's rank, or the number. */
-        fun position(axis: String, value: String): Double = when (axis) {
-            "size" -> runCatching { PayloadSize.parse(value).bytes.toDouble() }.getOrDefault(Double.NaN)
-            "complexity" -> ComplexityLevel.entries.indexOfFirst { it.id.equals(value, ignoreCase = true) }.toDouble()
-            else -> value.filter { it.isDigit() || it == '.' }.toDoubleOrNull() ?: Double.NaN
-        }
+        /** Where a condition's value sits on its axis ([Axis.parse]: bytes, the level's rank, the number); NaN when it is not on one. */
+        fun position(axis: String, value: String): Double =
+            Axis.entries.firstOrNull { it.id == axis }?.parse(value.removeSuffix("/s"))?.toDouble() ?: Double.NaN
 
         /** "gRPC/Unary" → "Unary": short enough for a map cell. */
         fun short(protocol: String) = Variant.split(protocol).first.substringAfter('/')

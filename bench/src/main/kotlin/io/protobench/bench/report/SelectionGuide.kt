@@ -17,7 +17,7 @@ object SelectionGuide {
         val lines = analyses.map { a -> "- **${a.condition}**: " + perCondition(a, t) }.toMutableList()
         analyses.filter { !it.untrustworthy }.forEach { a -> settings(a, t)?.let { lines += t("guide.setting-mattered", a.condition, it) } }
         val parsed = analyses.map { parse(it.condition) to it }
-        val axes = parsed.flatMap { it.first.keys }.distinct().filter { key -> parsed.map { it.first[key] }.distinct().size > 1 }
+        val axes = variedAxes(parsed.map { it.first })
         val variants = analyses.flatMap(::variantsOf).distinct()
         for (axis in axes) for (variant in variants) lines += flips(axis, parsed, variant, t)
         return lines
@@ -111,6 +111,10 @@ object SelectionGuide {
             }
         }
     }
+
+    /** The axes (size, complexity, vus, rate) that take more than one value among conditions' [labels]. */
+    fun variedAxes(labels: List<Map<String, String>>): List<String> =
+        labels.flatMap { it.keys }.distinct().filter { key -> labels.mapNotNull { it[key] }.distinct().size > 1 }
 
     fun parse(condition: String): Map<String, String> = condition.split(" ").filter { "=" in it }
         .associate { it.substringBefore("=") to it.substringAfter("=") }

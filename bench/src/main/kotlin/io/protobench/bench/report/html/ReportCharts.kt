@@ -44,7 +44,7 @@ object ReportCharts {
         val capacityMode = record.scenario.mode == "capacity"
         val figure = if (capacityMode) Figure.THROUGHPUT else Figure.HOP_CPU_US
         val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }
-        val axes = parsed.flatMap { it.first.keys }.distinct().filter { key -> parsed.mapNotNull { it.first[key] }.distinct().size > 1 }
+        val axes = SelectionGuide.variedAxes(parsed.map { it.first })
         return axes.flatMap { axis ->
             parsed.filter { (labels, _) -> axis in labels && DecisionMap.position(axis, labels.getValue(axis)).let { it.isFinite() && it >= 0 } }.groupBy { (labels, _) -> labels - axis }
                 .filterValues { it.size > 1 }
