@@ -101,7 +101,10 @@ data class ForkRecord(
     val finishedAt: String? = null,
     /** Why the fork ended early, when it did. */
     val failure: String? = null,
-    /** Cost mode: each condition's warm-in at its fixed rate, just before its cost trials. */
+    /**
+     * Each measured arm's warm-up at its trial's load, just before the trial ([WarmInRecord.arm]
+     * set); runs recorded before per-arm warm-ups have one mix per condition (arm null).
+     */
     val warmIns: List<WarmInRecord> = emptyList(),
     /** The variant this pair of servers ran, null without variants. */
     val variant: String? = null,
@@ -110,12 +113,14 @@ data class ForkRecord(
 )
 
 /**
- * The unmeasured run of every arm of [condition] at the fixed rate of its cost trials
- * ([load]), until CPU per request holds and the JIT is quiet ([soak]). The fork's soak runs
- * at a few virtual users; a fixed rate with more requests in flight makes the JIT compile
- * more, and that compilation would otherwise land in the first cost trials.
+ * An unmeasured run at the load of the trial that follows, until the JIT is quiet ([soak]).
+ * It is one arm's ([arm]) right before that arm's trial: code that only
+ * this arm runs reaches its compile thresholds here, not in the trial. (Across published
+ * runs, 19.5% of cost trials measured without a capacity probe of the same arm just before
+ * were flagged `jit-active`, against 2.4% of those after one.) Earlier records hold one
+ * mix of every arm of [condition] per condition, with [arm] null.
  */
-data class WarmInRecord(val condition: String, val load: String, val soak: SoakRecord)
+data class WarmInRecord(val condition: String, val load: String, val soak: SoakRecord, val arm: String? = null)
 
 /**
  * [REJECTED]: a variant's servers refused its settings (the JVM rejected an option, a

@@ -95,7 +95,7 @@ object MarkdownReport {
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
             appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
-                if (s.mode == "cost") t("header.warm-in") else "", s.durationMs / 1000.0,
+                warmUpText(), s.durationMs / 1000.0,
                 if (s.mode == "cost") t("header.at-rate", Numbers.percentText(s.utilisation)) else t("header.closed"),
                 r.seed, Numbers.percentText(s.margin)))
             appendLine()
@@ -259,12 +259,28 @@ object MarkdownReport {
             appendLine("|---:|${if (variants) "---|" else ""}---|---:|---:|---|---|---|")
             for (f in r.forks) {
                 val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
-                val warmIns = f.warmIns.joinToString(", ") { "${it.condition}: ${Numbers.number(it.soak.seconds)} s${if (it.soak.settled) "" else t("forks.not-settled")}" }
-                    .ifEmpty { "–" }
+                val warmIns = warmUps(f).ifEmpty { "–" }
                 appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}${f.failure?.let { ": $it" } ?: ""} | " +
                     "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
             }
             appendLine()
+        }
+
+        /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */
+        private fun warmUpText(): String = when {
+            r.forks.any { f -> f.warmIns.any { it.arm != null } } -> t("header.warm-up")
+            r.scenario.mode == "cost" && r.forks.any { it.warmIns.isNotEmpty() } -> t("header.warm-in")
+            else -> ""
+        }
+
+        /**
+         * A fork's warm-ups per condition: how many arms and how long in all, with any that
+         * did not settle; a record from before per-arm warm-ups has one mix per condition.
+         */
+        private fun warmUps(f: ForkRecord): String = f.warmIns.groupBy { it.condition }.entries.joinToString(", ") { (condition, warmUps) ->
+            val seconds = Numbers.number(warmUps.sumOf { it.soak.seconds })
+            val text = if (warmUps.all { it.arm == null }) "$condition: $seconds s" else t("forks.warm-ups", condition, warmUps.size, seconds)
+            text + if (warmUps.all { it.soak.settled }) "" else t("forks.not-settled")
         }
 
         fun planning(out: StringBuilder): Unit = with(out) {
@@ -298,7 +314,7 @@ object MarkdownReport {
             }
             unsettled.forEach { appendLine(t("problems.unsettled", name(it), Numbers.number(it.soak!!.seconds), it.soak.error?.let { e -> " ($e)" } ?: "")) }
             coldWarmIns.forEach { (fork, w) ->
-                appendLine(t("problems.cold-warm-in", name(fork), w.condition, w.load, Numbers.number(w.soak.seconds), w.soak.error?.let { e -> " ($e)" } ?: ""))
+                appendLine(t("problems.cold-warm-in", name(fork), listOfNotNull(w.arm, w.condition).joinToString(" "), w.load, Numbers.number(w.soak.seconds), w.soak.error?.let { e -> " ($e)" } ?: ""))
             }
             appendLine()
         }

@@ -32,9 +32,8 @@ import kotlin.random.Random
  * server JVMs from the [lab] (one pair per variant when the scenario has variants, each
  * checked to run the settings it asked for), soaked until steady; then, for every condition the
  * [Planner] gave it (in shuffled order), each protocol's capacity is probed (closed
- * model), every arm is run unmeasured at the condition's fixed rate until the JIT is
- * quiet again (the warm-in), and every arm is measured once at that rate (cost mode), in
- * shuffled order. After every fork the [judge] says which comparisons are still open
+ * model), and every arm is measured once at the condition's fixed rate (cost mode), in
+ * shuffled order, each right after its own warm-up at that rate (until the JIT is quiet). After every fork the [judge] says which comparisons are still open
  * and the planner decides where the next fork goes. [save] is called after every
  * trial, so a run that is cut short keeps what it measured.
  */
@@ -157,8 +156,13 @@ class ForkRunner(
         var r = before
         fun measure(cell: Cell, kind: TrialKind, offered: LoadLevel): Boolean {
             if (stopping.get()) return true
-            val sequence = r.trials.size + 1
             val arm = Variant.label(cell.arm.label, variant?.name)
+            if (kind == TrialKind.COST || scenario.mode == Mode.CAPACITY) {
+                fork = fork.copy(warmIns = fork.warmIns + warmUp(servers, cell, arm, offered, fork.index))
+                r = keep(r.withFork(fork))
+                if (stopping.get()) return true
+            }
+            val sequence = r.trials.size + 1
             progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
                 "${kind.name.lowercase()} ${offered.label}")
             val startedAt = clock.instant().toString()
@@ -191,8 +195,6 @@ class ForkRunner(
             if (offered == null) {
                 progress("fork ${fork.index}: ${condition.label} has no valid capacity probe to calibrate its rate; cost trials skipped")
             } else {
-                fork = fork.copy(warmIns = fork.warmIns + warmIn(servers, condition, offered, fork.index))
-                r = keep(r.withFork(fork))
                 for (arm in scenario.arms.shuffled(random)) {
                     if (!measure(Cell(condition, arm), TrialKind.COST, offered)) return ConditionOutcome(fork, r, true)
                 }
@@ -220,28 +222,34 @@ class ForkRunner(
     /** Every endpoint of the fork in one mix at a few virtual users, window after window, until steady or the cap. */
     private fun soak(servers: Fork, conditions: List<Condition>, index: Int): SoakRecord {
         val soak = scenario.soak
-        val cells = conditions.flatMap(::warmCells)
-        progress("fork $index: soaking ${cells.size} endpoints at ${soak.vus} virtual users until steady " +
+        val endpoints = conditions.flatMap(::warmCells)
+        val cells = SoakMix.weighted(endpoints)
+        progress("fork $index: soaking ${endpoints.size} endpoints at ${soak.vus} virtual users until steady " +
             "(±${(soak.tolerance * 100).toInt()}% and the JIT quiet over ${Soak.STEADY_WINDOWS} windows of ${soak.window.seconds} s; ${soak.min.seconds}-${soak.max.seconds} s)")
         return settle(servers, cells, LoadLevel.Vus(soak.vus), soak.min, soak.max).also {
             progress("fork $index: soak ${if (it.settled) "settled" else "NOT settled"} after ${it.seconds.toLong()} s")
         }
     }
 
-    /** Every arm of [condition] in one mix at the cost trials' rate, until steady again (see [WarmInRecord]). */
-    private fun warmIn(servers: Fork, condition: Condition, offered: LoadLevel, index: Int): WarmInRecord {
-        val cap = minOf(WARM_IN_CAP, scenario.soak.max)
-        val soak = settle(servers, warmCells(condition), offered, Duration.ZERO, cap)
-        progress("fork $index: ${condition.label} warm-in at ${offered.label} ${if (soak.settled) "settled" else "NOT settled"} after ${soak.seconds.toLong()} s")
-        return WarmInRecord(condition.label, offered.label, soak)
+    /**
+     * One arm alone at its trial's load, in short windows, until the JIT compilers were quiet
+     * in the last [Soak.ARM_QUIET_WINDOWS] (see [WarmInRecord]); at most [Soak.WARM_UP_CAP].
+     */
+    private fun warmUp(servers: Fork, cell: Cell, arm: String, offered: LoadLevel, index: Int): WarmInRecord {
+        val soak = settle(servers, listOf(cell), offered, Duration.ZERO, minOf(Soak.WARM_UP_CAP, scenario.soak.max), Soak.WARM_UP_WINDOW, SoakPolicy::armQuiet)
+        if (!soak.settled) progress("fork $index: $arm ${cell.condition.label} warm-up at ${offered.label} NOT quiet after ${soak.seconds.toLong()} s")
+        return WarmInRecord(cell.condition.label, offered.label, soak, arm)
     }
 
     /** The endpoints a condition's arms call; an A/A copy calls its protocol's. */
     private fun warmCells(condition: Condition) = scenario.arms.filter { it !is Arm.Replica }.map { Cell(condition, it) }
 
-    /** Runs a mix at [load], window after window, until [SoakPolicy] says steady (not before [floor]) or [cap]. */
-    private fun settle(servers: Fork, cells: List<Cell>, load: LoadLevel, floor: Duration, cap: Duration): SoakRecord {
-        val window = scenario.soak.window
+    /** Runs a mix at [load], window after window, until [steady] says so (not before [floor]) or [cap]. */
+    private fun settle(
+        servers: Fork, cells: List<Cell>, load: LoadLevel, floor: Duration, cap: Duration,
+        window: Duration = scenario.soak.window,
+        steady: (List<SoakWindow>) -> Boolean = { SoakPolicy.steady(it, scenario.soak.tolerance) },
+    ): SoakRecord {
         val began = clock.instant()
         val windows = mutableListOf<SoakWindow>()
         return try {
@@ -251,7 +259,7 @@ class ForkRunner(
                 while (!stopping.get() && elapsed < cap && !(steady && elapsed >= floor)) {
                     windows += mix.window(window)
                     elapsed = Duration.between(began, clock.instant())
-                    steady = SoakPolicy.steady(windows, scenario.soak.tolerance)
+                    steady = steady(windows)
                 }
                 SoakRecord(windows.toList(), steady, seconds(began))
             }
@@ -272,8 +280,6 @@ class ForkRunner(
         /** Virtual users an open-model trial may use to hold its rate, at the least. */
         const val MIN_RATE_VUS = 50
 
-        /** The longest a condition's warm-in runs (never longer than the scenario's soak cap). */
-        val WARM_IN_CAP: Duration = Duration.ofSeconds(60)
     }
 }
 
@@ -288,7 +294,7 @@ fun liveVariants(record: RunRecord, scenario: Scenario): List<Variant?> {
 }
 
 /**
- * When a soak or warm-in counts as steady: over the last [Soak.STEADY_WINDOWS] windows,
+ * When a soak counts as steady: over the last [Soak.STEADY_WINDOWS] windows,
  * throughput and CPU per request each stay within ±[tolerance] of their mean, and the JIT
  * compilers of both servers were quiet in each window. On two cores the JIT works in waves
  * for a minute or two: throughput can hold still for several windows between two of them,
@@ -309,6 +315,15 @@ object SoakPolicy {
      * 0.15 once throughput has settled.
      */
     const val MAX_JIT_SHARE = 0.15
+
+    /**
+     * An arm's warm-up is over when the compilers were quiet in its last two windows. Its
+     * CPU per request is not held to the soak's ±5%: the fork's soak has shown that, and
+     * 2-second windows of 1 MB requests differ by more than that with one collection more
+     * or less.
+     */
+    fun armQuiet(windows: List<SoakWindow>): Boolean =
+        windows.size >= Soak.ARM_QUIET_WINDOWS && windows.takeLast(Soak.ARM_QUIET_WINDOWS).all(::jitQuiet)
 
     fun steady(windows: List<SoakWindow>, tolerance: Double): Boolean {
         val last = windows.takeLast(Soak.STEADY_WINDOWS)

@@ -68,15 +68,16 @@ data class Scenario(
 
     /**
      * Rough wall time of the minimum forks: each fork starts its JVMs, soaks (at most
-     * [Soak.max]), probes capacity once per protocol and measures every arm once.
+     * [Soak.max]), probes capacity once per protocol (cost mode) and warms up and measures
+     * every arm once.
      */
     fun estimatedSeconds(): Long {
         val perArm = duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
-        val probesPerFork = if (mode == Mode.COST && probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
-        // A cost-mode warm-in needs at least its three steady windows.
-        val warmIn = if (mode == Mode.COST) Soak.STEADY_WINDOWS * soak.window.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS else 0.0
-        val perFork = SERVER_START_SECONDS + soak.typical().seconds +
-            conditions.size * (probesPerFork * perArm + arms.size * perArm + warmIn)
+        val probesPerFork = if (probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
+        // Probes in cost mode; every measured trial after its own warm-up of at least two quiet windows.
+        val probing = if (mode == Mode.COST) probesPerFork * perArm else 0.0
+        val warmUp = Soak.ARM_QUIET_WINDOWS * Soak.WARM_UP_WINDOW.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
+        val perFork = SERVER_START_SECONDS + soak.typical().seconds + conditions.size * (probing + arms.size * (perArm + warmUp))
         return (forks * perFork * variantNames.size).toLong()
     }
 
@@ -140,6 +141,13 @@ data class Soak(val window: Duration, val min: Duration, val max: Duration, val 
     companion object {
         const val STEADY_WINDOWS = 3
         const val DEFAULT_VUS = 2
+
+        /** An arm's warm-up before its trial is judged in windows this long. */
+        val WARM_UP_WINDOW: Duration = Duration.ofSeconds(2)
+        /** Consecutive windows with the JIT quiet that end an arm's warm-up: its shortest run. */
+        const val ARM_QUIET_WINDOWS = 2
+        /** The longest an arm's warm-up runs (never longer than the soak's cap). */
+        val WARM_UP_CAP: Duration = Duration.ofSeconds(30)
     }
 }
 

@@ -9,10 +9,12 @@ import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
+import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.Soak
 import io.protobench.bench.scenario.Variant
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
@@ -48,6 +50,8 @@ class ForkRunnerTest {
         val reported: (Variant) -> Map<String, String> = { it.gateway + it.dataServer },
         /** Variants whose servers refuse to start, with the JVM's words. */
         val refused: Map<String, String> = emptyMap(),
+        /** The JIT compilers never go quiet: every window reports them busy. */
+        val compilingForever: Boolean = false,
     ) : Lab {
         val random = java.util.Random(seed.toLong())
         fun gaussian() = random.nextGaussian()
@@ -99,7 +103,7 @@ class ForkRunnerTest {
                         windows++
                         // JIT warm-up: throughput climbs until the window given, then holds.
                         val warm = minOf(windows, soakWindowsToSettle).toDouble() / soakWindowsToSettle
-                        return SoakWindow(1000 * warm, 500 / warm)
+                        return SoakWindow(1000 * warm, 500 / warm, jitShare = if (compilingForever) 1.0 else 0.0)
                     }
                     override fun close() = Unit
                 }
@@ -212,38 +216,58 @@ class ForkRunnerTest {
         assertThat(r.forks).allSatisfy {
             assertThat(it.soak!!.settled).isFalse()
             assertThat(it.soak!!.seconds).isEqualTo(30.0)
-            // The warm-in's cap is the soak's when that is the lower one.
-            assertThat(it.warmIns.single().soak.settled).isFalse()
-            assertThat(it.warmIns.single().soak.seconds).isEqualTo(30.0)
         }
     }
 
     @Test
-    fun `in cost mode every fork warms each condition in at the trials' rate, after its probes and before its cost trials`() {
+    fun `a warm-up whose compilers never go quiet stops at its cap, says so, and its trial is still measured`() {
+        val lab = FakeLab(FakeClock(), clearCosts, compilingForever = true)
+        val r = run(scenario(), lab)
+        val fork = r.forks.first()
+        assertThat(fork.warmIns).isNotEmpty.allSatisfy {
+            assertThat(it.soak.settled).isFalse()
+            // The soak's cap (30 s in this scenario) bounds the warm-up's own (Soak.WARM_UP_CAP) when lower.
+            assertThat(it.soak.seconds).isEqualTo(minOf(30L, Soak.WARM_UP_CAP.seconds).toDouble())
+        }
+        assertThat(fork.trials.filter { it.kind == TrialKind.COST }).hasSize(fork.warmIns.size)
+        assertThat(MarkdownReport.render(r)).contains("had not settled after 30 s")
+    }
+
+    @Test
+    fun `in cost mode every arm warms up alone at the trials' rate right before its own cost trial`() {
         val lab = FakeLab(FakeClock(), clearCosts)
         val r = run(scenario("noiseControl: true"), lab)
         val rate = r.calibrations.single().let { LoadLevel.Rate(it.ratePerSecond, it.maxVus).label }
         for (fork in r.forks) {
             val log = lab.events.getValue(fork.index)
-            val warmIn = log.indexOf("mix $rate HTTP/JSON,gRPC/Unary,${Arm.NullHop.LABEL}")
-            assertThat(warmIn).`as`("fork ${fork.index}: %s", log).isGreaterThan(0) // the soak comes first
-            assertThat(log.subList(warmIn + 1, log.size)).allSatisfy { assertThat(it).startsWith("cost ") }
-            assertThat(log.subList(0, warmIn)).noneSatisfy { assertThat(it).startsWith("cost ") }
-            val record = fork.warmIns.single()
-            assertThat(record.condition).isEqualTo("size=1kb vus=10")
-            assertThat(record.load).isEqualTo(rate)
-            assertThat(record.soak.settled).isTrue()
-            // Already warm from the soak: steady after its first three windows.
-            assertThat(record.soak.windows).hasSize(3)
+            val costs = log.indices.filter { log[it].startsWith("cost ") }
+            assertThat(costs).hasSize(4)
+            for (i in costs) {
+                assertThat(log[i - 1]).`as`("fork ${fork.index}: %s", log).isEqualTo("mix $rate " + log[i].removePrefix("cost "))
+            }
+            assertThat(fork.warmIns.map { it.arm }).isEqualTo(costs.map { log[it].removePrefix("cost ") })
+            assertThat(fork.warmIns).allSatisfy {
+                assertThat(it.condition).isEqualTo("size=1kb vus=10")
+                assertThat(it.load).isEqualTo(rate)
+                assertThat(it.soak.settled).isTrue()
+                // Already warm from the soak: quiet in its first two windows.
+                assertThat(it.soak.windows).hasSize(Soak.ARM_QUIET_WINDOWS)
+            }
         }
+        // The probes are context in cost mode: no warm-up of their own.
+        assertThat(lab.events.getValue(1).filter { it.startsWith("mix") }).hasSize(1 + 4)
     }
 
     @Test
-    fun `capacity mode has no warm-in, since its probes are its trials`() {
+    fun `capacity mode warms each arm up at its own virtual users before its trial`() {
         val lab = FakeLab(FakeClock(), clearCosts)
         val r = run(scenario("mode: capacity"), lab)
-        assertThat(r.forks).allSatisfy { assertThat(it.warmIns).isEmpty() }
-        assertThat(lab.events.values.flatten().filter { it.startsWith("mix") }).hasSize(r.forks.size)
+        for (fork in r.forks) {
+            val log = lab.events.getValue(fork.index)
+            val trials = log.indices.filter { log[it].startsWith("capacity ") }
+            assertThat(trials).isNotEmpty.allSatisfy { assertThat(log[it - 1]).isEqualTo("mix vus=10 " + log[it].removePrefix("capacity ")) }
+            assertThat(fork.warmIns).hasSize(trials.size)
+        }
     }
 
     @Test
