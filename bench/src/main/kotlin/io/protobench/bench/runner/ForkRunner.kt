@@ -157,11 +157,10 @@ class ForkRunner(
         fun measure(cell: Cell, kind: TrialKind, offered: LoadLevel): Boolean {
             if (stopping.get()) return true
             val arm = Variant.label(cell.arm.label, variant?.name)
-            if (kind == TrialKind.COST || scenario.mode == Mode.CAPACITY) {
-                fork = fork.copy(warmIns = fork.warmIns + warmUp(servers, cell, arm, offered, fork.index))
-                r = keep(r.withFork(fork))
-                if (stopping.get()) return true
-            }
+            // Capacity probes too: in cost mode they set the rate of every later trial.
+            fork = fork.copy(warmIns = fork.warmIns + warmUp(servers, cell, arm, offered, fork.index))
+            r = keep(r.withFork(fork))
+            if (stopping.get()) return true
             val sequence = r.trials.size + 1
             progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
                 "${kind.name.lowercase()} ${offered.label}")

@@ -74,9 +74,9 @@ data class Scenario(
     fun estimatedSeconds(): Long {
         val perArm = duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
         val probesPerFork = if (probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
-        // Probes in cost mode; every measured trial after its own warm-up of at least two quiet windows.
-        val probing = if (mode == Mode.COST) probesPerFork * perArm else 0.0
+        // Probes in cost mode; every measured trial, probes included, after its own warm-up of at least two quiet windows.
         val warmUp = Soak.ARM_QUIET_WINDOWS * Soak.WARM_UP_WINDOW.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
+        val probing = if (mode == Mode.COST) probesPerFork * (perArm + warmUp) else 0.0
         val perFork = SERVER_START_SECONDS + soak.typical().seconds + conditions.size * (probing + arms.size * (perArm + warmUp))
         return (forks * perFork * variantNames.size).toLong()
     }

@@ -229,7 +229,7 @@ class ForkRunnerTest {
             // The soak's cap (30 s in this scenario) bounds the warm-up's own (Soak.WARM_UP_CAP) when lower.
             assertThat(it.soak.seconds).isEqualTo(minOf(30L, Soak.WARM_UP_CAP.seconds).toDouble())
         }
-        assertThat(fork.trials.filter { it.kind == TrialKind.COST }).hasSize(fork.warmIns.size)
+        assertThat(fork.trials).hasSize(fork.warmIns.size)
         assertThat(MarkdownReport.render(r)).contains("had not settled after 30 s")
     }
 
@@ -245,8 +245,9 @@ class ForkRunnerTest {
             for (i in costs) {
                 assertThat(log[i - 1]).`as`("fork ${fork.index}: %s", log).isEqualTo("mix $rate " + log[i].removePrefix("cost "))
             }
-            assertThat(fork.warmIns.map { it.arm }).isEqualTo(costs.map { log[it].removePrefix("cost ") })
-            assertThat(fork.warmIns).allSatisfy {
+            val beforeCosts = fork.warmIns.filter { it.load == rate }
+            assertThat(beforeCosts.map { it.arm }).isEqualTo(costs.map { log[it].removePrefix("cost ") })
+            assertThat(beforeCosts).allSatisfy {
                 assertThat(it.condition).isEqualTo("size=1kb vus=10")
                 assertThat(it.load).isEqualTo(rate)
                 assertThat(it.soak.settled).isTrue()
@@ -254,8 +255,12 @@ class ForkRunnerTest {
                 assertThat(it.soak.windows).hasSize(Soak.ARM_QUIET_WINDOWS)
             }
         }
-        // The probes are context in cost mode: no warm-up of their own.
-        assertThat(lab.events.getValue(1).filter { it.startsWith("mix") }).hasSize(1 + 4)
+        // The probes of the first fork (two protocols) warm up too, at their own virtual users: they set the rate.
+        val first = lab.events.getValue(1)
+        assertThat(first.filter { it.startsWith("mix") }).hasSize(1 + 2 + 4)
+        first.indices.filter { first[it].startsWith("capacity ") }.forEach {
+            assertThat(first[it - 1]).isEqualTo("mix vus=10 " + first[it].removePrefix("capacity "))
+        }
     }
 
     @Test
