@@ -33,8 +33,9 @@ import kotlin.random.Random
  * checked to run the settings it asked for), soaked until steady; then, for every condition the
  * [Planner] gave it (in shuffled order), each protocol's capacity is probed (closed
  * model), and every arm is measured once at the condition's fixed rate (cost mode), in
- * shuffled order, each right after its own warm-up at that rate (until the JIT is quiet). After every fork the [judge] says which comparisons are still open
- * and the planner decides where the next fork goes. [save] is called after every
+ * shuffled order; every trial, probes included, right after its own arm's warm-up at
+ * the trial's load (until the JIT is quiet). After every fork the [judge] says which
+ * comparisons are still open and the planner decides where the next fork goes. [save] is called after every
  * trial, so a run that is cut short keeps what it measured.
  */
 class ForkRunner(
@@ -278,7 +279,6 @@ class ForkRunner(
     companion object {
         /** Virtual users an open-model trial may use to hold its rate, at the least. */
         const val MIN_RATE_VUS = 50
-
     }
 }
 
