@@ -82,7 +82,7 @@ data class NetworkCapabilities(
                     }
                 }
                 val qdiscs = PROBED.mapValues { (_, args) ->
-                    val (code, output) = sh(*(listOf("tc", "qdisc", "add", "dev", near, "root") + args).toTypedArray())
+                    val (code, output) = shell.run(listOf("tc", "qdisc", "add", "dev", near, "root") + args)
                     if (code == 0) { sh("tc", "qdisc", "del", "dev", near, "root"); null } else output.trim().ifEmpty { "tc exited with $code" }
                 }
                 return NetworkCapabilities(true, tools, null, qdiscs)

@@ -35,8 +35,8 @@ import kotlin.random.Random
  * model), and every arm is measured once at the condition's fixed rate (cost mode), in
  * shuffled order; every trial, probes included, right after its own arm's warm-up at
  * the trial's load (until the JIT is quiet). After every fork the [judge] says which
- * comparisons are still open and the planner decides where the next fork goes. [save] is called after every
- * trial, so a run that is cut short keeps what it measured.
+ * comparisons are still open and the planner decides where the next fork goes. [save]
+ * is called after every trial, so a run that is cut short keeps what it measured.
  */
 class ForkRunner(
     private val scenario: Scenario,
