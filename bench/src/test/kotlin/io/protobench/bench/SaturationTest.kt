@@ -42,24 +42,28 @@ class SaturationTest {
     }
 
     @Test
-    fun `the CPU of JIT compiler threads is counted apart, from the threads' own stat`(@TempDir proc: Path) {
+    fun `the CPU of JIT compiler and collector threads is counted apart, from the threads' own stat`(@TempDir proc: Path) {
         fun thread(tid: Int, name: String, ticks: Long) {
             Files.createDirectories(proc.resolve("42/task/$tid"))
             Files.writeString(proc.resolve("42/task/$tid/comm"), "$name\n")
             Files.writeString(proc.resolve("42/task/$tid/stat"), "$tid ($name) S 1 1 1 0 -1 0 0 0 0 0 $ticks 0 0 0 20 0")
         }
         val accounting = CpuAccounting(proc, ticksPerSecond = 100)
-        fun threads(c2: Long, c1: Long, worker: Long) { thread(43, "C2 CompilerThre", c2); thread(44, "C1 CompilerThre", c1); thread(45, "http-nio-exec-1", worker) }
+        fun threads(c2: Long, c1: Long, worker: Long, gc: Long = 0, marker: Long = 0) {
+            thread(43, "C2 CompilerThre", c2); thread(44, "C1 CompilerThre", c1); thread(45, "http-nio-exec-1", worker)
+            thread(46, "GC Thread#0", gc); thread(47, "G1 Conc#0", marker)
+        }
         writeProc(proc, serverTicks = 1000, childTicks = 0, busy = 10_000, idle = 10_000)
-        threads(c2 = 300, c1 = 100, worker = 500)
+        threads(c2 = 300, c1 = 100, worker = 500, gc = 50, marker = 5)
         val start = accounting.read(mapOf("api-server" to 42L)).copy(monotonicNs = 0)
         writeProc(proc, serverTicks = 1200, childTicks = 0, busy = 10_200, idle = 10_200)
-        threads(c2 = 340, c1 = 110, worker = 600)
+        threads(c2 = 340, c1 = 110, worker = 600, gc = 70, marker = 15)
         val end = accounting.read(mapOf("api-server" to 42L)).copy(monotonicNs = 1_000_000_000)
 
         val usage = accounting.usage(start, end, cores = 2)
         assertThat(usage.coresUsed["api-server"]!!).isCloseTo(2.0, within(1e-9))          // 200 ticks in 1 s
         assertThat(usage.compilerCoresUsed["api-server"]!!).isCloseTo(0.5, within(1e-9))  // 40 + 10 ticks; the worker's 100 are not
+        assertThat(usage.collectorCoresUsed["api-server"]!!).isCloseTo(0.3, within(1e-9)) // 20 + 10 ticks of the two collector threads
     }
 
     @Test

@@ -18,6 +18,8 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         val processTicks: Map<String, Long?>,
         /** Per process, the ticks of its JIT compiler threads alone (null when unreadable). */
         val compilerTicks: Map<String, Long?> = emptyMap(),
+        /** Per process, the ticks of its garbage collector threads alone (null when unreadable). */
+        val collectorTicks: Map<String, Long?> = emptyMap(),
         val reapedChildrenTicks: Long?,
         val machineBusyTicks: Long?,
         val machineTotalTicks: Long?,
@@ -26,6 +28,12 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     companion object {
         /** HotSpot's compiler threads, as /proc/<pid>/task/<tid>/comm shows them. */
         private val COMPILER_THREAD = Regex("""C[12] CompilerThre.*""")
+
+        /**
+         * HotSpot's collector threads: G1's and Parallel's workers ("GC Thread#0"), G1's concurrent
+         * ones ("G1 Conc#0", "G1 Refine#0", "G1 Main Marker", "G1 Service"), ZGC's and Shenandoah's.
+         */
+        private val COLLECTOR_THREAD = Regex("""GC Thread#.*|G1 .*|Z(Director|Driver|Stat|Worker|Unmapper|Uncommitter).*|Shenandoah.*""")
 
         /** USER_HZ from `getconf CLK_TCK`; 100 (the Linux default) when that cannot be asked. */
         fun detectTicksPerSecond(): Long = runCatching {
@@ -36,10 +44,12 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
 
     fun read(processes: Map<String, Long>): Reading {
         val machine = machineTicks()
+        val threads = processes.mapValues { (_, pid) -> threadTicks(pid) }
         return Reading(
             monotonicNs = System.nanoTime(),
             processTicks = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } },
-            compilerTicks = processes.mapValues { (_, pid) -> compilerThreadTicks(pid) },
+            compilerTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COMPILER_THREAD) } },
+            collectorTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COLLECTOR_THREAD) } },
             reapedChildrenTicks = statFields(proc.resolve("self/stat"))?.let { it[13] + it[14] },
             machineBusyTicks = machine?.first,
             machineTotalTicks = machine?.second,
@@ -56,19 +66,22 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     }.getOrNull()
 
     /**
-     * CPU of a JVM's JIT compiler threads ("C1 CompilerThread0", "C2 CompilerThread1", …; the
-     * kernel keeps the first 15 characters of a thread's name). Their work is the JVM
-     * warming up, not the protocol: a recompilation late in a short trial would otherwise
-     * add a tenth of its CPU to it.
+     * Each thread of a process as (name, ticks); the kernel keeps the first 15 characters of
+     * a thread's name ("C2 CompilerThre"). The compiler threads' work is the JVM warming up,
+     * not the protocol: a recompilation late in a short trial would otherwise add a tenth of
+     * its CPU to it. The collector threads' work is counted in the cost, and shown apart
+     * because with large payloads it is what varies most between forks.
      */
-    private fun compilerThreadTicks(pid: Long): Long? = runCatching {
+    private fun threadTicks(pid: Long): List<Pair<String, Long>>? = runCatching {
         Files.list(proc.resolve("$pid/task")).use { tasks ->
-            tasks.toList().sumOf { task ->
+            tasks.toList().map { task ->
                 val name = runCatching { Files.readString(task.resolve("comm")).trim() }.getOrDefault("")
-                if (COMPILER_THREAD.matches(name)) statFields(task.resolve("stat"))?.let { it[11] + it[12] } ?: 0L else 0L
+                name to (statFields(task.resolve("stat"))?.let { it[11] + it[12] } ?: 0L)
             }
         }
     }.getOrNull()
+
+    private fun List<Pair<String, Long>>.sumFor(names: Regex) = filter { names.matches(it.first) }.sumOf { it.second }
 
     /** (busy, total) jiffies of all CPUs; busy excludes idle and iowait. */
     private fun machineTicks(): Pair<Long, Long>? = runCatching {
@@ -86,11 +99,12 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         fun delta(a: Long?, b: Long?) = if (a != null && b != null) b - a else null
         val processes = start.processTicks.keys.associateWith { name -> cores(delta(start.processTicks[name], end.processTicks[name])) }
         val compilers = start.compilerTicks.keys.associateWith { name -> cores(delta(start.compilerTicks[name], end.compilerTicks[name])) }
+        val collectors = start.collectorTicks.keys.associateWith { name -> cores(delta(start.collectorTicks[name], end.collectorTicks[name])) }
         val k6 = cores(end.reapedChildrenTicks?.let { e -> start.reapedChildrenTicks?.let { e - it } })
         val busy = end.machineBusyTicks?.let { e -> start.machineBusyTicks?.let { e - it } }
         val total = end.machineTotalTicks?.let { e -> start.machineTotalTicks?.let { e - it } }
         val machineBusy = if (busy != null && total != null && total > 0) busy.toDouble() / total else null
-        return CpuUsage(wallSeconds, processes + ("k6" to k6), machineBusy, cores, compilers)
+        return CpuUsage(wallSeconds, processes + ("k6" to k6), machineBusy, cores, compilers, collectors)
     }
 }
 
@@ -105,6 +119,8 @@ data class CpuUsage(
     val cores: Int,
     /** Per server process, CPU seconds per wall second of its JIT compiler threads alone. */
     val compilerCoresUsed: Map<String, Double?> = emptyMap(),
+    /** Per server process, CPU seconds per wall second of its garbage collector threads alone. */
+    val collectorCoresUsed: Map<String, Double?> = emptyMap(),
 ) {
     /** What was too busy during the trial; [machineLimit] is the busy share the mode allows. */
     fun flags(machineLimit: Double): List<Flag> = listOfNotNull(

@@ -26,6 +26,8 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     DATA_CPU_US("data_cpu_us_per_req", "data-server CPU/req", "µs", false, "data-server JVM process CPU time / requests"),
     API_JIT_CPU_US("api_jit_cpu_us_per_req", "api-server JIT CPU/req", "µs", false, "/proc: CPU of the gateway's JIT compiler threads / requests"),
     DATA_JIT_CPU_US("data_jit_cpu_us_per_req", "data-server JIT CPU/req", "µs", false, "/proc: CPU of the data-server's JIT compiler threads / requests"),
+    API_GC_CPU_US("api_gc_cpu_us_per_req", "api-server GC CPU/req", "µs", false, "/proc: CPU of the gateway's garbage collector threads / requests (inside api-server CPU/req)"),
+    DATA_GC_CPU_US("data_gc_cpu_us_per_req", "data-server GC CPU/req", "µs", false, "/proc: CPU of the data-server's garbage collector threads / requests (inside data-server CPU/req)"),
     TOTAL_CPU_US("total_cpu_us_per_req", "Both servers CPU/req", "µs", false, "api-server + data-server CPU/req, their JIT compiler threads excluded"),
     REQ_PER_CPU_SECOND("req_per_cpu_second", "Requests per CPU-second", "req/CPU-s", true, "1e6 / both servers' CPU µs per request"),
     API_ALLOC("api_alloc_bytes_per_req", "api-server alloc/req", "bytes", false, "JVM allocated bytes / requests"),

@@ -32,6 +32,8 @@ object TrialFigures {
         Figure.K6_CPU_US.key to perRequest(usage.coresUsed["k6"], usage, requests),
         Figure.API_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["api-server"], usage, requests),
         Figure.DATA_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["data-server"], usage, requests),
+        Figure.API_GC_CPU_US.key to perRequest(usage.collectorCoresUsed["api-server"], usage, requests),
+        Figure.DATA_GC_CPU_US.key to perRequest(usage.collectorCoresUsed["data-server"], usage, requests),
         Figure.K6_CORES.key to usage.coresUsed["k6"],
         Figure.API_CORES.key to usage.coresUsed["api-server"],
         Figure.DATA_CORES.key to usage.coresUsed["data-server"],

@@ -20,9 +20,12 @@ sealed interface Step {
 
 /**
  * Where forks go. Every condition first gets the scenario's minimum forks; after that
- * a condition gets another fork only while some comparison of it is undecided, up to
- * `maxForks`, and only while the next fork is expected to fit in the budget. Completed
- * forks count; a fork that failed does not (its valid trials still pair).
+ * a condition gets another fork only while some comparison of it is undecided and
+ * within reach — its estimate of the forks it would take fits under `maxForks` — and
+ * only while the next fork is expected to fit in the budget. Forks go to the
+ * comparisons near their decision, which a second run would otherwise decide one way
+ * or not at all, rather than to a difference of 2% that would take forty forks.
+ * Completed forks count; a fork that failed does not (its valid trials still pair).
  */
 class Planner(private val scenario: Scenario) {
 
@@ -30,7 +33,7 @@ class Planner(private val scenario: Scenario) {
         val counts = completedForks(record)
         val wanted = scenario.conditions.filter { c ->
             val forks = counts[c.label] ?: 0
-            forks < scenario.forks || (forks < scenario.maxForks && !open[c.label].isNullOrEmpty())
+            forks < scenario.forks || (forks < scenario.maxForks && open[c.label].orEmpty().any { it.withinReach(forks) })
         }
         if (wanted.isEmpty()) return Step.Stop(stopReason(counts, open))
         if (liveVariants(record, scenario).isEmpty()) return Step.Stop("every variant was rejected; see the fork failures")
@@ -46,10 +49,20 @@ class Planner(private val scenario: Scenario) {
         return Step.NextFork(wanted)
     }
 
+    /** An open comparison is worth another fork when its estimate says it would be decided by [Scenario.maxForks]; unknown counts as worth it. */
+    private fun OpenComparison.withinReach(forks: Int) = moreForks == null || forks + moreForks <= scenario.maxForks
+
     private fun stopReason(counts: Map<String, Int>, open: Map<String, List<OpenComparison>>): String {
         val atCap = scenario.conditions.filter { !open[it.label].isNullOrEmpty() && (counts[it.label] ?: 0) >= scenario.maxForks }
-        return if (atCap.isEmpty()) "every comparison is decided (or the minimum of ${scenario.forks} forks was all that was asked)"
-        else "${atCap.size} condition(s) reached the most forks allowed (${scenario.maxForks}) with comparisons still open"
+        val beyondReach = scenario.conditions.sumOf { c ->
+            val forks = counts[c.label] ?: 0
+            if (forks >= scenario.maxForks) 0 else open[c.label].orEmpty().count { !it.withinReach(forks) }
+        }
+        val reasons = listOfNotNull(
+            atCap.takeIf { it.isNotEmpty() }?.let { "${it.size} condition(s) reached the most forks allowed (${scenario.maxForks}) with comparisons still open" },
+            beyondReach.takeIf { it > 0 }?.let { "$it open comparison(s) would take more than the most forks allowed (${scenario.maxForks}), so no fork was added for them" },
+        )
+        return reasons.joinToString("; ").ifEmpty { "every comparison is decided (or the minimum of ${scenario.forks} forks was all that was asked)" }
     }
 
     /**

@@ -2,7 +2,9 @@ package io.protobench.bench.runner
 
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
@@ -184,9 +186,43 @@ class ForkRunnerTest {
         val nearlyEqual = mapOf("HTTP/JSON" to 200.0, "gRPC/Unary" to 196.0, Arm.NullHop.LABEL to 0.0)
         val lab = FakeLab(FakeClock(), nearlyEqual, forkNoise = 0.0, trialNoise = 0.15)
         val r = run(scenario(forks = 3, maxForks = 5), lab)
-        assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSize(5)
-        assertThat(r.planning!!.stoppedBecause).contains("most forks")
-        assertThat(r.planning!!.open).isNotEmpty.allSatisfy { assertThat(it.condition).isEqualTo("size=1kb vus=10") }
+        assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSizeBetween(3, 5)
+        assertThat(r.planning!!.open).isNotEmpty.allSatisfy {
+            assertThat(it.condition).isEqualTo("size=1kb vus=10")
+            assertThat(it.moreForks).isNotNull()
+        }
+    }
+
+    @Test
+    fun `after the minimum, a fork goes only to a condition whose open comparison would be decided within the maximum`() {
+        val s = ScenarioParser.parse("""
+            name: fake
+            sizes: [1kb, 1mb]
+            protocols: [HTTP/JSON, gRPC/Unary]
+            load: {model: closed, vus: [10]}
+            duration: 5s
+            forks: 3
+            maxForks: 5
+        """.trimIndent(), "fake.yaml")
+        val conditions = s.conditions.map { it.label }
+        val done = (1..3).map { ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it}:50Z") }
+        val record = start(s).copy(forks = done)
+        fun open(condition: String, moreForks: Int?) = OpenComparison(condition, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", moreForks)
+        val (small, large) = conditions
+        val planner = Planner(s)
+
+        val near = planner.next(record, mapOf(small to listOf(open(small, 40)), large to listOf(open(large, 2))), Duration.ZERO)
+        assertThat(near).isEqualTo(Step.NextFork(listOf(s.conditions[1])))
+        assertThat(planner.next(record, mapOf(small to listOf(open(small, null))), Duration.ZERO))
+            .isEqualTo(Step.NextFork(listOf(s.conditions[0])))
+
+        val farOnly = planner.next(record, mapOf(small to listOf(open(small, 40)), large to listOf(open(large, 3))), Duration.ZERO)
+        assertThat(farOnly).isInstanceOf(Step.Stop::class.java)
+        assertThat((farOnly as Step.Stop).reason).isEqualTo("2 open comparison(s) would take more than the most forks allowed (5), so no fork was added for them")
+
+        val atMax = start(s).copy(forks = done + (4..5).map { ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0$it:50Z") })
+        val reason = (planner.next(atMax, mapOf(large to listOf(open(large, 1))), Duration.ZERO) as Step.Stop).reason
+        assertThat(reason).isEqualTo("1 condition(s) reached the most forks allowed (5) with comparisons still open")
     }
 
     @Test
