@@ -3,6 +3,8 @@ package io.protobench.bench
 import io.protobench.bench.Fixtures.NULL_HOP
 import io.protobench.bench.Fixtures.cost
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.OpenComparison
+import io.protobench.bench.measure.PlanningRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ClaimOutcome
@@ -44,6 +46,20 @@ class ReportTest {
         assertThat(hop.getValue(NULL_HOP)).isEqualTo(0.0)
         // Hop share: hop over everything counted per request (k6 150 µs + servers).
         assertThat(a.cost.single { it.arm == json }.mean(Figure.HOP_SHARE)).isBetween(0.25, 0.35)
+    }
+
+    @Test
+    fun `the planning section says why the planner stopped and names each open comparison with its forks, one fork in the singular`() {
+        val open = listOf(
+            OpenComparison("size=1kb vus=10", "HTTP/JSON vs gRPC/Unary on Hop CPU/req", 1),
+            OpenComparison("size=1kb vus=10", "HTTP/JSON vs HTTP/Binary on Hop p50", 3),
+        )
+        val md = MarkdownReport.render(record().copy(planning = PlanningRecord("2 open comparison(s) would take more than the most forks allowed (5)", open)))
+        assertThat(md).contains(
+            "Stopped because 2 open comparison(s) would take more than the most forks allowed (5)",
+            "- size=1kb vus=10: HTTP/JSON vs gRPC/Unary on Hop CPU/req — about 1 more fork would decide it\n",
+            "- size=1kb vus=10: HTTP/JSON vs HTTP/Binary on Hop p50 — about 3 more forks would decide it\n",
+        )
     }
 
     @Test

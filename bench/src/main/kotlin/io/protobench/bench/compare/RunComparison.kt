@@ -67,6 +67,7 @@ object RunComparison {
                 add("Run $side (${r.runId}) is incomplete (${r.status.name.lowercase()}" +
                     (r.failure?.let { ": $it" } ?: "") + "): only what it measured is compared.")
             }
+            addAll(rateNotes(a, b))
         }
         val armsA = comparedArms(a)
         val armsB = comparedArms(b)
@@ -88,6 +89,27 @@ object RunComparison {
             warnings = differences, notes = notes, versions = versions(a, b), conditions = conditions, notCompared = notCompared,
         ))
     }
+
+    /**
+     * Conditions whose cost trials ran at rates more than [RATE_TOLERANCE] apart. Each run
+     * calibrates its own rate, and CPU per request depends on it (k6's own fell from 591 to
+     * 164 µs per request between 200/s and 3,000/s on the reference machine; the servers'
+     * wake-ups are shared the same way), so such a change may be the rate's, not the code's.
+     */
+    internal fun rateNotes(a: RunRecord, b: RunRecord): List<String> {
+        val ratesB = b.calibrations.associate { it.condition to it.ratePerSecond }
+        return a.calibrations.mapNotNull { ca ->
+            val rateB = ratesB[ca.condition] ?: return@mapNotNull null
+            val apart = kotlin.math.abs(rateB.toDouble() / ca.ratePerSecond - 1)
+            if (apart <= RATE_TOLERANCE) null
+            else "${ca.condition}: the cost trials ran at ${ca.ratePerSecond}/s in run A and $rateB/s in run B " +
+                "(${"%.0f".format(apart * 100)}% apart, each run calibrated its own); CPU per request depends on the rate, " +
+                "so a change in a per-request figure may be the rate's. Protocol verdicts within each run are not affected."
+        }
+    }
+
+    /** Rates of cost trials further apart than this (relative) are named in the notes. */
+    const val RATE_TOLERANCE = 0.10
 
     /** The arms compared: protocols (under each variant), not the null hop and not the A/A copies. */
     private fun comparedArms(record: RunRecord): List<String> = record.scenario.arms.filter { label ->
@@ -130,8 +152,8 @@ object RunComparison {
             } else {
                 val diffLevel = diffHolm.stepLevel(k, alpha)
                 val eqLevel = eqHolm.stepLevel(k, alpha)
-                val diffInterval = w.interval(1 - diffLevel)!!
-                val eqInterval = w.interval(1 - 2 * eqLevel)!!
+                val diffInterval = w.interval(1 - diffHolm.intervalLevel(k, alpha))!!
+                val eqInterval = w.interval(1 - 2 * eqHolm.intervalLevel(k, alpha))!!
                 val change = when {
                     diffHolm.adjusted[k] < alpha -> {
                         // The ratio is B/A: above 1 is worse for a figure where lower is better.

@@ -100,16 +100,17 @@ data class ShapingStep(val part: String, val mechanism: String?, val missing: St
 /**
  * Which mechanism this machine offers for each part of a profile: netem for delay and loss
  * (and rate) where the kernel has it; tbf, else htb, for bandwidth. Without netem, delay
- * and loss need a user-space proxy, which the lab does not have yet: such a profile cannot
- * be applied here, and the step says exactly what is missing.
+ * goes through the user-space relay ([DelayProxy]); loss has no mechanism then, so such a
+ * profile cannot be applied here, and the step says exactly what is missing.
  */
 object ShapingPlan {
     fun of(profile: NetworkProfile, caps: NetworkCapabilities): List<ShapingStep> {
-        val noNetem = "the kernel has no netem qdisc (${caps.qdiscs["netem"]}), and the lab has no user-space delay/loss proxy yet"
+        val noNetem = "the kernel has no netem qdisc (${caps.qdiscs["netem"]}), and a user-space relay cannot drop packets under TCP"
         val steps = mutableListOf<ShapingStep>()
         if (profile.rttMs > 0) {
-            steps += if (caps.works("netem")) ShapingStep("delay", "netem delay ${NetworkProfile.number(profile.rttMs / 2)} ms on each side of the veth", null)
-            else ShapingStep("delay", null, noNetem)
+            val each = NetworkProfile.number(profile.rttMs / 2)
+            steps += if (caps.works("netem")) ShapingStep("delay", "netem delay $each ms on each side of the veth", null)
+            else ShapingStep("delay", "user-space relay, $each ms each way (no netem here)", null)
         }
         profile.bandwidthMbit?.let { rate ->
             val kind = listOf("tbf", "htb", "netem").firstOrNull(caps::works)

@@ -291,7 +291,7 @@ object MarkdownReport {
             if (p.open.isNotEmpty()) {
                 appendLine()
                 appendLine(t("planning.open"))
-                p.open.forEach { appendLine("- ${it.condition}: ${it.comparison}" + (it.moreForks?.let { n -> t("planning.more-forks", n) } ?: t("planning.too-many", Numbers.MAX_FORKS))) }
+                p.open.forEach { appendLine("- ${it.condition}: ${it.comparison}" + (it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) } ?: t("planning.too-many", Numbers.MAX_FORKS))) }
             }
             appendLine()
         }

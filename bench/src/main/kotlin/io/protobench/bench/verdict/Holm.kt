@@ -10,10 +10,14 @@ package io.protobench.bench.verdict
  * p-value is below α keeps the chance of any false rejection in the family ≤ α,
  * whatever the dependence between the tests.
  *
- * [stepLevel] gives the per-step level α/(m − rank + 1) of each hypothesis; the
- * two-sided interval at confidence 1 − stepLevel is the "Holm-adjusted interval". A
- * rejected hypothesis always has its adjusted interval excluding the null; the converse
- * can fail when the step-down stopped at an earlier (smaller) p-value.
+ * [stepLevel] gives the per-step level α/(m − rank + 1) of each hypothesis. A rejected
+ * hypothesis always has its interval at that level excluding the null, but the converse
+ * can fail: when the step-down stopped at an earlier (smaller) p-value, a later one's
+ * step interval may exclude the null while it is not rejected, and a report would print
+ * "inconclusive [0.4%, 53.7%]". [intervalLevel] is the level to show instead: the step
+ * level for a rejected hypothesis, and α/(m − r), r the number rejected, for the others —
+ * the Bonferroni level over what is left, as in the compatible intervals of Strassburger
+ * and Bretz (2008) — whose interval always contains the null.
  */
 class Holm private constructor(
     /** The raw p-values, input order. */
@@ -28,6 +32,17 @@ class Holm private constructor(
 
     /** α/(m − rank + 1) for hypothesis [index] (input order). */
     fun stepLevel(index: Int, alpha: Double): Double = alpha / (m - ranks[index] + 1)
+
+    /** Hypotheses rejected at [alpha] (adjusted p below it). */
+    fun rejected(alpha: Double): Int = adjusted.count { it < alpha }
+
+    /**
+     * The level of the interval shown for hypothesis [index]: its [stepLevel] when it is
+     * rejected, else α/(m − r) (r = [rejected]), the level at which the step-down stopped,
+     * so that the interval of a hypothesis not rejected contains the null.
+     */
+    fun intervalLevel(index: Int, alpha: Double): Double =
+        if (adjusted[index] < alpha) stepLevel(index, alpha) else alpha / (m - rejected(alpha))
 
     /** Per-step levels for all hypotheses, input order. */
     fun stepLevels(alpha: Double): List<Double> = pValues.indices.map { stepLevel(it, alpha) }

@@ -160,10 +160,12 @@ object Verdicts {
                     Outcome.Inconclusive(Outcome.Inconclusive.FEWER_THAN_2_FORKS, null, null),
                     alpha, margin, null, null, null, null)
             } else {
+                // Intervals at the level compatible with the step-down; the forks a comparison
+                // would take are estimated at its own step's level, as it would next be tested.
+                val diffInterval = e.interval(1 - diffHolm.intervalLevel(k, alpha))!!
+                val eqInterval = e.interval(1 - 2 * eqHolm.intervalLevel(k, alpha))!!
                 val diffLevel = diffHolm.stepLevel(k, alpha)
                 val eqLevel = eqHolm.stepLevel(k, alpha)
-                val diffInterval = e.interval(1 - diffLevel)!!
-                val eqInterval = e.interval(1 - 2 * eqLevel)!!
                 val adjDiff = diffHolm.adjusted[k]
                 val adjEq = eqHolm.adjusted[k]
                 val outcome = when {

@@ -2,6 +2,7 @@ package io.protobench.bench.compare
 
 import io.protobench.bench.Fixtures
 import io.protobench.bench.Fixtures.NULL_HOP
+import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -187,6 +188,17 @@ class CompareTest {
         val md = CompareMarkdown.render(c)
         assertThat(md).contains("Run B (b) is incomplete (interrupted: stopped by a signal)", "## Not compared",
             "- condition $mb: only in run A", "- arm $json: only in run A")
+    }
+
+    @Test
+    fun `cost trials at calibrated rates more than 10% apart are named in the notes, closer ones are not`() {
+        fun calibrated(id: String, kbRate: Int, mbRate: Int) = run(id, mapOf(json to 200.0, grpc to 100.0), conditions = listOf(kb, mb)).copy(
+            calibrations = listOf(Calibration(kb, 1, kbRate * 2.0, json, kbRate, 100), Calibration(mb, 1, mbRate * 2.0, json, mbRate, 100)),
+        )
+        val c = compared(RunComparison.of(calibrated("a", 1848, 166), calibrated("b", 1874, 134)))
+        assertThat(c.notes).hasSize(1)
+        assertThat(c.notes.single()).startsWith("$mb: the cost trials ran at 166/s in run A and 134/s in run B (19% apart")
+        assertThat(CompareMarkdown.render(c)).contains("166/s in run A and 134/s in run B")
     }
 
     @Test

@@ -68,10 +68,11 @@ class NetworkTest {
     }
 
     @Test
-    fun `without netem a delay cannot be applied and the plan says what is missing, while bandwidth goes through tbf`() {
+    fun `without netem delay goes through the user-space relay, loss cannot be applied and says why, bandwidth goes through tbf`() {
         val caps = NetworkCapabilities(true, mapOf("ip" to true, "tc" to true), null, mapOf("netem" to "Error: Specified qdisc kind is unknown.", "tbf" to null, "htb" to null))
         val wan = ShapingPlan.of(NetworkProfile.parse("wan"), caps).associateBy { it.part }
-        assertThat(wan.getValue("delay").missing).contains("no netem")
+        assertThat(wan.getValue("delay").mechanism).isEqualTo("user-space relay, 20 ms each way (no netem here)")
+        assertThat(wan.getValue("delay").missing).isNull()
         assertThat(wan.getValue("loss").missing).contains("no netem")
         assertThat(wan.getValue("bandwidth").mechanism).startsWith("tbf")
         val withNetem = caps.copy(qdiscs = caps.qdiscs + ("netem" to null))

@@ -162,11 +162,30 @@ class VerdictTest {
         val holm = Holm.of(raw)
         d.forEachIndexed { i, decision ->
             assertThat(decision.differenceP).isEqualTo(holm.adjusted[i])
-            assertThat(decision.differenceInterval!!.confidence).isCloseTo(1 - holm.stepLevel(i, 0.05), within(1e-15))
+            assertThat(decision.differenceInterval!!.confidence).isCloseTo(1 - holm.intervalLevel(i, 0.05), within(1e-15))
         }
         // The clear one has the smallest p: rank 1 of 3, interval at 1 − 0.05/3.
         assertThat(d[0].differenceInterval!!.confidence).isCloseTo(1 - 0.05 / 3, within(1e-15))
         assertThat(d[0].describe()).contains("Holm-adjusted 98.3% interval")
+        // The two not rejected: both at the level where the step-down stopped, 0.05 / (3 − 1).
+        assertThat(d[1].differenceInterval!!.confidence).isCloseTo(1 - 0.05 / 2, within(1e-15))
+        assertThat(d[2].differenceInterval!!.confidence).isCloseTo(1 - 0.05 / 2, within(1e-15))
+    }
+
+    @Test
+    fun `a comparison the step-down never reached is inconclusive and its interval says so by containing no difference`() {
+        // Ranks 1 and 2 have nearly equal p-values: the first fails at 0.05/2, so the second is
+        // not rejected though its own step level (0.05/1) would have excluded a ratio of 1.
+        val first = input("A", "B", listOf(0.10, 0.135, 0.065))   // p 0.038
+        val second = input("A", "C", listOf(0.10, 0.137, 0.063))  // p 0.043
+        val holm = Holm.of(listOf(first, second).map { it.estimate.pValue!! })
+        assertThat(holm.pValues[1]).isLessThan(0.05).isGreaterThan(holm.pValues[0]).isGreaterThan(0.025)
+        assertThat(first.estimate.interval(1 - holm.stepLevel(1, 0.05))!!.low).isGreaterThan(1.0)
+
+        val d = Verdicts.decide(listOf(first, second))
+        assertThat(d).allSatisfy { assertThat(it.outcome).isInstanceOf(Outcome.Inconclusive::class.java) }
+        assertThat(d).allSatisfy { assertThat(it.differenceInterval!!.low).isLessThan(1.0) }
+        assertThat(d[1].differenceInterval!!.confidence).isCloseTo(1 - 0.05 / 2, within(1e-15))
     }
 
     @Test
