@@ -17,7 +17,12 @@ import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.network.LinkSetupFailed
+import io.protobench.bench.network.NetworkCapabilities
+import io.protobench.bench.network.NetworkProfile
+import io.protobench.bench.network.Shell
 import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
@@ -174,6 +179,63 @@ class BenchEndToEndTest {
         assertThat(resumed.forks.first()).isEqualTo(full.forks.first())
         assertThat(resumed.environment["resumedAt"] as List<*>).hasSize(1)
         assertThat(Files.list(results).use { it.count() }).isEqualTo(1) // no second run folder
+    }
+
+    /**
+     * The data-server in the lab's namespace behind a veth with tbf and the delay relay
+     * (or netem): every call of the gateway to it crosses the profile's round trip at least
+     * once, so each protocol's hop latency is at least the RTT, whatever the machine's speed.
+     */
+    @Test
+    fun `with a network profile the data-server runs behind the shaped link and every hop crosses its round trip`(@TempDir results: Path) {
+        val caps = NetworkCapabilities.detect()
+        assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
+        val scenario = ScenarioParser.parse("""
+            name: e2e-network
+            sizes: [1kb]
+            protocols: [HTTP/Binary, gRPC/Unary]
+            load: {model: open, rates: [20], maxVus: 20}
+            duration: 2s
+            forks: 2
+            maxForks: 2
+            soak: {window: 1s, min: 2s, max: 3s}
+        """.trimIndent(), "e2e network test")
+        val options = options(results, 11).copy(network = NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"))
+
+        val record = RunStore.load(BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options).dir)
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        val network = record.environment["network"] as Map<*, *>
+        assertThat(network["holds"]).isEqualTo(true)
+        assertThat((network["measuredRttMs"] as Number).toDouble()).isGreaterThanOrEqualTo(20.0)
+        assertThat((network["measuredBandwidthMbit"] as Number).toDouble()).isLessThan(110.0)
+        assertThat(record.resume!!.network).isEqualTo("rtt=20ms,bandwidth=100mbit")
+        val protocols = record.trials.filter { it.arm != "Null hop" }
+        assertThat(protocols).isNotEmpty.allSatisfy { trial ->
+            assertThat(trial.error).isNull()
+            assertThat(trial.correctAnswers).isPositive()
+            assertThat(trial.figures[Figure.HOP_P50.key]).isGreaterThanOrEqualTo(20.0)
+        }
+        val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
+        assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
+    }
+
+    /**
+     * 50 µs of round trip cannot come out of a user-space relay (two thread wake-ups each
+     * way): without netem the link measures off the profile and the run is refused, with the
+     * figures, before anything is created.
+     */
+    @Test
+    fun `a network profile the link does not hold stops the run before a results folder exists`(@TempDir results: Path) {
+        val caps = NetworkCapabilities.detect()
+        assumeTrue(caps.namespaces == null && !caps.works("netem"), "needs namespaces and no netem (with netem 50 µs can be applied)")
+        val scenario = ScenarioParser.parse("name: too-near\nsizes: [1kb]\nduration: 1s", "too-near test")
+        val options = options(results, 1).copy(network = NetworkProfile.parse("rtt=0.05ms"))
+        val error = runCatching { BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
+        assertThat(error).isInstanceOf(LinkSetupFailed::class.java).hasMessageContaining("not applied as asked").hasMessageContaining("asked 0.05")
+        assertThat(Files.list(results).use { it.count() }).isZero()
+        val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
+        assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
     }
 
     @Test

@@ -72,6 +72,10 @@ class RunCommand : CliktCommand(name = "run") {
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
     private val lang by langOption()
+    private val network by option(
+        "--network",
+        help = "Put the data-server behind a shaped link: ${io.protobench.bench.network.NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, or rtt=40ms,bandwidth=100mbit (needs CAP_NET_ADMIN; see `protobench network`)",
+    )
     private val serverJava by option(
         "--server-java",
         help = "JDK for both servers: an installed feature release (17, 25) or a path to a JDK or its bin/java (default: the JDK running protobench)",
@@ -93,7 +97,9 @@ class RunCommand : CliktCommand(name = "run") {
             seed = seed ?: Random.nextLong(),
             pinning = !noPinning,
             serverJava = serverJavaBinary,
+            network = network?.let(::validProfile),
             given = overrides.given() + mapOf(
+                "network" to (network ?: "loopback"),
                 "scenario" to scenarioName, "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
                 "gateway" to gatewayProperties.joinToString(" "), "dataServer" to dataProperties.joinToString(" "),
                 "serverJava" to (serverJava ?: "default"),
@@ -106,6 +112,9 @@ class RunCommand : CliktCommand(name = "run") {
         val store = try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { store, record -> writeReport(store, record, texts) }).run(scenario, options)
         } catch (e: ToolchainProblem) {
+            echo("cannot run: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: io.protobench.bench.network.LinkSetupFailed) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         } catch (e: io.protobench.bench.runner.ServerSettingRejected) {
@@ -130,6 +139,14 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_RUN_FAILED)
         }
         if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
+    }
+
+    /** The --network profile, or exit 2 with the profiles and fields accepted. */
+    private fun validProfile(text: String): io.protobench.bench.network.NetworkProfile = try {
+        io.protobench.bench.network.NetworkProfile.parse(text)
+    } catch (e: io.protobench.bench.network.InvalidProfile) {
+        echo("protobench: --network: ${e.message}", err = true)
+        throw ProgramResult(EXIT_INVALID_INPUT)
     }
 
     /** The java binary of the --server-java JDK, or exit 2 naming the JDKs installed. */
@@ -216,11 +233,15 @@ class ResumeCommand : CliktCommand(name = "resume") {
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         val options = RunOptions(store.dir.parent, resume.jvmOptions, resume.gatewayArguments, resume.dataServerArguments,
-            record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) })
+            record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) },
+            network = resume.network?.let(io.protobench.bench.network.NetworkProfile::parse))
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
         try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { s, record -> writeReport(s, record, texts) }).run(scenario, options, resumed = store)
         } catch (e: ToolchainProblem) {
+            echo("cannot run: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: io.protobench.bench.network.LinkSetupFailed) {
             echo("cannot run: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         } catch (e: NoSuchJdk) {
@@ -368,4 +389,4 @@ private fun ownerAlive(dir: Path): Boolean {
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 }
 
-fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand()).main(args)
+fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand()).main(args)

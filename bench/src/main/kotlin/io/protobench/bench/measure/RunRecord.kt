@@ -46,6 +46,8 @@ data class ResumeRecord(
     val dataServerArguments: List<String>,
     val pinning: Boolean,
     val serverJava: String?,
+    /** The network profile the run named (`--network`); null = loopback. */
+    val network: String? = null,
 )
 
 /** The scenario as it was run (after command-line overrides). */

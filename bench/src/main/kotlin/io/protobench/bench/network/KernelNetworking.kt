@@ -32,6 +32,11 @@ data class NetworkCapabilities(
     val tools: Map<String, Boolean>,
     val namespaces: String?,
     val qdiscs: Map<String, String?>,
+    /**
+     * Random packet drop by iptables' `statistic` match inside a namespace, the loss where
+     * there is no netem: null when it works, else why not (iptables missing, or refused).
+     */
+    val randomDrop: String? = "not tried",
 ) {
     fun works(qdisc: String) = qdiscs.containsKey(qdisc) && qdiscs[qdisc] == null
 
@@ -85,7 +90,11 @@ data class NetworkCapabilities(
                     val (code, output) = shell.run(listOf("tc", "qdisc", "add", "dev", near, "root") + args)
                     if (code == 0) { sh("tc", "qdisc", "del", "dev", near, "root"); null } else output.trim().ifEmpty { "tc exited with $code" }
                 }
-                return NetworkCapabilities(true, tools, null, qdiscs)
+                val drop = if (!onPath("iptables")) "iptables is not installed (apt-get install iptables)" else {
+                    val (code, output) = shell.run(listOf("ip", "netns", "exec", namespace) + NetnsLink.randomDropRule("INPUT", 0.5))
+                    if (code == 0) null else "iptables refused a random drop rule: ${output.trim().ifEmpty { "exit $code" }}"
+                }
+                return NetworkCapabilities(true, tools, null, qdiscs, drop)
             } finally {
                 sh("ip", "link", "del", near)
                 sh("ip", "netns", "del", namespace)
@@ -118,7 +127,12 @@ object ShapingPlan {
             else ShapingStep("bandwidth", null, "none of tbf, htb or netem works here: " + caps.qdiscs.entries.joinToString("; ") { "${it.key}: ${it.value}" })
         }
         if (profile.lossPercent > 0) {
-            steps += if (caps.works("netem")) ShapingStep("loss", "netem loss ${NetworkProfile.number(profile.lossPercent)}%", null) else ShapingStep("loss", null, noNetem)
+            val loss = NetworkProfile.number(profile.lossPercent)
+            steps += when {
+                caps.works("netem") -> ShapingStep("loss", "netem loss $loss%", null)
+                caps.randomDrop == null -> ShapingStep("loss", "iptables random drop of $loss% of packets each way inside the namespace (no netem here)", null)
+                else -> ShapingStep("loss", null, "$noNetem; and iptables cannot drop instead: ${caps.randomDrop}")
+            }
         }
         return steps
     }

@@ -93,6 +93,7 @@ object MarkdownReport {
             appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
+            appendLine(networkLine(env["network"] as? Map<*, *>))
             appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
                 warmUpText(), s.durationMs / 1000.0,
@@ -264,6 +265,17 @@ object MarkdownReport {
                     "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
             }
             appendLine()
+        }
+
+        /** Where the hop ran: loopback, or the link of a network profile with what was applied and measured before the run. */
+        private fun networkLine(network: Map<*, *>?): String {
+            if (network == null) return t("header.network.loopback")
+            val measured = listOfNotNull(
+                (network["measuredRttMs"] as? Number)?.let { "RTT ${Numbers.number(it.toDouble())} ms" },
+                (network["measuredBandwidthMbit"] as? Number)?.let { "${Numbers.number(it.toDouble())} Mbit/s" },
+            ).joinToString(", ")
+            val relay = if (network["relayCpu"] != null) t("header.network.relay") else ""
+            return t("header.network", network["profile"], network["asked"], (network["applied"] as? List<*>)?.joinToString("; "), measured, relay)
         }
 
         /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */

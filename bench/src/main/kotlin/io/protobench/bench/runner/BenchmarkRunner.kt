@@ -7,6 +7,7 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.ResumeRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.toFile
@@ -29,6 +30,8 @@ data class RunOptions(
     val serverJava: Path? = null,
     /** The run folder's name under [resultsRoot]; null = `<time>-<scenario>`. */
     val folder: String? = null,
+    /** The link between the gateway and the data-server; null = both on loopback. */
+    val network: NetworkProfile? = null,
 )
 
 /**
@@ -57,6 +60,18 @@ class BenchmarkRunner(
         toolchain.serverJar("api-server")
         val k6 = toolchain.k6(progress)
         val variantJdks = variantJdks(scenario)
+        // A profile this machine cannot apply, or a link that measures off, is found out
+        // before a results folder exists; the link lives until the run is over.
+        val network = options.network?.let { HopNetwork.open(it, progress = progress) }
+        try {
+            return runOn(scenario, options, resumed, toolchain, k6, variantJdks, network)
+        } finally {
+            network?.close()
+        }
+    }
+
+    private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, toolchain: Toolchain, k6: Path,
+                      variantJdks: Map<String, Jdk>, network: HopNetwork?): RunStore {
         val started = clock.instant()
         val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
@@ -69,19 +84,20 @@ class BenchmarkRunner(
             environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
                     "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
-                variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() },
+                variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +
+                (network?.let { mapOf("network" to it.record) } ?: emptyMap()),
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
             resume = ResumeRecord(scenario.toFile(), options.jvmOptions, options.gatewayArguments, options.dataServerArguments,
-                options.pinning, options.serverJava?.toString()),
+                options.pinning, options.serverJava?.toString(), options.network?.name),
         )
         store.save(initial)
         progress("results: ${store.dir}")
 
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
             options.gatewayArguments, options.dataServerArguments, placement, children,
-            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java })
+            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, network = network)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode)
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)

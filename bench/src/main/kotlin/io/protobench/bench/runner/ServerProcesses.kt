@@ -2,6 +2,7 @@ package io.protobench.bench.runner
 
 import io.protobench.bench.scenario.Variant
 import java.net.InetAddress
+import java.net.InetSocketAddress
 import java.net.ServerSocket
 import java.nio.file.Files
 import java.nio.file.Path
@@ -15,6 +16,8 @@ class ServerSet(
     val commands: Map<String, List<String>>,
     private val processes: List<Process>,
     private val children: ChildProcesses,
+    /** What serves only these servers and goes with them (the delay relays of a network profile). */
+    private val companions: List<AutoCloseable> = emptyList(),
 ) : AutoCloseable {
     val pids: Map<String, Long> get() = mapOf("data-server" to processes[0].pid(), "api-server" to processes[1].pid())
 
@@ -27,6 +30,7 @@ class ServerSet(
             if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
             children.forget(process)
         }
+        companions.forEach { runCatching { it.close() } }
     }
 }
 
@@ -54,6 +58,8 @@ class ServerLauncher(
     private val startTimeout: Duration = Duration.ofSeconds(120),
     /** The java binary of each variant that names its own JDK. */
     private val variantJava: Map<String, Path> = emptyMap(),
+    /** The shaped link to the data-server when the run names a network profile; null = loopback beside the gateway. */
+    private val network: HopNetwork? = null,
 ) {
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
@@ -65,28 +71,35 @@ class ServerLauncher(
         val gateway = freePort()
         val java = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()
         val jvm = variant?.jvmOptions(jvmOptions) ?: jvmOptions
-        val dataCommand = placement.wrap("data-server", listOf(java) + jvm + listOf(
+        val dataOnLoopback = placement.wrap("data-server", listOf(java) + jvm + listOf(
             "-jar", toolchain.serverJar("data-server").toString(),
             "--server.port=$dataHttp", "--protobench.data.grpc.port=$dataGrpc", parentWatch,
         ) + dataServerArguments + variant?.dataServerArguments().orEmpty())
+        val dataCommand = network?.dataServer(dataOnLoopback) ?: dataOnLoopback
+        // Through a network profile the gateway reaches each port by the link (and its relay).
+        val routes = listOf(dataHttp, dataGrpc).map { port -> network?.route(port) ?: (InetSocketAddress("127.0.0.1", port) to null) }
+        val (httpRoute, grpcRoute) = routes.map { it.first }
+        val relays = routes.mapNotNull { it.second }
         val gatewayCommand = placement.wrap("api-server", listOf(java) + jvm + listOf(
             "-jar", toolchain.serverJar("api-server").toString(),
             "--server.port=$gateway",
-            "--protobench.gateway.data-server.http-port=$dataHttp",
-            "--protobench.gateway.data-server.grpc-port=$dataGrpc", parentWatch,
+            "--protobench.gateway.data-server.host=${httpRoute.address.hostAddress}",
+            "--protobench.gateway.data-server.http-port=${httpRoute.port}",
+            "--protobench.gateway.data-server.grpc-port=${grpcRoute.port}", parentWatch,
         ) + gatewayArguments + variant?.gatewayArguments().orEmpty())
         Files.createDirectories(logDir)
         // Logs grow over the run: only what this start-up writes tells why it failed.
         val logStarts = listOf("data-server", "api-server").associateWith { runCatching { Files.size(log(it)) }.getOrDefault(0L) }
         // Both JVMs start at once: the gateway reaches the data-server only when asked.
-        val data = launch(dataCommand, "data-server")
-        val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); throw e }
+        val data = try { launch(dataCommand, "data-server") } catch (e: Exception) { relays.forEach { it.close() }; throw e }
+        val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); relays.forEach { it.close() }; throw e }
         val set = ServerSet(
             gatewayUrl = "http://127.0.0.1:$gateway",
             ports = mapOf("gateway" to gateway, "data-server-http" to dataHttp, "data-server-grpc" to dataGrpc),
             commands = mapOf("data-server" to dataCommand, "api-server" to gatewayCommand),
             processes = listOf(data, api),
             children = children,
+            companions = relays,
         )
         try {
             awaitHealthy(set, listOf("data-server" to data, "api-server" to api), logStarts)

@@ -29,15 +29,6 @@ class NetworkTest {
         assertThatThrownBy { NetworkProfile.parse("rtt=1ms,bandwidth=0mbit") }.hasMessageContaining("above 0")
     }
 
-    /** A shell in which netem is unknown to the kernel, as on the reference machine; it records every command. */
-    private class FakeShell(val failing: (List<String>) -> String? = { if ("netem" in it) "Error: Specified qdisc kind is unknown." else null }) : Shell {
-        val commands = mutableListOf<List<String>>()
-        override fun run(command: List<String>): Pair<Int, String> {
-            commands += command
-            return failing(command)?.let { 2 to it } ?: (0 to "")
-        }
-    }
-
     @Test
     fun `detection tries each discipline on a throw-away link and removes it again`() {
         val shell = FakeShell()
@@ -52,7 +43,7 @@ class NetworkTest {
 
     @Test
     fun `a step that fails is reported in the tool words and the link and namespace are still removed`() {
-        val shell = FakeShell { if (it.take(3) == listOf("ip", "link", "add")) "RTNETLINK answers: Operation not supported" else null }
+        val shell = FakeShell(failing = { if (it.take(3) == listOf("ip", "link", "add")) "RTNETLINK answers: Operation not supported" else null })
         val caps = NetworkCapabilities.detect(shell, netAdmin = true, onPath = { true }, suffix = "8")
         assertThat(caps.namespaces).contains("Operation not supported")
         assertThat(caps.qdiscs.values).allSatisfy { assertThat(it).isNotNull() }

@@ -1,0 +1,163 @@
+package io.protobench.bench.network
+
+import java.io.File
+import java.net.InetSocketAddress
+import java.net.Socket
+import java.time.Duration
+import java.util.concurrent.TimeUnit
+import kotlin.math.abs
+
+/**
+ * A profile applied to a real link and measured there before anything is measured
+ * through it: the round trip (median of one-byte echoes) and the bulk rate (timed at the
+ * far end), each against the profile within [RttCheck.TOLERANCE].
+ *
+ * [applied] says how, in words (e.g. "tbf rate 100 mbit/s on both ends of the veth",
+ * "user-space relay, 20 ms each way (no netem here)"). Only the direction load → far
+ * side is timed for bandwidth; the shaping is the same on both ends.
+ */
+data class LinkCheck(
+    val profile: NetworkProfile,
+    val applied: List<String>,
+    val rtt: RttCheck?,
+    val bandwidthMbit: Double?,
+) {
+    /** How far the measured bulk rate is from the profile's, relative to it; null when the profile has none. */
+    val bandwidthOffBy: Double? get() = profile.bandwidthMbit?.let { asked -> bandwidthMbit?.let { abs(it / asked - 1) } ?: 1.0 }
+
+    val holds: Boolean get() = (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE
+
+    /** One line for the console and the report: what was asked, what was measured, and whether it holds. */
+    fun describe(): String = listOfNotNull(
+        rtt?.let { "RTT ${ms(it.measuredMs)} ms (asked ${ms(it.profileMs)}" + (if (it.baselineMs > 0) ", ${ms(it.baselineMs)} without the relay)" else ")") },
+        profile.bandwidthMbit?.let { "bandwidth ${bandwidthMbit?.let(::mbit) ?: "not measured"} Mbit/s (asked ${mbit(it)})" },
+    ).joinToString(", ") + if (holds) ": within 10%" else ": NOT within 10% of the profile"
+
+    companion object {
+        private fun ms(v: Double) = "%.2f".format(java.util.Locale.ROOT, v)
+        private fun mbit(v: Double) = "%.0f".format(java.util.Locale.ROOT, v)
+
+        /** The far end's port inside the namespace: the namespace is the lab's own, so any port is free. */
+        private const val SINK_PORT = 7_000
+
+        /**
+         * Builds a link for [profile], shapes it with what [caps] says works, starts a
+         * [LinkSink] in the far namespace with [sinkCommand], and measures through the link
+         * (and the relay where the delay needs one). The link is removed before returning.
+         * Throws [LinkSetupFailed] when a part of the profile has no mechanism here, naming it.
+         */
+        fun measure(
+            profile: NetworkProfile,
+            caps: NetworkCapabilities,
+            sinkCommand: (bind: String, port: Int) -> List<String> = SinkLauncher::command,
+            shell: Shell = Shell.SYSTEM,
+            pings: Int = 21,
+        ): LinkCheck {
+            refuseMissing(profile, caps)
+            NetnsLink.open(shell).use { link ->
+                return verify(profile, link, Shaped.apply(profile, caps, link), sinkCommand, pings)
+            }
+        }
+
+        /** [LinkSetupFailed] naming the first part of [profile] this machine has no mechanism for. */
+        fun refuseMissing(profile: NetworkProfile, caps: NetworkCapabilities) {
+            ShapingPlan.of(profile, caps).firstOrNull { it.missing != null }
+                ?.let { throw LinkSetupFailed("${profile.name}: ${it.part} cannot be applied here: ${it.missing}") }
+        }
+
+        /**
+         * Measures an already shaped [link] as the hop will cross it: a [LinkSink] in the far
+         * namespace, round trips and a bulk transfer through the link (and through the relay
+         * where the delay is the relay's). The baseline is the link's round trip without the
+         * relay; with netem the link itself is delayed, so there is none (0).
+         */
+        fun verify(
+            profile: NetworkProfile,
+            link: NetnsLink,
+            shaped: Shaped,
+            sinkCommand: (bind: String, port: Int) -> List<String> = SinkLauncher::command,
+            pings: Int = 21,
+        ): LinkCheck {
+            val far = InetSocketAddress(link.farAddress, SINK_PORT)
+            val sink = ProcessBuilder(link.inside(sinkCommand(link.farAddress, SINK_PORT))).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+            try {
+                awaitListening(far, sink)
+                val direct = LinkProbe.measure(far, pings).rttMs
+                val measured = shaped.through(far) { address ->
+                    LinkProbe.measure(address, pings, bulkBytes = profile.bandwidthMbit?.let(::bulkBytes) ?: 0)
+                }
+                val baseline = if (shaped.relays) direct else 0.0
+                val rtt = if (profile.rttMs > 0) RttCheck(profile.rttMs, measured.rttMs, baseline) else null
+                return LinkCheck(profile, shaped.applied, rtt, measured.bandwidthMbit)
+            } finally {
+                sink.destroy()
+                if (!sink.waitFor(5, TimeUnit.SECONDS)) sink.destroyForcibly()
+            }
+        }
+
+        /** Two seconds' worth at the profile's rate (4 MiB to 256 MiB): the 10 ms bucket is then under 1% of it. */
+        internal fun bulkBytes(mbit: Double): Long = (mbit * 1e6 / 8 * 2).toLong().coerceIn(4L shl 20, 256L shl 20)
+
+        private fun awaitListening(address: InetSocketAddress, process: Process, timeout: Duration = Duration.ofSeconds(20)) {
+            val deadline = System.nanoTime() + timeout.toNanos()
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive) throw LinkSetupFailed("the link's far end exited with ${process.exitValue()} before listening on $address")
+                if (runCatching { Socket().use { it.connect(address, 500) } }.isSuccess) return
+                Thread.sleep(100)
+            }
+            throw LinkSetupFailed("the link's far end did not listen on $address within ${timeout.seconds} s")
+        }
+    }
+}
+
+/**
+ * A profile as applied to a [NetnsLink]: netem for everything where the kernel has it;
+ * otherwise tbf/htb for bandwidth and the user-space [DelayProxy] for delay, which then sits
+ * between the load side and the far address ([through]).
+ */
+class Shaped private constructor(val applied: List<String>, private val oneWayDelay: Duration?) {
+    /** True when the delay is the user-space relay's: clients must connect through [relayFor]. */
+    val relays: Boolean get() = oneWayDelay != null
+
+    /** Runs [body] with the address to use for [far]: the relay's when the delay needs one. */
+    fun <T> through(far: InetSocketAddress, body: (InetSocketAddress) -> T): T =
+        if (oneWayDelay == null) body(far) else DelayProxy(far, oneWayDelay).use { body(it.address) }
+
+    /** A relay for [far] kept open by the caller (servers need it for the whole fork); null when no relay is needed. */
+    fun relayFor(far: InetSocketAddress): DelayProxy? = oneWayDelay?.let { DelayProxy(far, it) }
+
+    companion object {
+        fun apply(profile: NetworkProfile, caps: NetworkCapabilities, link: NetnsLink): Shaped {
+            val applied = mutableListOf<String>()
+            val oneWay = Duration.ofNanos((profile.rttMs / 2 * 1e6).toLong())
+            if (caps.works("netem")) {
+                link.netem(profile)
+                return Shaped(listOf(link.shaping!!), null)
+            }
+            profile.bandwidthMbit?.let { mbit ->
+                val kind = listOf("tbf", "htb").first(caps::works)
+                link.limitBandwidth(mbit, kind)
+                applied += link.shaping!!
+            }
+            if (profile.lossPercent > 0) {
+                link.dropRandomly(profile.lossPercent)
+                applied += "iptables random drop of ${NetworkProfile.number(profile.lossPercent)}% of packets each way inside the namespace"
+            }
+            if (profile.rttMs > 0) applied += "user-space relay, ${NetworkProfile.number(profile.rttMs / 2)} ms each way (no netem here)"
+            return Shaped(applied, oneWay.takeIf { profile.rttMs > 0 })
+        }
+    }
+}
+
+/** How to start a [LinkSink] in another process: this very program, its `link-sink` command. */
+object SinkLauncher {
+    fun command(bind: String, port: Int): List<String> {
+        val javaBinary = ProcessHandle.current().info().command().orElse("java")
+        val classPath = System.getProperty("java.class.path")
+        // The packaged CLI is a Spring Boot jar (classes nested inside): only -jar starts it.
+        val program = if (classPath.endsWith("-exec.jar") && !classPath.contains(File.pathSeparator)) listOf("-jar", classPath)
+        else listOf("-cp", classPath, "io.protobench.bench.cli.MainKt")
+        return listOf(javaBinary) + program + listOf("link-sink", "--bind", bind, "--port", port.toString(), "--parent-pid", ProcessHandle.current().pid().toString())
+    }
+}

@@ -1,0 +1,133 @@
+package io.protobench.bench.network
+
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatThrownBy
+import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Test
+
+/** The lab's own link: built, shaped and removed by `ip`/`tc` (a recording shell), and once on this machine's kernel where it allows. */
+class NetnsLinkTest {
+    @Test
+    fun `a link is a namespace, a veth pair with a slash-30 and both ends up, and closing removes both`() {
+        val shell = FakeShell()
+        val link = NetnsLink.open(shell, pid = 4242, serial = 0)
+        assertThat(link.namespace).isEqualTo("protobench-4242-0")
+        assertThat(link.nearAddress).isEqualTo("10.201.18.65")
+        assertThat(link.farAddress).isEqualTo("10.201.18.66")
+        assertThat(shell.commands.first()).containsExactly("ip", "netns", "add", "protobench-4242-0")
+        assertThat(shell.commands).contains(
+            listOf("ip", "link", "add", "pbn42420", "type", "veth", "peer", "name", "pbf42420"),
+            listOf("ip", "netns", "exec", "protobench-4242-0", "ip", "addr", "add", "10.201.18.66/30", "dev", "pbf42420"),
+            listOf("ip", "netns", "exec", "protobench-4242-0", "ip", "link", "set", "lo", "up"),
+        )
+        assertThat(link.inside(listOf("java", "-version"))).containsExactly("ip", "netns", "exec", "protobench-4242-0", "java", "-version")
+        shell.commands.clear()
+        link.close()
+        assertThat(shell.commands).containsExactly(listOf("ip", "link", "del", "pbn42420"), listOf("ip", "netns", "del", "protobench-4242-0"))
+    }
+
+    @Test
+    fun `a step the kernel refuses is named with its words, and what was made before it is removed`() {
+        val shell = FakeShell(failing = { if (it.take(3) == listOf("ip", "addr", "add")) "RTNETLINK answers: Permission denied" else null })
+        assertThatThrownBy { NetnsLink.open(shell, pid = 9, serial = 0) }.isInstanceOf(LinkSetupFailed::class.java)
+            .hasMessageContaining("ip addr add 10.201.1.33/30 dev pbn90").hasMessageContaining("Permission denied")
+        assertThat(shell.commands.takeLast(2)).containsExactly(listOf("ip", "link", "del", "pbn90"), listOf("ip", "netns", "del", "protobench-9-0"))
+    }
+
+    @Test
+    fun `bandwidth is limited on the egress of both ends, with a bucket of 10 ms at the rate`() {
+        val shell = FakeShell()
+        val link = NetnsLink.open(shell, pid = 5, serial = 0)
+        shell.commands.clear()
+        link.limitBandwidth(1000.0, "tbf")
+        assertThat(shell.commands).containsExactly(
+            listOf("tc", "qdisc", "add", "dev", "pbn50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "1250000", "latency", "50ms"),
+            listOf("ip", "netns", "exec", "protobench-5-0", "tc", "qdisc", "add", "dev", "pbf50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "1250000", "latency", "50ms"),
+        )
+        assertThat(link.shaping).isEqualTo("tbf rate 1000 mbit/s on both ends of the veth")
+        assertThatThrownBy { link.limitBandwidth(10.0, "netem") }.hasMessageContaining("tbf or htb")
+        link.close()
+    }
+
+    @Test
+    fun `where the kernel has netem the whole profile goes to netem on both ends`() {
+        val shell = FakeShell(failing = { null })
+        val link = NetnsLink.open(shell, pid = 6, serial = 0)
+        shell.commands.clear()
+        link.netem(NetworkProfile.parse("wan"))
+        assertThat(shell.commands.first()).containsExactly("tc", "qdisc", "add", "dev", "pbn60", "root", "netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
+        assertThat(shell.commands.last()).startsWith("ip", "netns", "exec", "protobench-6-0").endsWith("netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
+        link.close()
+    }
+
+    @Test
+    fun `a sweep removes the namespaces of runs that are gone and leaves the others`() {
+        val shell = FakeShell(output = { if (it == listOf("ip", "netns", "list")) "protobench-11-0 (id: 3)\nprotobench-12-1\nsomeone-else\nprotobench-probe-7\n" else "" })
+        val removed = NetnsLink.sweepStale(shell, alive = { it == 12L })
+        assertThat(removed).containsExactly("protobench-11-0")
+        assertThat(shell.commands).contains(listOf("ip", "netns", "del", "protobench-11-0")).doesNotContain(listOf("ip", "netns", "del", "protobench-12-1"))
+    }
+
+    @Test
+    fun `the bulk transfer lasts about two seconds at the profile's rate, within bounds`() {
+        assertThat(LinkCheck.bulkBytes(100.0)).isEqualTo(25_000_000L)
+        assertThat(LinkCheck.bulkBytes(1.0)).isEqualTo(4L shl 20)
+        assertThat(LinkCheck.bulkBytes(100_000.0)).isEqualTo(256L shl 20)
+    }
+
+    @Test
+    fun `a profile with a part that has no mechanism here is refused before anything is built`() {
+        val shell = FakeShell()
+        val caps = NetworkCapabilities(true, mapOf("ip" to true, "tc" to true), null, mapOf("netem" to "unknown", "tbf" to null, "htb" to null))
+        assertThatThrownBy { LinkCheck.measure(NetworkProfile.parse("wan"), caps, shell = shell) }
+            .isInstanceOf(LinkSetupFailed::class.java).hasMessageContaining("loss cannot be applied here")
+        assertThat(shell.commands).isEmpty()
+    }
+
+    @Test
+    fun `without netem loss is a random drop by iptables inside the namespace, each way, when iptables can`() {
+        val noNetem = mapOf("netem" to "Error: Specified qdisc kind is unknown.", "tbf" to null, "htb" to null)
+        val withDrop = NetworkCapabilities(true, mapOf("ip" to true, "tc" to true), null, noNetem, randomDrop = null)
+        assertThat(ShapingPlan.of(NetworkProfile.parse("wan"), withDrop).single { it.part == "loss" }.mechanism).contains("iptables random drop of 0.1%")
+        val shell = FakeShell()
+        val link = NetnsLink.open(shell, pid = 8, serial = 0)
+        val shaped = Shaped.apply(NetworkProfile.parse("wan"), withDrop, link)
+        assertThat(shell.commands).contains(
+            listOf("ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "INPUT", "-m", "statistic", "--mode", "random", "--probability", "0.001", "-j", "DROP"),
+            listOf("ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "OUTPUT", "-m", "statistic", "--mode", "random", "--probability", "0.001", "-j", "DROP"),
+        )
+        assertThat(shaped.applied).hasSize(3).anySatisfy { assertThat(it).contains("iptables random drop") }
+        assertThat(shaped.relays).isTrue()
+        link.close()
+
+        val withoutIptables = withDrop.copy(randomDrop = "iptables is not installed (apt-get install iptables)")
+        assertThat(ShapingPlan.of(NetworkProfile.parse("wan"), withoutIptables).single { it.part == "loss" }.missing)
+            .contains("no netem").contains("apt-get install iptables")
+    }
+
+    @Test
+    fun `detection tries a random drop rule in the throw-away namespace only where iptables is installed`() {
+        val shell = FakeShell()
+        assertThat(NetworkCapabilities.detect(shell, netAdmin = true, onPath = { true }, suffix = "3").randomDrop).isNull()
+        assertThat(shell.commands).anySatisfy { assertThat(it).startsWith("ip", "netns", "exec", "protobench-probe-3", "iptables") }
+        val without = NetworkCapabilities.detect(FakeShell(), netAdmin = true, onPath = { it != "iptables" }, suffix = "4")
+        assertThat(without.randomDrop).contains("apt-get install iptables")
+    }
+
+    /**
+     * On a kernel that allows namespaces (this lab's machine does): a real veth with tbf and
+     * the relay. The rate cannot exceed tbf's and the round trip cannot be under both delays;
+     * the loose lower bound on the rate only says the link carried the transfer.
+     */
+    @Test
+    fun `on this kernel a real link holds the rate tbf sets and the delay the relay adds, and is gone afterwards`() {
+        val caps = NetworkCapabilities.detect()
+        assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
+        val check = LinkCheck.measure(NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"), caps, pings = 5)
+        assertThat(check.bandwidthMbit).isNotNull().isLessThan(110.0).isGreaterThan(30.0)
+        assertThat(check.rtt!!.measuredMs).isGreaterThanOrEqualTo(20.0)
+        assertThat(check.applied).anySatisfy { assertThat(it).contains("100 mbit/s") }
+        val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
+        assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
+    }
+}
