@@ -78,6 +78,8 @@ data class NetworkCapabilities(
                     listOf("ip", "link", "add", near, "type", "veth", "peer", "name", far),
                     listOf("ip", "link", "set", far, "netns", namespace),
                     listOf("ip", "link", "set", near, "up"),
+                    // Runs start the far side's processes with `ip netns exec`, which some containers refuse.
+                    listOf("ip", "netns", "exec", namespace, "ip", "link", "set", "lo", "up"),
                 )
                 for (step in steps) {
                     val (code, output) = shell.run(step)

@@ -51,6 +51,14 @@ class NetworkTest {
     }
 
     @Test
+    fun `a machine where processes cannot be started inside a namespace has no namespaces for the lab`() {
+        val shell = FakeShell(failing = { if (it.take(3) == listOf("ip", "netns", "exec")) "mount of /sys failed: Operation not permitted" else null })
+        val caps = NetworkCapabilities.detect(shell, netAdmin = true, onPath = { true }, suffix = "9")
+        assertThat(caps.namespaces).contains("ip netns exec").contains("mount of /sys failed")
+        assertThat(shell.commands.takeLast(2)).containsExactly(listOf("ip", "link", "del", "pbp9"), listOf("ip", "netns", "del", "protobench-probe-9"))
+    }
+
+    @Test
     fun `without CAP_NET_ADMIN or iproute2 nothing is tried and the reason is given`() {
         val shell = FakeShell()
         assertThat(NetworkCapabilities.detect(shell, netAdmin = false, onPath = { true }).namespaces).contains("CAP_NET_ADMIN")
