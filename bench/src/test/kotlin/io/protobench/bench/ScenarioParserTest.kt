@@ -26,6 +26,9 @@ class ScenarioParserTest {
         assertThat(all.getValue("quick").cells).hasSize(2 * 5) // four protocols and the null hop
         assertThat(all.getValue("quick").mode).isEqualTo(Mode.COST)
         assertThat(all.getValue("phase1").arms.map { it.label }).contains("Null hop", "HTTP/JSON (A/A)")
+        val executor = all.getValue("grpc-executor")
+        assertThat(executor.variants.map { it.name }).containsExactly("pool", "direct")
+        assertThat(executor.protocols).contains(Protocol.HTTP_JSON) // the control: it does not read the setting
     }
 
     @Test
