@@ -55,13 +55,17 @@ class DelayProxy(
     private fun acceptLoop() {
         while (open.get()) {
             val client = runCatching { server.accept() }.getOrNull() ?: continue
+            // close() may return while accept() is still inside the kernel with the listening
+            // socket alive, so a connection can arrive after it. Registering before checking
+            // means close() either sees the socket or this loop sees that the relay is closed.
+            if (!register(client)) break
             val target = runCatching { Socket().apply { tcpNoDelay = true; connect(upstream, CONNECT_TIMEOUT_MS) } }.getOrElse {
-                client.close()
+                runCatching { client.close() }
+                sockets -= client
                 continue
             }
+            if (!register(target)) { closeBoth(client, target); break }
             client.tcpNoDelay = true
-            sockets += client
-            sockets += target
             // Both sockets close once both directions have ended, or at the first error.
             val ended = AtomicInteger()
             val finish = { if (ended.incrementAndGet() == 2) closeBoth(client, target) }
@@ -111,6 +115,15 @@ class DelayProxy(
         } catch (e: IOException) {
             onError()
         }
+    }
+
+    /** Tracks [socket] for [close]; false (and the socket closed) when the relay is already closed. */
+    private fun register(socket: Socket): Boolean {
+        sockets += socket
+        if (open.get()) return true
+        runCatching { socket.close() }
+        sockets -= socket
+        return false
     }
 
     private fun closeBoth(a: Socket, b: Socket) {
