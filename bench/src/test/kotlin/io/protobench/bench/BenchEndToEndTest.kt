@@ -17,6 +17,7 @@ import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetworkCapabilities
 import io.protobench.bench.network.NetworkProfile
@@ -190,6 +191,7 @@ class BenchEndToEndTest {
     fun `with a network profile the data-server runs behind the shaped link and every hop crosses its round trip`(@TempDir results: Path) {
         val caps = NetworkCapabilities.detect()
         assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
+        // The run's own link, a variant's own link, and (without netem) a variant whose profile cannot hold.
         val scenario = ScenarioParser.parse("""
             name: e2e-network
             sizes: [1kb]
@@ -199,6 +201,10 @@ class BenchEndToEndTest {
             forks: 2
             maxForks: 2
             soak: {window: 1s, min: 2s, max: 3s}
+            variants:
+              - {name: run-link}
+              - {name: far, network: "rtt=30ms"}
+              - {name: too-near, network: "rtt=0.05ms"}
         """.trimIndent(), "e2e network test")
         val options = options(results, 11).copy(network = NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"))
 
@@ -210,11 +216,20 @@ class BenchEndToEndTest {
         assertThat((network["measuredRttMs"] as Number).toDouble()).isGreaterThanOrEqualTo(20.0)
         assertThat((network["measuredBandwidthMbit"] as Number).toDouble()).isLessThan(110.0)
         assertThat(record.resume!!.network).isEqualTo("rtt=20ms,bandwidth=100mbit")
-        val protocols = record.trials.filter { it.arm != "Null hop" }
-        assertThat(protocols).isNotEmpty.allSatisfy { trial ->
+        assertThat((record.environment["network · far"] as Map<*, *>)["holds"]).isEqualTo(true)
+        val protocols = record.trials.filter { Variant.split(it.arm).first != "Null hop" }
+        val least = mapOf("run-link" to 20.0, "far" to 30.0)
+        assertThat(protocols.map { Variant.split(it.arm).second }.toSet()).containsExactlyInAnyOrder("run-link", "far")
+        assertThat(protocols).allSatisfy { trial ->
             assertThat(trial.error).isNull()
             assertThat(trial.correctAnswers).isPositive()
-            assertThat(trial.figures[Figure.HOP_P50.key]).isGreaterThanOrEqualTo(20.0)
+            assertThat(trial.figures[Figure.HOP_P50.key]).isGreaterThanOrEqualTo(least.getValue(Variant.split(trial.arm).second!!))
+        }
+        if (!caps.works("netem")) {
+            // Rejected once, at its first pair, and not started again.
+            val rejected = record.forks.single { it.variant == "too-near" }
+            assertThat(rejected.status).isEqualTo(ForkStatus.REJECTED)
+            assertThat(rejected.failure).contains("rtt=0.05ms", "not applied as asked")
         }
         val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")

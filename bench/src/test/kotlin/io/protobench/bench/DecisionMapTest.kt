@@ -38,6 +38,17 @@ class DecisionMapTest {
     }
 
     @Test
+    fun `a winner is called even when comparisons among the protocols it beat stay open`() {
+        // HTTP/JSON and HTTP/Binary 3% apart under 40% noise: their comparison is open; gRPC beat both.
+        val r = record(mapOf("size=1kb vus=10" to hops(300.0, 310.0, 100.0), "size=1mb vus=10" to hops(300.0, 310.0, 100.0)), noise = 0.4)
+        val decisions = Analysis.of(r).first().family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" }
+        assertThat(decisions.single { grpc !in listOf(it.a, it.b) }.outcome).isInstanceOf(io.protobench.bench.verdict.Outcome.Inconclusive::class.java)
+        val call = Call.of(decisions) as Call.Winner
+        assertThat(call.protocol).isEqualTo(grpc)
+        assertThat(call.leastAdvantagePercent).isPositive()
+    }
+
+    @Test
     fun `leaders shown alike are equivalent, leaders not yet told apart are open`() {
         val r = record(mapOf("size=1kb vus=10" to hops(300.0, 100.0, 100.5), "size=1mb vus=10" to hops(100.0, 100.0, 100.0)), noise = 0.0)
         val calls = Analysis.of(r).map { a -> Call.of(a.family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" }) }

@@ -29,6 +29,28 @@ class ScenarioParserTest {
         val executor = all.getValue("grpc-executor")
         assertThat(executor.variants.map { it.name }).containsExactly("pool", "direct")
         assertThat(executor.protocols).contains(Protocol.HTTP_JSON) // the control: it does not read the setting
+        val networks = all.getValue("projectB")
+        assertThat(networks.variants.map { it.network }).containsExactly("lan", "region", "wan")
+        assertThat(networks.conditions.map { it.label }).containsExactly("size=10kb vus=10", "size=100kb vus=10", "size=1mb vus=10")
+    }
+
+    @Test
+    fun `a variant's network is a profile the lab knows, and the mistake is named`() {
+        fun variants(network: String) = """
+            name: net
+            sizes: [1kb]
+            load: {model: closed, vus: [1]}
+            duration: 1s
+            variants:
+              - {name: near}
+              - {name: far, network: "$network"}
+        """.trimIndent()
+        assertThat(ScenarioParser.parse(variants("WAN"), "net.yaml").variants.map { it.network }).containsExactly(null, "wan")
+        assertThat(ScenarioParser.parse(variants("rtt=5ms,bandwidth=1gbit"), "net.yaml").variants[1].network).isEqualTo("rtt=5ms,bandwidth=1gbit")
+        val unknown = violations(variants("moon")).single()
+        assertThat(unknown.field).isEqualTo("variants[1].network")
+        assertThat(unknown.toString()).contains("'moon'", "lan, dc, region, wan, mobile")
+        assertThat(violations(variants("rtt=5parsecs")).single().toString()).contains("variants[1].network", "rtt '5parsecs'")
     }
 
     @Test

@@ -34,11 +34,12 @@ sealed class Call {
             val losers = decisions.mapNotNull { (it.outcome as? Outcome.Better)?.loser }.toSet()
             val leaders = protocols.filter { it !in losers }
             SelectionGuide.best(decisions)?.let { winner ->
+                // Only the winner's own comparisons are all decided; those among the others may be open.
+                val won = decisions.filter { it.a == winner || it.b == winner }.map { it to it.outcome as Outcome.Better }
                 // Beaten by less than the margin, even at the interval's far end: practically a tie.
-                val tied = decisions.filter { d -> (d.outcome as Outcome.Better).highPercent < d.margin * 100 }
-                    .map { (it.outcome as Outcome.Better).loser }
+                val tied = won.filter { (d, better) -> better.highPercent < d.margin * 100 }.map { (_, better) -> better.loser }
                 if (tied.isNotEmpty()) return Equivalent(listOf(winner) + tied)
-                return Winner(winner, decisions.minOf { (it.outcome as Outcome.Better).lowPercent })
+                return Winner(winner, won.minOf { (_, better) -> better.lowPercent })
             }
             val amongLeaders = decisions.filter { it.a in leaders && it.b in leaders }
             return if (leaders.size > 1 && amongLeaders.all { it.outcome is Outcome.Equivalent }) Equivalent(leaders) else Open(leaders)

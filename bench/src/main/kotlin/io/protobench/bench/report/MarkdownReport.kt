@@ -7,6 +7,7 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
@@ -93,7 +94,7 @@ object MarkdownReport {
             appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
-            appendLine(networkLine(env["network"] as? Map<*, *>))
+            networkLines(env).forEach(::appendLine)
             appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
                 warmUpText(), s.durationMs / 1000.0,
@@ -267,15 +268,32 @@ object MarkdownReport {
             appendLine()
         }
 
-        /** Where the hop ran: loopback, or the link of a network profile with what was applied and measured before the run. */
-        private fun networkLine(network: Map<*, *>?): String {
-            if (network == null) return t("header.network.loopback")
+        /**
+         * Where the hop ran: loopback, or the link of a network profile with what was applied and
+         * measured before the run; then the link of each variant that names its own profile.
+         */
+        private fun networkLines(env: Map<String, Any?>): List<String> {
+            val own = r.scenario.variants.mapNotNull { v -> (env["network${Variant.SEPARATOR}${v.name}"] as? Map<*, *>)?.let { v.name to it } }
+            val run = env["network"] as? Map<*, *>
+            val runLine = when {
+                run != null -> t("header.network", linkText(run))
+                own.isEmpty() -> t("header.network.loopback")
+                own.size < r.scenario.variants.size -> t("header.network.loopback.rest")
+                else -> null
+            }
+            return listOfNotNull(runLine) + own.map { (variant, link) ->
+                if (link["refused"] != null) t("header.network.variant.refused", variant, link["profile"], link["refused"])
+                else t("header.network.variant", variant, linkText(link))
+            }
+        }
+
+        private fun linkText(network: Map<*, *>): String {
             val measured = listOfNotNull(
                 (network["measuredRttMs"] as? Number)?.let { "RTT ${Numbers.number(it.toDouble())} ms" },
                 (network["measuredBandwidthMbit"] as? Number)?.let { "${Numbers.number(it.toDouble())} Mbit/s" },
             ).joinToString(", ")
             val relay = if (network["relayCpu"] != null) t("header.network.relay") else ""
-            return t("header.network", network["profile"], network["asked"], (network["applied"] as? List<*>)?.joinToString("; "), measured, relay)
+            return t("header.network.link", network["profile"], network["asked"], (network["applied"] as? List<*>)?.joinToString("; "), measured, relay)
         }
 
         /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */

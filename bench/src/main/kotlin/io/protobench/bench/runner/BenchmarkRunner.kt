@@ -62,16 +62,16 @@ class BenchmarkRunner(
         val variantJdks = variantJdks(scenario)
         // A profile this machine cannot apply, or a link that measures off, is found out
         // before a results folder exists; the link lives until the run is over.
-        val network = options.network?.let { HopNetwork.open(it, progress = progress) }
+        val networks = HopNetworks.open(scenario.variants, options.network, progress)
         try {
-            return runOn(scenario, options, resumed, toolchain, k6, variantJdks, network)
+            return runOn(scenario, options, resumed, toolchain, k6, variantJdks, networks)
         } finally {
-            network?.close()
+            networks.close()
         }
     }
 
     private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, toolchain: Toolchain, k6: Path,
-                      variantJdks: Map<String, Jdk>, network: HopNetwork?): RunStore {
+                      variantJdks: Map<String, Jdk>, networks: HopNetworks): RunStore {
         val started = clock.instant()
         val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
@@ -85,7 +85,7 @@ class BenchmarkRunner(
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
                     "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
                 variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +
-                (network?.let { mapOf("network" to it.record) } ?: emptyMap()),
+                networks.records(scenario.variants),
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
@@ -97,7 +97,7 @@ class BenchmarkRunner(
 
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
             options.gatewayArguments, options.dataServerArguments, placement, children,
-            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, network = network)
+            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode)
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)

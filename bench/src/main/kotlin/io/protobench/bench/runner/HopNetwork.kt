@@ -8,8 +8,20 @@ import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.Shaped
 import java.net.InetSocketAddress
 
+/** What a server launch needs of a shaped link. [HopNetwork] is the real one; tests fake it. */
+interface HopLink : AutoCloseable {
+    /** The data-server's [command] inside the link's far end, listening there for both protocols. */
+    fun dataServer(command: List<String>): List<String>
+
+    /** Where the gateway reaches the data-server's [port], and what serves that route and closes with the fork's servers. */
+    fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?>
+
+    /** run.json's account of the link: the profile, how it was applied, and what was measured. */
+    val record: Map<String, Any?>
+}
+
 /**
- * The network the hop crosses when a run names a profile: the data-server in the lab's
+ * The network the hop crosses when a run (or a variant) names a profile: the data-server in the lab's
  * own namespace behind a veth shaped to the profile (tbf for bandwidth; the delay by netem
  * where the kernel has it, else by a user-space relay in this process), verified before
  * any server starts. One link for the whole run; each fork's servers get their own relays.
@@ -22,23 +34,22 @@ class HopNetwork private constructor(
     private val shaped: Shaped,
     /** What was applied and measured before the run, for run.json. */
     val check: LinkCheck,
-) : AutoCloseable {
+) : HopLink {
     /** The data-server's [command] inside the namespace, listening on the far address for both protocols. */
-    fun dataServer(command: List<String>): List<String> =
+    override fun dataServer(command: List<String>): List<String> =
         link.inside(command) + listOf("--server.address=${link.farAddress}", "--protobench.data.grpc.address=${link.farAddress}")
 
     /**
      * Where the gateway reaches the data-server's [port]: the far address itself, or a
      * relay in front of it (returned to be closed with the fork's servers).
      */
-    fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?> {
+    override fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?> {
         val far = InetSocketAddress(link.farAddress, port)
         val relay = shaped.relayFor(far) ?: return far to null
         return relay.address to relay
     }
 
-    /** run.json's account of the link: the profile, how it was applied, and what was measured. */
-    val record: Map<String, Any?>
+    override val record: Map<String, Any?>
         get() = mapOf(
             "profile" to check.profile.name,
             "asked" to check.profile.describe,

@@ -58,14 +58,15 @@ class ServerLauncher(
     private val startTimeout: Duration = Duration.ofSeconds(120),
     /** The java binary of each variant that names its own JDK. */
     private val variantJava: Map<String, Path> = emptyMap(),
-    /** The shaped link to the data-server when the run names a network profile; null = loopback beside the gateway. */
-    private val network: HopNetwork? = null,
+    /** The shaped links to the data-server, the run's or a variant's; none = loopback beside the gateway. */
+    private val networks: HopNetworks = HopNetworks.NONE,
 ) {
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
 
     /** Both servers with the run's settings, then [variant]'s (its JDK, heap, JVM options and properties) when given. */
     fun start(variant: Variant? = null): ServerSet {
+        val network = networks.forVariant(variant)
         val dataHttp = freePort()
         val dataGrpc = freePort()
         val gateway = freePort()

@@ -266,7 +266,9 @@ data class Cell(val condition: Condition, val arm: Arm) {
  * the same forks, exactly as protocols are. [gateway] and [dataServer] set `protobench.*`
  * properties of each server (checked against [io.protobench.contract.server.SettableSettings]);
  * [jvmOptions] go to both JVMs after the run's own; [heap] sets -Xms and -Xmx of both
- * (e.g. "512m", "2g"); [jdk] is an installed feature release ("17", "25") or a JDK path.
+ * (e.g. "512m", "2g"); [jdk] is an installed feature release ("17", "25") or a JDK path;
+ * [network] is a network profile (`region`, `rtt=40ms,bandwidth=100mbit`) the hop crosses
+ * in this variant's pairs, as `run --network` does for a whole run (seed project B).
  */
 data class Variant(
     val name: String,
@@ -275,10 +277,11 @@ data class Variant(
     val jvmOptions: List<String> = emptyList(),
     val heap: String? = null,
     val jdk: String? = null,
+    val network: String? = null,
 ) {
     /** What makes this variant itself: two variants with equal settings measure the same thing. */
     @get:com.fasterxml.jackson.annotation.JsonIgnore
-    val settings: List<Any?> get() = listOf(gateway, dataServer, jvmOptions, heap, jdk)
+    val settings: List<Any?> get() = listOf(gateway, dataServer, jvmOptions, heap, jdk, network)
 
     /** Both servers' JVM options: the run's, the variant's heap (replacing the run's), then the variant's own. */
     fun jvmOptions(runOptions: List<String>): List<String> {

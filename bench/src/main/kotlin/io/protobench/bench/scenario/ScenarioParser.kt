@@ -52,6 +52,8 @@ data class VariantFile(
     val heap: String? = null,
     /** A feature release ("25") or the absolute path of a JDK. */
     val jdk: String? = null,
+    /** A network profile for this variant's hop: lan, region, … or rtt=…,bandwidth=…,loss=…. */
+    val network: String? = null,
 )
 
 data class SoakFile(
@@ -371,4 +373,5 @@ private fun Variant.toFile() = VariantFile(
     jvm = jvmOptions.ifEmpty { null },
     heap = heap,
     jdk = jdk,
+    network = network,
 )

@@ -75,6 +75,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             jvm = texts(variant, "jvm", VariantChecks.JVM_ACCEPTED),
             heap = text(variant, "heap", VariantChecks.HEAP_ACCEPTED),
             jdk = text(variant, "jdk", VariantChecks.JDK_ACCEPTED),
+            network = text(variant, "network", VariantChecks.NETWORK_ACCEPTED),
         )
     }
 

@@ -1,5 +1,7 @@
 package io.protobench.bench.scenario
 
+import io.protobench.bench.network.InvalidProfile
+import io.protobench.bench.network.NetworkProfile
 import io.protobench.contract.server.SettableSettings
 import io.protobench.contract.server.SettableSettings.Server
 import java.nio.file.InvalidPathException
@@ -21,6 +23,7 @@ internal object VariantChecks {
     const val HEAP_ACCEPTED = "a heap size for -Xms and -Xmx of both servers: a number of up to 5 digits with m or g, at least 64m (e.g. 512m, 2g)"
     const val JVM_ACCEPTED = "a list of JVM options for both servers, each starting with '-', e.g. [-XX:+UseZGC]"
     const val JDK_ACCEPTED = "an installed feature release from 17 (e.g. 17, 25) or the absolute path of a JDK"
+    val NETWORK_ACCEPTED = "a network profile: ${NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, or rtt=40ms,bandwidth=100mbit,loss=0.1%"
     const val VALUE_ACCEPTED = "one value per property: text, a number or true/false"
 
     private const val MIN_HEAP_BYTES = 64L shl 20
@@ -86,8 +89,9 @@ internal object VariantChecks {
             file.jvm?.forEachIndexed { i, option -> jvmOption("$path.jvm[$i]", option) }
             file.heap?.let { if (heapBytes(it) == null) violation("$path.heap", it, HEAP_ACCEPTED) }
             file.jdk?.let { if (!isJdk(it)) violation("$path.jdk", it, JDK_ACCEPTED) }
+            val network = file.network?.let { network("$path.network", it) }
             if (violations.size > before) return null
-            return Variant(file.name!!, gateway, dataServer, file.jvm.orEmpty(), file.heap, file.jdk)
+            return Variant(file.name!!, gateway, dataServer, file.jvm.orEmpty(), file.heap, file.jdk, network)
         }
 
         /** [properties] with each value in the catalogue's spelling, after reporting each one it refuses. */
@@ -96,6 +100,15 @@ internal object VariantChecks {
                 SettableSettings.refusal(server, name, value)?.let { violation("$path.$name", value, it.accepted, it.problem?.let { p -> "$path: $p" }) }
             }
             return properties.mapValues { (name, value) -> SettableSettings.setting(server, name)?.normalised(value) ?: value }
+        }
+
+        /** The profile's name as the lab spells it (a built-in one in lower case), or null after reporting the mistake. */
+        private fun network(field: String, text: String): String? = try {
+            NetworkProfile.parse(text).name
+        } catch (e: InvalidProfile) {
+            // An unknown name needs only the list; a written-out profile, which of its fields is wrong.
+            violation(field, text, NETWORK_ACCEPTED, if ('=' in text) "$field: ${e.message}" else null)
+            null
         }
 
         private fun jvmOption(field: String, option: String) {
@@ -126,7 +139,7 @@ internal object VariantChecks {
         fun distinctSettings(variants: List<Variant>) {
             variants.groupBy { it.settings }.values.filter { it.size > 1 }.forEach { same ->
                 val names = same.map { it.name }
-                violation("variants", names, "variants that differ in a property, jvm, heap or jdk",
+                violation("variants", names, "variants that differ in a property, jvm, heap, jdk or network",
                     "variants ${names.dropLast(1).joinToString(", ")} and ${names.last()} differ in nothing")
             }
         }

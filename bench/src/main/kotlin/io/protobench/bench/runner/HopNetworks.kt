@@ -1,0 +1,91 @@
+package io.protobench.bench.runner
+
+import io.protobench.bench.network.LinkSetupFailed
+import io.protobench.bench.network.NetworkProfile
+import io.protobench.bench.scenario.Variant
+
+/**
+ * Every link the hop crosses in a run: the run's own (`run --network`), used by every pair
+ * without a profile of its own, and one per profile the scenario's variants name (seed
+ * project B compares networks as variants, in the same forks). Each link is built and
+ * measured before the results folder exists.
+ *
+ * The run's own link must hold, or the run stops. A variant's link that this machine
+ * cannot apply as asked (a sub-millisecond RTT through the user-space relay, say) rejects
+ * that variant when its first pair would start: the run goes on with the others and the
+ * record keeps the measured figures as the reason. When no variant would be left, the run
+ * stops before it starts.
+ */
+class HopNetworks private constructor(
+    private val runLink: HopLink?,
+    private val links: Map<String, HopLink>,
+    private val refusals: Map<String, String>,
+) : AutoCloseable {
+    /**
+     * The link [variant]'s data-server sits behind: its own profile's, else the run's; null
+     * for loopback. Throws [ServerSettingRejected] when the variant's profile did not hold.
+     */
+    fun forVariant(variant: Variant?): HopLink? {
+        val profile = variant?.network ?: return runLink
+        refusals[profile]?.let { throw ServerSettingRejected(it) }
+        return links.getValue(profile)
+    }
+
+    /** run.json's environment: the run's link under `network`, each variant's under `network · <variant>`. */
+    fun records(variants: List<Variant>): Map<String, Any?> =
+        (runLink?.let { mapOf("network" to it.record) } ?: emptyMap()) +
+            variants.mapNotNull { variant ->
+                val profile = variant.network ?: return@mapNotNull null
+                "$VARIANT_KEY${variant.name}" to (links[profile]?.record ?: mapOf("profile" to profile, "refused" to refusals[profile]))
+            }.toMap()
+
+    override fun close() {
+        (links.values + listOfNotNull(runLink)).forEach { runCatching { it.close() } }
+    }
+
+    companion object {
+        /** The environment key of a variant's link: `network · region`. */
+        const val VARIANT_KEY = "network${Variant.SEPARATOR}"
+
+        val NONE = HopNetworks(null, emptyMap(), emptyMap())
+
+        /**
+         * Opens the run's link for [runProfile] (throwing [LinkSetupFailed] when it cannot be
+         * applied or does not hold) and one link per distinct profile of [variants].
+         */
+        fun open(
+            variants: List<Variant>,
+            runProfile: NetworkProfile?,
+            progress: (String) -> Unit,
+            opener: (NetworkProfile) -> HopLink = { HopNetwork.open(it, progress = progress) },
+        ): HopNetworks {
+            val profiles = variants.mapNotNull { it.network }.distinct()
+            if (runProfile == null && profiles.isEmpty()) return NONE
+            val opened = mutableListOf<HopLink>()
+            try {
+                val runLink = runProfile?.let(opener)?.also { opened += it }
+                val links = mutableMapOf<String, HopLink>()
+                val refusals = mutableMapOf<String, String>()
+                for (profile in profiles) {
+                    try {
+                        links[profile] = opener(NetworkProfile.parse(profile)).also { opened += it }
+                    } catch (e: LinkSetupFailed) {
+                        refusals[profile] = e.message ?: "the link could not be set up"
+                    }
+                }
+                if (profiles.isNotEmpty() && variants.none { it.network == null || it.network in links }) {
+                    throw LinkSetupFailed("no variant's network can be applied as asked on this machine: " +
+                        refusals.entries.joinToString("; ") { (profile, why) -> "$profile: $why" })
+                }
+                refusals.forEach { (profile, why) ->
+                    val names = variants.filter { it.network == profile }.joinToString { it.name }
+                    progress("variant(s) $names will be rejected, the run goes on without them: $why")
+                }
+                return HopNetworks(runLink, links, refusals)
+            } catch (e: Exception) {
+                opened.forEach { runCatching { it.close() } }
+                throw e
+            }
+        }
+    }
+}
