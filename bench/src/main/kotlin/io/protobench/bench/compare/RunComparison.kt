@@ -97,12 +97,12 @@ object RunComparison {
      * wake-ups are shared the same way), so such a change may be the rate's, not the code's.
      */
     internal fun rateNotes(a: RunRecord, b: RunRecord): List<String> {
-        val ratesB = b.calibrations.associate { it.condition to it.ratePerSecond }
+        val ratesB = b.calibrations.associate { (it.condition to it.variant) to it.ratePerSecond }
         return a.calibrations.mapNotNull { ca ->
-            val rateB = ratesB[ca.condition] ?: return@mapNotNull null
+            val rateB = ratesB[ca.condition to ca.variant] ?: return@mapNotNull null
             val apart = kotlin.math.abs(rateB.toDouble() / ca.ratePerSecond - 1)
             if (apart <= RATE_TOLERANCE) null
-            else "${ca.condition}: the cost trials ran at ${ca.ratePerSecond}/s in run A and $rateB/s in run B " +
+            else "${ca.condition}${ca.variant?.let { " (variant $it)" } ?: ""}: the cost trials ran at ${ca.ratePerSecond}/s in run A and $rateB/s in run B " +
                 "(${"%.0f".format(apart * 100)}% apart, each run calibrated its own); CPU per request depends on the rate, " +
                 "so a change in a per-request figure may be the rate's. Protocol verdicts within each run are not affected."
         }

@@ -85,6 +85,11 @@ data class Calibration(
     /** The arrival rate every cost trial of this condition runs at. */
     val ratePerSecond: Int,
     val maxVus: Int,
+    /**
+     * The variant whose own rate this is, when variants differ in network (a link sets the
+     * capacity: region's rate would overload wan); null: one rate for every variant.
+     */
+    val variant: String? = null,
 )
 
 /**

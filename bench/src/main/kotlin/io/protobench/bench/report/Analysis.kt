@@ -46,7 +46,8 @@ data class Family(val kind: TrialKind, val figures: List<Figure>, val decisions:
 data class ConditionAnalysis(
     val condition: String,
     val phases: List<String>,
-    val calibration: Calibration?,
+    /** The condition's rate: one, or one per variant when its variants differ in network. */
+    val calibrations: List<Calibration>,
     val cost: List<ArmSummary>,
     val capacity: List<ArmSummary>,
     val families: List<Family>,
@@ -88,7 +89,7 @@ object Analysis {
         val analysis = ConditionAnalysis(
             condition = condition.label,
             phases = condition.phases,
-            calibration = record.calibrations.firstOrNull { it.condition == condition.label },
+            calibrations = record.calibrations.filter { it.condition == condition.label },
             cost = summaries(record.scenario.arms, values.getValue(TrialKind.COST)),
             capacity = summaries(record.scenario.arms, values.getValue(TrialKind.CAPACITY)),
             families = emptyList(),

@@ -158,11 +158,12 @@ object MarkdownReport {
         fun condition(out: StringBuilder, a: ConditionAnalysis): Unit = with(out) {
             appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
             appendLine()
-            a.calibration?.let {
-                appendLine(t("condition.calibration", it.ratePerSecond, Numbers.percentText(r.scenario.utilisation), it.slowestProtocol,
-                    Numbers.number(it.capacityRps), it.fork))
-                appendLine()
+            a.calibrations.forEach {
+                val line = t("condition.calibration", it.ratePerSecond, Numbers.percentText(r.scenario.utilisation), it.slowestProtocol,
+                    Numbers.number(it.capacityRps), it.fork)
+                appendLine(it.variant?.let { variant -> t("condition.calibration.variant", variant, line) } ?: line)
             }
+            if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
             if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
             for (family in a.families.filter { it.decisions.isNotEmpty() }) {

@@ -84,8 +84,9 @@ class ForkRunner(
     /**
      * One fork: a fresh server pair per variant (one pair without variants), each started,
      * soaked and measured on the fork's conditions; the record after it. The first fork
-     * starts with the first variant, whose probes calibrate every condition's rate; later
-     * forks take the variants in shuffled order.
+     * starts with the first variant, whose probes calibrate every condition's rate (each
+     * variant its own when they differ in network); later forks take the variants in
+     * shuffled order.
      */
     private fun fork(before: RunRecord, conditions: List<Condition>, random: Random): RunRecord {
         val index = (before.forks.maxOfOrNull { it.index } ?: 0) + 1
@@ -181,7 +182,7 @@ class ForkRunner(
         val probed = if (scenario.mode == Mode.CAPACITY) scenario.arms else scenario.arms.filterIsInstance<Arm.Of>()
         val closed = condition.load as? LoadLevel.Vus
         // With probes in the first fork only, every variant of that fork is still probed: its capacity is context.
-        val calibration = r.calibrations.firstOrNull { it.condition == condition.label }
+        val calibration = calibrationOf(r, condition, variant)
         val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || calibration == null || calibration.fork == fork.index
         if (closed != null && probe) {
             for (arm in probed.shuffled(random)) {
@@ -189,7 +190,7 @@ class ForkRunner(
             }
         }
         if (scenario.mode == Mode.COST) {
-            val offered = costLoad(condition, fork, r)?.also { (rate, calibration) ->
+            val offered = costLoad(condition, fork, r, variant)?.also { (rate, calibration) ->
                 if (calibration != null) r = keep(r.copy(calibrations = r.calibrations + calibration))
             }?.first
             if (offered == null) {
@@ -206,18 +207,28 @@ class ForkRunner(
     /**
      * The fixed rate of a condition: as given for an open-model condition; otherwise
      * [Scenario.utilisation] of the slowest protocol's capacity, calibrated once, in the
-     * first fork that probed the condition, and kept for every later fork.
+     * first fork that probed the condition, and kept for every later fork. One rate serves
+     * every variant (the same operating point), unless the variants differ in network: then
+     * each variant's own probes set its own rate, because a rate that half-loads one link
+     * can be beyond the capacity of another (1mb: region's 42/s against wan's ~12/s).
      */
-    private fun costLoad(condition: Condition, fork: ForkRecord, r: RunRecord): Pair<LoadLevel, Calibration?>? {
+    private fun costLoad(condition: Condition, fork: ForkRecord, r: RunRecord, variant: Variant?): Pair<LoadLevel, Calibration?>? {
         (condition.load as? LoadLevel.Rate)?.let { return it to null }
-        r.calibrations.firstOrNull { it.condition == condition.label }?.let { return LoadLevel.Rate(it.ratePerSecond, it.maxVus) to null }
+        calibrationOf(r, condition, variant)?.let { return LoadLevel.Rate(it.ratePerSecond, it.maxVus) to null }
         val probes = fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
         val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second } ?: return null
         val vus = (condition.load as LoadLevel.Vus).vus
         val rate = maxOf(1, (slowest.second * scenario.utilisation).toInt())
         val maxVus = maxOf(2 * vus, MIN_RATE_VUS)
-        return LoadLevel.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus)
+        return LoadLevel.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus, rateOwner(variant))
     }
+
+    private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =
+        r.calibrations.firstOrNull { it.condition == condition.label && it.variant == rateOwner(variant) }
+
+    /** The variant that has a rate of its own (when variants differ in network), else null: one rate for all. */
+    private fun rateOwner(variant: Variant?): String? =
+        variant?.name?.takeIf { scenario.variants.any { v -> v.network != null } }
 
     /** Every endpoint of the fork in one mix at a few virtual users, window after window, until steady or the cap. */
     private fun soak(servers: Fork, conditions: List<Condition>, index: Int): SoakRecord {

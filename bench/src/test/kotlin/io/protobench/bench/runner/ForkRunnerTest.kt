@@ -426,6 +426,26 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `variants on different networks each run at half their own capacity, settings variants share one rate`() {
+        val region = Variant("region", network = "region")
+        val wan = Variant("wan", network = "wan")
+        // wan's link makes every protocol four times as slow: region's rate would be twice wan's capacity.
+        val lab = FakeLab(FakeClock(), clearCosts, variantEffect = mapOf("wan" to clearCosts.mapValues { 20.0 }))
+        val r = run(scenario("probes: first-fork").copy(variants = listOf(region, wan)), lab)
+
+        assertThat(r.calibrations.map { it.variant }).containsExactly("region", "wan")
+        assertThat(r.calibrations).allSatisfy { assertThat(it.fork).isEqualTo(1) }
+        val (regionRate, wanRate) = r.calibrations.map { it.ratePerSecond }
+        assertThat(wanRate).isLessThan(regionRate / 2)
+        val costLoads = r.trials.filter { it.kind == TrialKind.COST }.groupBy({ Variant.split(it.arm).second }, { it.load })
+        assertThat(costLoads.getValue("region").distinct()).containsExactly(LoadLevel.Rate(regionRate, r.calibrations[0].maxVus).label)
+        assertThat(costLoads.getValue("wan").distinct()).containsExactly(LoadLevel.Rate(wanRate, r.calibrations[1].maxVus).label)
+        // Probes in the first fork only: each variant probed there, and nowhere else.
+        assertThat(r.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.fork }.distinct()).containsExactly(1)
+        assertThat(io.protobench.bench.report.MarkdownReport.render(r)).contains("Variant wan (its own network, its own rate): Cost trials at **$wanRate/s**")
+    }
+
+    @Test
     fun `a variant whose setting did not take effect is rejected once and the run goes on with the others`() {
         val s = scenario().copy(variants = listOf(zeroCopy, copyFrom))
         val lab = FakeLab(FakeClock(), clearCosts, reported = { v -> if (v.name == "copyFrom") mapOf("protobench.data.grpc-payload-mode" to "shared") else v.dataServer })
