@@ -60,8 +60,7 @@ class DelayProxy(
             // means close() either sees the socket or this loop sees that the relay is closed.
             if (!register(client)) break
             val target = runCatching { Socket().apply { tcpNoDelay = true; connect(upstream, CONNECT_TIMEOUT_MS) } }.getOrElse {
-                runCatching { client.close() }
-                sockets -= client
+                discard(client)
                 continue
             }
             if (!register(target)) { closeBoth(client, target); break }
@@ -121,13 +120,15 @@ class DelayProxy(
     private fun register(socket: Socket): Boolean {
         sockets += socket
         if (open.get()) return true
-        runCatching { socket.close() }
-        sockets -= socket
+        discard(socket)
         return false
     }
 
-    private fun closeBoth(a: Socket, b: Socket) {
-        listOf(a, b).forEach { runCatching { it.close() }; sockets -= it }
+    private fun closeBoth(a: Socket, b: Socket) = listOf(a, b).forEach(::discard)
+
+    private fun discard(socket: Socket) {
+        runCatching { socket.close() }
+        sockets -= socket
     }
 
     override fun close() {

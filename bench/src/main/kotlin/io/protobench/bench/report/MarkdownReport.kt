@@ -7,7 +7,7 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
-import io.protobench.bench.scenario.Variant
+import io.protobench.bench.runner.HopNetworks
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
@@ -274,7 +274,7 @@ object MarkdownReport {
          * measured before the run; then the link of each variant that names its own profile.
          */
         private fun networkLines(env: Map<String, Any?>): List<String> {
-            val own = r.scenario.variants.mapNotNull { v -> (env["network${Variant.SEPARATOR}${v.name}"] as? Map<*, *>)?.let { v.name to it } }
+            val own = r.scenario.variants.mapNotNull { v -> (env[HopNetworks.recordKey(v.name)] as? Map<*, *>)?.let { v.name to it } }
             val run = env["network"] as? Map<*, *>
             val runLine = when {
                 run != null -> t("header.network", linkText(run))

@@ -227,8 +227,9 @@ class ForkRunner(
         r.calibrations.firstOrNull { it.condition == condition.label && it.variant == rateOwner(variant) }
 
     /** The variant that has a rate of its own (when variants differ in network), else null: one rate for all. */
-    private fun rateOwner(variant: Variant?): String? =
-        variant?.name?.takeIf { scenario.variants.any { v -> v.network != null } }
+    private fun rateOwner(variant: Variant?): String? = variant?.name?.takeIf { ratePerVariant }
+
+    private val ratePerVariant = scenario.variants.any { it.network != null }
 
     /** Every endpoint of the fork in one mix at a few virtual users, window after window, until steady or the cap. */
     private fun soak(servers: Fork, conditions: List<Condition>, index: Int): SoakRecord {

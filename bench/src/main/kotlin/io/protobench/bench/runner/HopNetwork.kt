@@ -24,7 +24,8 @@ interface HopLink : AutoCloseable {
  * The network the hop crosses when a run (or a variant) names a profile: the data-server in the lab's
  * own namespace behind a veth shaped to the profile (tbf for bandwidth; the delay by netem
  * where the kernel has it, else by a user-space relay in this process), verified before
- * any server starts. One link for the whole run; each fork's servers get their own relays.
+ * any server starts. One link per profile for the whole run ([HopNetworks]); each fork's servers
+ * get their own relays.
  *
  * What this costs, stated in the report: the relay's threads run in the bench process, so
  * their CPU is not in the servers' CPU per request, but they share the machine's cores.

@@ -36,7 +36,7 @@ class HopNetworks private constructor(
         (runLink?.let { mapOf("network" to it.record) } ?: emptyMap()) +
             variants.mapNotNull { variant ->
                 val profile = variant.network ?: return@mapNotNull null
-                "$VARIANT_KEY${variant.name}" to (links[profile]?.record ?: mapOf("profile" to profile, "refused" to refusals[profile]))
+                recordKey(variant.name) to (links[profile]?.record ?: mapOf("profile" to profile, "refused" to refusals[profile]))
             }.toMap()
 
     override fun close() {
@@ -44,8 +44,8 @@ class HopNetworks private constructor(
     }
 
     companion object {
-        /** The environment key of a variant's link: `network · region`. */
-        const val VARIANT_KEY = "network${Variant.SEPARATOR}"
+        /** The run.json environment key of [variant]'s link: `network · region`. */
+        fun recordKey(variant: String) = "network${Variant.SEPARATOR}$variant"
 
         val NONE = HopNetworks(null, emptyMap(), emptyMap())
 
