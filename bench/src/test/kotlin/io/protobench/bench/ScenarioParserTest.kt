@@ -94,8 +94,10 @@ class ScenarioParserTest {
             duration: soon
             forks: 1
             margin: 80%
+            minRequests: -1
         """.trimIndent())
-        assertThat(v.map { it.field }).containsExactlyInAnyOrder("name", "sizes[1]", "protocols[1]", "load.vus", "duration", "forks", "margin")
+        assertThat(v.map { it.field }).containsExactlyInAnyOrder("name", "sizes[1]", "protocols[1]", "load.vus", "duration", "forks", "margin", "minRequests")
+        assertThat(v.first { it.field == "minRequests" }.accepted).contains("0 (no minimum)")
         assertThat(v.first { it.field == "sizes[1]" }.accepted).contains("up to 8mb")
         assertThat(v.first { it.field == "protocols[1]" }.accepted).contains("gRPC/Stream")
         assertThat(v.first { it.field == "duration" }.value).isEqualTo("soon")

@@ -70,6 +70,8 @@ data class ScenarioRecord(
     val soak: Map<String, Any>,
     /** every-fork | first-fork */
     val probes: String = "every-fork",
+    /** Fewest requests of a fixed-rate trial (0: none, as in records from before the field). */
+    val minRequests: Int = 0,
     /** The variants compared (each fork starts one server pair per variant); empty without variants. */
     val variants: List<io.protobench.bench.scenario.Variant> = emptyList(),
 )

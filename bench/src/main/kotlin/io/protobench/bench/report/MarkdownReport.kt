@@ -99,7 +99,8 @@ object MarkdownReport {
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
                 warmUpText(), s.durationMs / 1000.0,
                 if (s.mode == "cost") t("header.at-rate", Numbers.percentText(s.utilisation)) else t("header.closed"),
-                r.seed, Numbers.percentText(s.margin)))
+                r.seed, Numbers.percentText(s.margin),
+                if (s.mode == "cost" && s.minRequests > 0) t("header.min-requests", s.minRequests) else ""))
             appendLine()
             missing(out)
             appendLine(t("header.method"))

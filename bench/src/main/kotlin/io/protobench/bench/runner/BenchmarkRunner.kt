@@ -175,6 +175,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     utilisation = utilisation,
     budgetMs = budget?.toMillis(),
     probes = probes.id,
+    minRequests = minRequests,
     variants = variants,
     soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
         "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),

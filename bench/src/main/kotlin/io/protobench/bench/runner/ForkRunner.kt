@@ -167,7 +167,7 @@ class ForkRunner(
             progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
                 "${kind.name.lowercase()} ${offered.label}")
             val startedAt = clock.instant().toString()
-            val sample = servers.measure(LoadRun(cell, offered, scenario.duration))
+            val sample = servers.measure(LoadRun(cell, offered, scenario.trialDuration(offered)))
             // A stop closes the servers under a running trial: that is an interruption, not a death.
             val interrupted = stopping.get()
             val alive = interrupted || servers.alive()

@@ -19,7 +19,7 @@ data class Scenario(
     val parts: List<Part>,
     val protocols: List<Protocol>,
     val mode: Mode,
-    /** Measured time of one arm in one fork. */
+    /** Measured time of one arm in one fork (at least; see [trialDuration]). */
     val duration: Duration,
     val soak: Soak,
     /** Forks every condition gets before the adaptive planner may stop it. */
@@ -43,7 +43,20 @@ data class Scenario(
      * one fresh pair per variant. Empty: one pair with the run's own settings.
      */
     val variants: List<Variant> = emptyList(),
+    /** Fewest requests a trial at a fixed rate holds: a slow link's trials run longer instead of counting a handful. */
+    val minRequests: Int = DEFAULT_MIN_REQUESTS,
 ) {
+    /**
+     * How long one trial runs: [duration], or longer at a fixed rate too low to fit
+     * [minRequests] into it (wan at 1mb: 4/s for 5 s is 20 requests, whose CPU is a few
+     * clock ticks). Never beyond [MAX_TRIAL]. A closed-model trial runs [duration].
+     */
+    fun trialDuration(offered: LoadLevel): Duration {
+        val rate = (offered as? LoadLevel.Rate)?.perSecond ?: return duration
+        val needed = Duration.ofMillis((minRequests * 1000L + rate - 1) / rate)
+        return maxOf(duration, minOf(needed, MAX_TRIAL))
+    }
+
     /** Every condition in scenario order; a condition shared by several parts is measured once, tagged with each phase. */
     val conditions: List<Condition>
         get() = parts.flatMap { part -> part.conditions() }
@@ -85,6 +98,9 @@ data class Scenario(
         /** Measured on the reference machine: k6 start and exit plus opening and closing the gateway window. */
         const val K6_OVERHEAD_SECONDS = 0.6
         const val SERVER_START_SECONDS = 12.0
+        /** 200 requests: CPU per request in /proc clock ticks (10 ms) stays fine-grained even at milliseconds per request. */
+        const val DEFAULT_MIN_REQUESTS = 200
+        val MAX_TRIAL: Duration = Duration.ofMinutes(10)
     }
 }
 

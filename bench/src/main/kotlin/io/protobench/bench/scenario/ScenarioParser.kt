@@ -38,6 +38,8 @@ data class ScenarioFile(
     val budget: String? = null,
     /** every-fork | first-fork */
     val probes: String? = null,
+    /** Fewest requests in a fixed-rate trial (it runs longer at a low rate). */
+    val minRequests: Int? = null,
     /** Named configurations of the server pair, each measured in every fork. */
     val variants: List<VariantFile>? = null,
 )
@@ -97,6 +99,7 @@ object ScenarioParser {
     const val MAX_RATE = 1_000_000
     const val MAX_FORKS = 50
     const val DEFAULT_FORKS = 5
+    const val MAX_MIN_REQUESTS = 100_000
     const val MAX_SOAK_VUS = 500
     private val MAX_DURATION: Duration = Duration.ofMinutes(10)
     private val MAX_BUDGET: Duration = Duration.ofHours(24)
@@ -184,6 +187,8 @@ object ScenarioParser {
         }
         val probes = Probes.parse(file.probes ?: Probes.EVERY_FORK.id)
         if (probes == null) violation("probes", file.probes, Probes.accepted)
+        val minRequests = file.minRequests ?: Scenario.DEFAULT_MIN_REQUESTS
+        if (minRequests !in 0..MAX_MIN_REQUESTS) violation("minRequests", minRequests, "a whole number from 0 (no minimum) to $MAX_MIN_REQUESTS")
         val variants = VariantChecks.check(file.variants, source)
         violations += variants.violations
 
@@ -205,6 +210,7 @@ object ScenarioParser {
             budget = budget,
             probes = probes!!,
             variants = variants.variants,
+            minRequests = minRequests,
         ), violations)
     }
 
@@ -362,6 +368,7 @@ fun Scenario.toFile(): ScenarioFile {
         noiseControl = aaControl,
         budget = budget?.let(DurationText::k6),
         probes = probes.id,
+        minRequests = minRequests,
         variants = variants.map { it.toFile() }.ifEmpty { null },
     )
 }

@@ -44,6 +44,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             noiseControl = flag(top, "noiseControl"),
             budget = text(top, "budget", DurationText.ACCEPTED),
             probes = text(top, "probes", Probes.accepted),
+            minRequests = number(top, "minRequests", "a whole number from 0 (no minimum) to ${ScenarioParser.MAX_MIN_REQUESTS}"),
             variants = list(top, "variants", VARIANTS, ::variant),
         )
     }

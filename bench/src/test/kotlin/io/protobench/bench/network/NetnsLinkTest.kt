@@ -55,8 +55,17 @@ class NetnsLinkTest {
         val link = NetnsLink.open(shell, pid = 6, serial = 0)
         shell.commands.clear()
         link.netem(NetworkProfile.parse("wan"))
-        assertThat(shell.commands.first()).containsExactly("tc", "qdisc", "add", "dev", "pbn60", "root", "netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
+        // Loss needs one segment per packet first, or netem drops 64 KB offload bursts whole.
+        assertThat(shell.commands.take(2)).containsExactly(
+            listOf("ip", "link", "set", "dev", "pbn60", "gso_max_segs", "1"),
+            listOf("ip", "netns", "exec", "protobench-6-0", "ip", "link", "set", "dev", "pbf60", "gso_max_segs", "1"),
+        )
+        assertThat(shell.commands[2]).containsExactly("tc", "qdisc", "add", "dev", "pbn60", "root", "netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
         assertThat(shell.commands.last()).startsWith("ip", "netns", "exec", "protobench-6-0").endsWith("netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
+        assertThat(link.shaping).contains("one segment per packet")
+        shell.commands.clear()
+        link.netem(NetworkProfile.parse("region"))
+        assertThat(shell.commands.flatten()).doesNotContain("gso_max_segs")
         link.close()
     }
 
@@ -93,6 +102,9 @@ class NetnsLinkTest {
         val link = NetnsLink.open(shell, pid = 8, serial = 0)
         val shaped = Shaped.apply(NetworkProfile.parse("wan"), withDrop, link)
         assertThat(shell.commands).contains(
+            // One segment per packet, so a drop loses one segment, not a 64 KB offload burst.
+            listOf("ip", "link", "set", "dev", "pbn80", "gso_max_segs", "1"),
+            listOf("ip", "netns", "exec", "protobench-8-0", "ip", "link", "set", "dev", "pbf80", "gso_max_segs", "1"),
             listOf("ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "INPUT", "-m", "statistic", "--mode", "random", "--probability", "0.001", "-j", "DROP"),
             listOf("ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "OUTPUT", "-m", "statistic", "--mode", "random", "--probability", "0.001", "-j", "DROP"),
         )

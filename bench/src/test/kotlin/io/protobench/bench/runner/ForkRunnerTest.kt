@@ -172,6 +172,32 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `a fixed-rate trial runs long enough to hold the minimum requests, a probe runs the duration`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("minRequests: 10000"), lab)
+
+        val rate = r.calibrations.single().ratePerSecond
+        assertThat(rate * 5).isLessThan(10_000) // 5 s at this rate would hold too few
+        val (cost, probes) = lab.runs.map { it.second }.partition { it.offered is LoadLevel.Rate }
+        assertThat(cost.map { it.duration }.distinct()).containsExactly(Duration.ofMillis((10_000L * 1000 + rate - 1) / rate))
+        assertThat(probes.map { it.duration }.distinct()).containsExactly(Duration.ofSeconds(5))
+        assertThat(r.scenario.minRequests).isEqualTo(10_000)
+        assertThat(MarkdownReport.render(r)).contains("too low to hold 10000 requests")
+
+        val plain = FakeLab(FakeClock(), clearCosts)
+        run(scenario("minRequests: 0"), plain)
+        assertThat(plain.runs.map { it.second.duration }.distinct()).containsExactly(Duration.ofSeconds(5))
+    }
+
+    @Test
+    fun `a trial never runs beyond the longest trial, however low the rate`() {
+        val s = scenario("minRequests: 100000")
+        assertThat(s.trialDuration(LoadLevel.Rate(1, 2))).isEqualTo(Scenario.MAX_TRIAL)
+        assertThat(s.trialDuration(LoadLevel.Rate(1_000_000, 2))).isEqualTo(Duration.ofSeconds(5))
+        assertThat(s.trialDuration(LoadLevel.Vus(1))).isEqualTo(Duration.ofSeconds(5))
+    }
+
+    @Test
     fun `a clear difference is decided within the minimum forks, so no fork is added`() {
         val lab = FakeLab(FakeClock(), clearCosts)
         val r = run(scenario(forks = 3, maxForks = 8), lab)
