@@ -144,11 +144,15 @@ class ReportTest {
     fun `an invalid trial is listed under problems and left out of every verdict`() {
         val base = record()
         val broken = base.copy(forks = base.forks.map { f ->
-            if (f.index != 2) f else f.copy(trials = f.trials.map { t -> if (t.arm == json) t.copy(correctAnswers = 900, wrongAnswers = 100) else t })
+            if (f.index != 2) f else f.copy(trials = f.trials.map { t ->
+                val hopFailures = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0)).copy(failuresByKind = mapOf("data-server timeout" to 100L))
+                if (t.arm == json) t.copy(correctAnswers = 900, wrongAnswers = 100, gateway = hopFailures) else t
+            })
         })
         val a = Analysis.of(broken).single()
         assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(4)
-        assertThat(MarkdownReport.render(broken)).contains("## Problems", "is invalid and left out of every verdict: 10.00% of answers were wrong")
+        assertThat(MarkdownReport.render(broken)).contains("## Problems",
+            "is invalid and left out of every verdict: 10.00% of answers were wrong (limit 0.1%); the gateway's failed hops: data-server timeout × 100")
     }
 
     @Test

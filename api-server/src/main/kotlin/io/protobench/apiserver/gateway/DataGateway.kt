@@ -77,7 +77,7 @@ class DataGateway(
         try {
             parse()
         } catch (e: InvalidParameter) {
-            recording?.recordFailure()
+            recording?.recordFailure(INVALID_REQUEST)
             throw e
         }
 
@@ -89,9 +89,13 @@ class DataGateway(
         val start = timeSource.markNow()
         val result = try {
             call()
+        } catch (e: CancellationException) {
+            recording?.recordFailure(CANCELLED)
+            throw e
         } catch (e: Throwable) {
-            recording?.recordFailure()
-            throw if (e is CancellationException) e else FailedHop(protocol, e.asUnexpectedFailure())
+            val failure = e.asUnexpectedFailure()
+            recording?.recordFailure(failure.error)
+            throw FailedHop(protocol, failure)
         }
         val latency = start.elapsedNow()
         recording?.recordSuccess(latency, result.wireBytes)
@@ -117,6 +121,9 @@ class DataGateway(
     private fun complexityOrDefault(text: String?): ComplexityLevel = text?.let(ComplexityLevel::parse) ?: DEFAULT_COMPLEXITY
 
     companion object {
+        /** The failure kinds the window counts besides a [io.protobench.apiserver.client.HopFailure]'s own error. */
+        const val INVALID_REQUEST = "invalid request"
+        const val CANCELLED = "cancelled (the load generator went away)"
         private const val VERSION_MASK = 0xF000L
         private const val VERSION_4 = 0x4000L
         private const val VARIANT_MASK = -0x4000000000000000L // the top two bits

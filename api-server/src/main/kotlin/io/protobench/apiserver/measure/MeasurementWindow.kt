@@ -90,6 +90,7 @@ class MeasurementWindow(
             totalRequests = counts.total,
             successRequests = counts.successes,
             failedRequests = counts.failures,
+            failuresByKind = counts.failuresByKind,
             throughputRps = WindowMath.throughputRps(counts.total, duration),
             latency = counts.latencyMicros.toLatencyStats(),
             serverMetrics = serverMetricsOf(window.localStart, localEnd, samples),

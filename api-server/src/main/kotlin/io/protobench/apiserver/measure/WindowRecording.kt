@@ -2,6 +2,7 @@ package io.protobench.apiserver.measure
 
 import org.HdrHistogram.Histogram
 import org.HdrHistogram.Recorder
+import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.LongAdder
 import kotlin.time.Duration
 import kotlin.time.TimeMark
@@ -17,7 +18,8 @@ class WindowRecording(start: TimeMark) {
     /** Hop latency of successful requests, microseconds (auto-resizing, 3 significant digits). */
     private val latencyMicros = Recorder(3)
     private val successes = LongAdder()
-    private val failures = LongAdder()
+    /** Failed requests by what went wrong (a [io.protobench.apiserver.client.HopFailure]'s error, or "invalid request"). */
+    private val failures = ConcurrentHashMap<String, LongAdder>()
 
     /** Response bytes received on the hop by successful requests (HTTP body bytes; gRPC serialized message bytes). */
     private val responseBytes = LongAdder()
@@ -29,15 +31,15 @@ class WindowRecording(start: TimeMark) {
         timeline.recordCompletion()
     }
 
-    fun recordFailure() {
-        failures.increment()
+    fun recordFailure(kind: String) {
+        failures.computeIfAbsent(kind) { LongAdder() }.increment()
         timeline.recordCompletion()
     }
 
     /** The counts so far; the histogram is the one recorded since the previous call (call once, at the end). */
     fun drain(): WindowCounts = WindowCounts(
         successes = successes.sum(),
-        failures = failures.sum(),
+        failuresByKind = failures.mapValues { it.value.sum() }.toSortedMap(),
         responseBytes = responseBytes.sum(),
         latencyMicros = latencyMicros.intervalHistogram,
     )
@@ -45,9 +47,10 @@ class WindowRecording(start: TimeMark) {
 
 data class WindowCounts(
     val successes: Long,
-    val failures: Long,
+    val failuresByKind: Map<String, Long>,
     val responseBytes: Long,
     val latencyMicros: Histogram,
 ) {
+    val failures: Long get() = failuresByKind.values.sum()
     val total: Long get() = successes + failures
 }

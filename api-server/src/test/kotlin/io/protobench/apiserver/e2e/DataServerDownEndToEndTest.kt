@@ -58,6 +58,7 @@ class DataServerDownEndToEndTest {
         val (endStatus, report) = web.postJson("/benchmark/end")
         assertThat(endStatus).isEqualTo(200)
         assertThat(report["failedRequests"].asInt()).isEqualTo(5)
+        assertThat(report["failuresByKind"]["data-server unavailable"].asInt()).isEqualTo(5)
         assertThat(report["successRequests"].asInt()).isZero()
         assertThat(report["processes"]["dataServer"].isNull).isTrue()
         assertThat(report["processes"]["dataServerError"].asText()).startsWith("at end:")

@@ -22,7 +22,7 @@ class MeasurementWindowEndToEndTest {
     companion object {
         /** Every field `/benchmark/end` must carry (the seed scripts' and the bench runner's). */
         val REQUIRED = listOf(
-            "protocol", "testName", "durationMs", "totalRequests", "successRequests", "failedRequests", "throughputRps",
+            "protocol", "testName", "durationMs", "totalRequests", "successRequests", "failedRequests", "failuresByKind", "throughputRps",
             "latency.avgMs", "latency.minMs", "latency.maxMs", "latency.p50Ms", "latency.p90Ms", "latency.p95Ms",
             "latency.p99Ms", "latency.p999Ms",
             "serverMetrics.startHeapMb", "serverMetrics.endHeapMb", "serverMetrics.peakHeapMb", "serverMetrics.gcCount",

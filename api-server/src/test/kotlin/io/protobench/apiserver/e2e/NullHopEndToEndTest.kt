@@ -81,6 +81,7 @@ class NullHopEndToEndTest {
         assertThat(report["totalRequests"].asLong()).isEqualTo(6)
         assertThat(report["successRequests"].asLong()).isEqualTo(5)
         assertThat(report["failedRequests"].asLong()).isEqualTo(1)
+        assertThat(report["failuresByKind"]["invalid request"].asLong()).isEqualTo(1)
         assertThat(report["dataTransfer"]["totalBytes"].asLong()).isZero()
         assertThat(report["latency"]["maxMs"].asDouble()).isGreaterThanOrEqualTo(0.0)
         assertNothingReachedTheHop()

@@ -44,6 +44,7 @@ class TimeoutEndToEndTest {
         val (_, report) = web.postJson("/benchmark/end")
 
         assertThat(report["failedRequests"].asInt()).isEqualTo(uris.size)
+        assertThat(report["failuresByKind"].fieldNames().asSequence().toList()).containsExactly("data-server timeout")
         assertThat(report["successRequests"].asInt()).isZero()
     }
 

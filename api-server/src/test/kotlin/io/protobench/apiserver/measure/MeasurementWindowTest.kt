@@ -39,7 +39,8 @@ class MeasurementWindowTest {
         val started = window.start("gRPC/Unary", "phase1")
         val recording = window.current()!!
         repeat(10) { recording.recordSuccess((it + 1).milliseconds, wireBytes = 1_000) }
-        repeat(2) { recording.recordFailure() }
+        repeat(2) { recording.recordFailure("data-server timeout") }
+        recording.recordFailure("invalid request")
         time += 2.seconds
 
         val report = window.end()
@@ -49,10 +50,11 @@ class MeasurementWindowTest {
         assertThat(report.protocol).isEqualTo("gRPC/Unary")
         assertThat(report.testName).isEqualTo("phase1")
         assertThat(report.durationMs).isEqualTo(2_000)
-        assertThat(report.totalRequests).isEqualTo(12)
+        assertThat(report.totalRequests).isEqualTo(13)
         assertThat(report.successRequests).isEqualTo(10)
-        assertThat(report.failedRequests).isEqualTo(2)
-        assertThat(report.throughputRps).isEqualTo(6.0)
+        assertThat(report.failedRequests).isEqualTo(3)
+        assertThat(report.failuresByKind).containsExactlyEntriesOf(mapOf("data-server timeout" to 2L, "invalid request" to 1L))
+        assertThat(report.throughputRps).isEqualTo(6.5)
         assertThat(report.latency.minMs).isEqualTo(1.0)
         assertThat(report.latency.maxMs).isCloseTo(10.0, withPercentage(0.1))
         assertThat(report.latency.p50Ms).isCloseTo(5.0, withPercentage(0.1))
@@ -76,7 +78,7 @@ class MeasurementWindowTest {
     @Test
     fun `a start while a window is open is refused and the open window goes on`() = runBlocking<Unit> {
         window.start("first", "one")
-        window.current()!!.recordFailure()
+        window.current()!!.recordFailure("data-server timeout")
 
         assertThatThrownBy { runBlocking { window.start("second", "two") } }
             .isInstanceOfSatisfying(WindowAlreadyOpen::class.java) {
@@ -94,7 +96,7 @@ class MeasurementWindowTest {
     @Test
     fun `a start asking to replace drops the open window`() = runBlocking<Unit> {
         window.start("first", null)
-        window.current()!!.recordFailure()
+        window.current()!!.recordFailure("data-server timeout")
         window.start("second", "again", replace = true)
         window.current()!!.recordSuccess(3.milliseconds, 5)
         time += 1.seconds

@@ -25,7 +25,7 @@ class TimelineTest {
         val time = TestTimeSource()
         val recording = WindowRecording(time.markNow())
         recording.recordSuccess(2.milliseconds, 10)
-        recording.recordFailure()
+        recording.recordFailure("data-server timeout")
         time += 1000.milliseconds
         assertThat(recording.timeline.completedSeconds().completed).containsExactly(2L)
     }

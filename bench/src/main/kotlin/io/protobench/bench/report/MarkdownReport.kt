@@ -351,12 +351,17 @@ object MarkdownReport {
             appendLine()
         }
 
-        /** Why a trial is left out: its error as recorded, or the share of wrong answers in the report's words. */
+        /**
+         * Why a trial is left out: its error as recorded, or the share of wrong answers in the
+         * report's words, with what the gateway saw go wrong on the hop when it counted failures.
+         */
         private fun invalidReason(trial: TrialRecord): String? {
             if (trial.error != null) return trial.error
             val total = trial.correctAnswers + trial.wrongAnswers
             if (total == 0L) return t("problems.no-answers")
-            return t("problems.wrong-share", String.format(java.util.Locale.ROOT, "%.2f", trial.wrongAnswers * 100.0 / total))
+            val hopFailures = trial.gateway?.failuresByKind.orEmpty().entries.joinToString { "${it.key} × ${it.value}" }
+            return t("problems.wrong-share", String.format(java.util.Locale.ROOT, "%.2f", trial.wrongAnswers * 100.0 / total)) +
+                if (hopFailures.isEmpty()) "" else t("problems.hop-failures", hopFailures)
         }
     }
 }

@@ -32,6 +32,12 @@ data class WindowReport(
     val totalRequests: Long,
     val successRequests: Long,
     val failedRequests: Long,
+    /**
+     * The failed requests by what went wrong: the gateway's hop errors ("data-server
+     * timeout", "data-server unavailable", …) and "invalid request". Empty in reports
+     * written before it existed.
+     */
+    val failuresByKind: Map<String, Long> = emptyMap(),
     /** totalRequests per second of window. */
     val throughputRps: Double,
     /** Hop latency of the successful requests (gateway → data-server → decoded), ms. */
