@@ -389,4 +389,5 @@ private fun ownerAlive(dir: Path): Boolean {
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 }
 
-fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand()).main(args)
+fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
+    ExportCommand().subcommands(K6OperatorExportCommand())).main(args)

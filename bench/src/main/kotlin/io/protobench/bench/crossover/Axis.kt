@@ -112,6 +112,6 @@ enum class Axis(val id: String) {
         fun parse(text: String): Axis? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
 
         /** The virtual users k6 may use to hold a rate on the rate axis: as many as a calibrated rate at [vus] gets. */
-        fun rateVus(vus: Int) = maxOf(2 * vus, ForkRunner.MIN_RATE_VUS)
+        fun rateVus(vus: Int) = ForkRunner.rateVus(vus)
     }
 }

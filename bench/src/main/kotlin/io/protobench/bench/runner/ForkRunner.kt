@@ -219,7 +219,7 @@ class ForkRunner(
         val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second } ?: return null
         val vus = (condition.load as LoadLevel.Vus).vus
         val rate = maxOf(1, (slowest.second * scenario.utilisation).toInt())
-        val maxVus = maxOf(2 * vus, MIN_RATE_VUS)
+        val maxVus = rateVus(vus)
         return LoadLevel.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus, rateOwner(variant))
     }
 
@@ -291,6 +291,9 @@ class ForkRunner(
     companion object {
         /** Virtual users an open-model trial may use to hold its rate, at the least. */
         const val MIN_RATE_VUS = 50
+
+        /** The virtual users k6 may use to hold a fixed rate in a condition of [vus] closed-model users. */
+        fun rateVus(vus: Int) = maxOf(2 * vus, MIN_RATE_VUS)
     }
 }
 

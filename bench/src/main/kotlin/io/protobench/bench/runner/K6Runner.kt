@@ -1,6 +1,10 @@
 package io.protobench.bench.runner
 
 import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.Target
+import io.protobench.contract.payload.PayloadSize
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.scenario.DurationText
@@ -10,7 +14,19 @@ import java.time.Duration
 import java.util.concurrent.TimeUnit
 
 /** One endpoint k6 calls and the answer it must get: [field] equal to [value] (null: any value above 0). */
-data class K6Target(val path: String, val field: String, val value: Long?)
+data class K6Target(val path: String, val field: String, val value: Long?) {
+    companion object {
+        /**
+         * The endpoint of [cell] and its exact answer: the payload's bytes, or the level's
+         * `serializedSize` as [levelBytes] gives it for the arm (JSON bytes for HTTP/JSON,
+         * protobuf bytes otherwise; null when unknown, which accepts any size above 0).
+         */
+        fun of(cell: Cell, levelBytes: (level: String, arm: Arm) -> Long?): K6Target = when (val target = cell.condition.target) {
+            is Target.Size -> K6Target(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
+            is Target.Level -> K6Target(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
+        }
+    }
+}
 
 /**
  * Everything one k6 run needs: the shared script's environment variables. Kept apart
@@ -35,18 +51,27 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
         val FIXED_RATE_GO_RUNTIME = mapOf("GOMAXPROCS" to "1", "GOGC" to "400")
 
         fun of(script: Path, gatewayUrl: String, targets: List<K6Target>, offered: LoadLevel, duration: Duration, summary: Path): K6Invocation {
+            val goRuntime = if (offered is LoadLevel.Rate) FIXED_RATE_GO_RUNTIME else emptyMap()
+            val environment = scriptEnvironment(gatewayUrl, targets, offered, duration) +
+                ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + goRuntime
+            return K6Invocation(script, environment, duration)
+        }
+
+        /**
+         * What `protobench.js` reads to make one run, wherever k6 runs: the gateway, the
+         * endpoints with their expected answers, the load model and the duration. Where the
+         * summary goes (SUMMARY_PATH) is the caller's to add.
+         */
+        fun scriptEnvironment(gatewayUrl: String, targets: List<K6Target>, offered: LoadLevel, duration: Duration): Map<String, String> {
             val load = when (offered) {
                 is LoadLevel.Vus -> mapOf("LOAD_MODEL" to "closed", "VUS" to offered.vus.toString())
-                is LoadLevel.Rate -> mapOf("LOAD_MODEL" to "open", "RATE" to offered.perSecond.toString(), "MAX_VUS" to offered.maxVus.toString()) +
-                    FIXED_RATE_GO_RUNTIME
+                is LoadLevel.Rate -> mapOf("LOAD_MODEL" to "open", "RATE" to offered.perSecond.toString(), "MAX_VUS" to offered.maxVus.toString())
             }
-            val environment = mapOf(
+            return mapOf(
                 "BASE_URL" to gatewayUrl,
                 "TARGETS" to json.writeValueAsString(targets),
                 "DURATION" to DurationText.k6(duration),
-                "SUMMARY_PATH" to summary.toAbsolutePath().toString(),
             ) + load
-            return K6Invocation(script, environment, duration)
         }
     }
 }

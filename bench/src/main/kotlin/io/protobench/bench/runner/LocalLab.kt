@@ -12,9 +12,7 @@ import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Mode
-import io.protobench.bench.scenario.Target
 import io.protobench.bench.scenario.Variant
-import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.window.WindowReport
 import java.nio.file.Path
 import java.time.Duration
@@ -106,13 +104,8 @@ class LocalLab(
         override fun close() = servers.close()
 
         private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
-            script, servers.gatewayUrl, cells.map(::target), offered, duration, dir.resolve("logs/k6-summary.json"),
+            script, servers.gatewayUrl, cells.map { K6Target.of(it, ::levelBytes) }, offered, duration, dir.resolve("logs/k6-summary.json"),
         )
-
-        private fun target(cell: Cell): K6Target = when (val target = cell.condition.target) {
-            is Target.Size -> K6Target(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
-            is Target.Level -> K6Target(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
-        }
 
         /** The exact serializedSize the gateway reports for a level: JSON bytes for HTTP/JSON, protobuf bytes otherwise. */
         private fun levelBytes(level: String, arm: Arm): Long? {

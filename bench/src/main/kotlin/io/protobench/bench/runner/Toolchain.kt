@@ -11,7 +11,7 @@ class ToolchainProblem(message: String) : RuntimeException(message)
 /**
  * Finds the programs a run needs: the JVM for the servers, their jars and k6.
  * k6 is pinned to [K6_VERSION]; when no k6 is on PATH it is installed with
- * `go install` into `<project>/tools/bin` (git-ignored).
+ * `go install` into `<project>/tools/bin` (git-ignored), as the tests install kubeconform.
  */
 class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
     companion object {
@@ -41,23 +41,34 @@ class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
             "(the ./protobench wrapper does this for you)")
 
     /** k6 from PATH, else the pinned one under tools/bin, installed there first if needed. */
-    fun k6(log: (String) -> Unit): Path {
-        onPath("k6")?.let { return it }
-        val local = projectDir.resolve("tools/bin/k6")
-        if (Files.isExecutable(local)) return local
+    fun k6(log: (String) -> Unit): Path = onPath("k6") ?: goInstalled("k6", K6_MODULE, K6_VERSION, log)
+
+    /**
+     * [binary] under `tools/bin`, installed there first with `go install <command>@<version>`
+     * when it is missing or was installed at another version (`tools/bin/<binary>.version`
+     * records what `go install` was given; a binary without that record is taken as it is).
+     * [command] is the Go package of the command, e.g. `github.com/yannh/kubeconform/cmd/kubeconform`.
+     */
+    fun goInstalled(binary: String, command: String, version: String, log: (String) -> Unit): Path {
+        val local = projectDir.resolve("tools/bin/$binary")
+        val stamp = local.resolveSibling("$binary.version")
+        val wanted = "$command@$version"
+        if (Files.isExecutable(local) && (!Files.exists(stamp) || Files.readString(stamp).trim() == wanted)) return local
         val go = onPath("go") ?: Path.of("/usr/local/go/bin/go").takeIf { Files.isExecutable(it) } ?: throw ToolchainProblem(
-            "k6 is not installed and Go is not on PATH to install it: install Go 1.22 or newer " +
-                "(https://go.dev/doc/install) or k6 $K6_VERSION, then run again")
-        log("installing k6 $K6_VERSION with go install (one time, a few minutes)...")
+            "$binary is not installed and Go is not on PATH to install it: install Go 1.22 or newer " +
+                "(https://go.dev/doc/install) or $binary $version, then run again")
+        log("installing $binary $version with go install (one time, a few minutes)...")
         Files.createDirectories(local.parent)
-        val process = ProcessBuilder(go.toString(), "install", "$K6_MODULE@$K6_VERSION")
+        val installLog = projectDir.resolve("tools/$binary-install.log")
+        val process = ProcessBuilder(go.toString(), "install", wanted)
             .also { it.environment()["GOBIN"] = local.parent.toAbsolutePath().toString() }
             .redirectErrorStream(true)
-            .redirectOutput(projectDir.resolve("tools/k6-install.log").toFile())
+            .redirectOutput(installLog.toFile())
             .start()
         if (!process.waitFor(20, TimeUnit.MINUTES) || process.exitValue() != 0 || !Files.isExecutable(local)) {
-            throw ToolchainProblem("installing k6 with `go install $K6_MODULE@$K6_VERSION` failed; see tools/k6-install.log")
+            throw ToolchainProblem("installing $binary with `go install $wanted` failed; see $installLog")
         }
+        Files.writeString(stamp, wanted + "\n")
         return local
     }
 

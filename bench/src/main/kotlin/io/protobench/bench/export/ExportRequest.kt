@@ -1,0 +1,185 @@
+package io.protobench.bench.export
+
+import io.protobench.bench.scenario.DurationText
+import io.protobench.bench.scenario.InvalidScenario
+import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.ScenarioCatalog
+import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.ServerHeap
+import io.protobench.bench.scenario.Violation
+import java.nio.file.Files
+import java.nio.file.InvalidPathException
+import java.nio.file.Path
+import java.time.Duration
+
+/** What `protobench export k6-operator` was asked for, as given on the command line. */
+data class ExportRequest(
+    val scenario: String,
+    val parallelism: Int,
+    val out: String,
+    val force: Boolean = false,
+    val namespace: String = ExportDefaults.NAMESPACE,
+    val duration: String = ExportDefaults.DURATION,
+    /** The fixed arrival rate (requests/s, all runners together) for closed-model conditions; null keeps them closed. */
+    val rate: Int? = null,
+    val dataServerImage: String = ExportDefaults.dataServerImage(),
+    val gatewayImage: String = ExportDefaults.gatewayImage(),
+    val k6Image: String = ExportDefaults.K6_IMAGE,
+    val serverCpu: String = ExportDefaults.SERVER_CPU,
+    val serverMemory: String = ExportDefaults.SERVER_MEMORY,
+    val runnerCpu: String = ExportDefaults.RUNNER_CPU,
+    val runnerMemory: String = ExportDefaults.RUNNER_MEMORY,
+)
+
+/** The images of the two servers and of the k6 runners. */
+data class Images(val dataServer: String, val gateway: String, val k6: String)
+
+/** A checked [ExportRequest]: every value usable, the scenario loaded and validated. */
+data class ExportSettings(
+    val scenario: Scenario,
+    val parallelism: Int,
+    val out: Path,
+    val namespace: String,
+    /** How long each TestRun's k6 runs. */
+    val duration: Duration,
+    val rate: Int?,
+    val images: Images,
+    /** Each server's pod; both servers get the same. */
+    val server: Resources,
+    /** Each k6 runner's pod. */
+    val runner: Resources,
+)
+
+/** Every reason an export request cannot be carried out; nothing was written. */
+class InvalidExport(val violations: List<Violation>) :
+    RuntimeException(violations.joinToString("\n", prefix = "cannot export:\n") { "  - $it" })
+
+/** Checks an [ExportRequest], reporting every problem at once, as scenario files are checked. */
+object ExportValidation {
+    private const val SOURCE = "command line"
+    private val DNS_LABEL = Regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+
+    /** A registry host with an optional port, path components, an optional tag and digest. */
+    private val IMAGE = Regex("^[a-zA-Z0-9.-]+(:[0-9]+)?(/[a-z0-9]+([._-]+[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[0-9a-f]{64})?$")
+
+    fun check(request: ExportRequest): ExportSettings {
+        val violations = mutableListOf<Violation>()
+        val scenario = loadScenario(request.scenario, violations)
+        val duration = duration(request.duration, violations)
+        checkCounts(request, violations)
+        checkNames(request, violations)
+        checkCpu("--server-cpu", request.serverCpu, violations)
+        checkCpu("--runner-cpu", request.runnerCpu, violations)
+        checkMemory("--server-memory", request.serverMemory, ServerHeap.DEFAULT_BYTES + ExportDefaults.NON_HEAP_BYTES, violations)
+        checkMemory("--runner-memory", request.runnerMemory, 64L shl 20, violations)
+        scenario?.let { checkScenario(it, request, violations) }
+        val out = outFolder(request.out, request.force, violations)
+        if (violations.isNotEmpty()) throw InvalidExport(violations)
+        return ExportSettings(
+            scenario!!, request.parallelism, out!!, request.namespace, duration!!, request.rate,
+            Images(request.dataServerImage, request.gatewayImage, request.k6Image),
+            server = Resources.guaranteed(request.serverCpu, request.serverMemory),
+            runner = Resources.guaranteed(request.runnerCpu, request.runnerMemory),
+        )
+    }
+
+    private fun duration(text: String, violations: MutableList<Violation>): Duration? {
+        val duration = DurationText.parseOrNull(text)?.takeIf { it in ExportDefaults.DURATION_RANGE }
+        if (duration == null) violations += Violation(SOURCE, "--duration", text, "${DurationText.ACCEPTED} from 10s to 1h")
+        return duration
+    }
+
+    private fun checkCounts(request: ExportRequest, violations: MutableList<Violation>) {
+        if (request.parallelism !in 1..ExportDefaults.MAX_PARALLELISM) {
+            violations += Violation(SOURCE, "--parallelism", request.parallelism.toString(),
+                "a whole number of k6 runners from 1 to ${ExportDefaults.MAX_PARALLELISM}")
+        }
+        request.rate?.takeIf { it !in 1..ScenarioParser.MAX_RATE }?.let {
+            violations += Violation(SOURCE, "--rate", it.toString(), "requests per second from 1 to ${ScenarioParser.MAX_RATE}")
+        }
+    }
+
+    private fun checkNames(request: ExportRequest, violations: MutableList<Violation>) {
+        if (!DNS_LABEL.matches(request.namespace)) {
+            violations += Violation(SOURCE, "--namespace", request.namespace,
+                "a Kubernetes namespace name: lowercase letters, digits and '-', at most 63, starting and ending with a letter or digit")
+        }
+        listOf("--data-server-image" to request.dataServerImage, "--gateway-image" to request.gatewayImage, "--k6-image" to request.k6Image)
+            .filterNot { (_, image) -> IMAGE.matches(image) }
+            .forEach { (flag, image) -> violations += Violation(SOURCE, flag, image, "an image reference such as registry.example:5000/team/data-server:0.1.0") }
+    }
+
+    /** The scenario as `protobench run` loads it, or null with its violations (an unknown name lists the built-in ones). */
+    private fun loadScenario(name: String, violations: MutableList<Violation>): Scenario? = try {
+        ScenarioCatalog.load(name)
+    } catch (e: InvalidScenario) {
+        violations += e.violations
+        null
+    }
+
+    private fun checkScenario(scenario: Scenario, request: ExportRequest, violations: MutableList<Violation>) {
+        if (scenario.variants.isNotEmpty()) {
+            violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario without variants",
+                "--scenario ${request.scenario}: scenario ${scenario.name} compares server settings as variants (${scenario.variants.joinToString { it.name }}); " +
+                    "the export deploys one server pair with the default settings")
+        }
+        // Execution segments split the VUs: a runner with none would send nothing.
+        val fewest = scenario.conditions.minOfOrNull { runnerPool(it.load, request.rate) } ?: return
+        if (request.parallelism in 1..ExportDefaults.MAX_PARALLELISM && request.parallelism > fewest) {
+            violations += Violation(SOURCE, "--parallelism", request.parallelism.toString(), "at most $fewest for scenario ${scenario.name}",
+                "--parallelism ${request.parallelism}: the smallest load of scenario ${scenario.name} has $fewest virtual users; split over ${request.parallelism} runners, " +
+                    "some would get none")
+        }
+    }
+
+    /** The virtual users the runners share under [load]: its VUs, or the pool that holds its rate. */
+    private fun runnerPool(load: LoadLevel, rate: Int?): Int = when (val offered = TestRuns.offered(load, rate)) {
+        is LoadLevel.Vus -> offered.vus
+        is LoadLevel.Rate -> offered.maxVus
+    }
+
+    /** The output folder: absent, empty, or (with --force) one whose files the export may replace. */
+    private fun outFolder(text: String, force: Boolean, violations: MutableList<Violation>): Path? {
+        val path = try { Path.of(text).toAbsolutePath().normalize() } catch (e: InvalidPathException) {
+            violations += Violation(SOURCE, "--out", text, "a folder path", "--out $text is not a path: ${e.message}")
+            return null
+        }
+        when {
+            !Files.exists(path) -> Unit
+            !Files.isDirectory(path) -> violations += Violation(SOURCE, "--out", text, "a folder (absent or empty)", "--out $path is a file")
+            !force && Files.list(path).use { it.findAny().isPresent } ->
+                violations += Violation(SOURCE, "--out", text, "an absent or empty folder, or --force to replace the export in it",
+                    "--out $path is not empty")
+        }
+        return path
+    }
+
+    /** Kubernetes CPU: whole or decimal cores (up to 3 decimals) or millicores, above zero. */
+    private fun checkCpu(flag: String, text: String, violations: MutableList<Violation>) {
+        val millis = Regex("^(\\d{1,6})m$").matchEntire(text)?.groupValues?.get(1)?.toLong()
+            ?: Regex("^\\d{1,4}(\\.\\d{1,3})?$").matchEntire(text)?.let { (text.toDouble() * 1000).toLong() }
+        if (millis == null || millis <= 0) violations += Violation(SOURCE, flag, text, "a CPU amount above zero: cores (2, 0.5) or millicores (500m)")
+    }
+
+    /** Kubernetes memory with a binary (Ki, Mi, Gi, Ti) or decimal (k, M, G, T) suffix or plain bytes, at least [least] bytes. */
+    private fun checkMemory(flag: String, text: String, least: Long, violations: MutableList<Violation>) {
+        val bytes = memoryBytes(text)
+        val floor = "${least shr 20}Mi"
+        when {
+            bytes == null -> violations += Violation(SOURCE, flag, text, "memory such as 1536Mi, 2Gi or 2G")
+            bytes < least -> violations += Violation(SOURCE, flag, text,
+                if (flag == "--server-memory") "at least $floor: the servers run with a 1g heap (as in protobench run) and need room beside it" else "at least $floor")
+        }
+    }
+
+    private fun memoryBytes(text: String): Long? {
+        val (number, unit) = Regex("^(\\d{1,13})(Ki|Mi|Gi|Ti|k|M|G|T)?$").matchEntire(text)?.destructured ?: return null
+        val factor = when (unit) {
+            "Ki" -> 1L shl 10; "Mi" -> 1L shl 20; "Gi" -> 1L shl 30; "Ti" -> 1L shl 40
+            "k" -> 1_000L; "M" -> 1_000_000L; "G" -> 1_000_000_000L; "T" -> 1_000_000_000_000L
+            else -> 1L
+        }
+        return number.toLong().takeIf { it <= Long.MAX_VALUE / factor }?.times(factor)
+    }
+}
