@@ -191,7 +191,9 @@ class BenchEndToEndTest {
     fun `with a network profile the data-server runs behind the shaped link and every hop crosses its round trip`(@TempDir results: Path) {
         val caps = NetworkCapabilities.detect()
         assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
-        // The run's own link, a variant's own link, and (without netem) a variant whose profile cannot hold.
+        // The run's own link, a variant's own link, one without delay (so without a relay: the gateway
+        // calls the far address itself, as it always does where netem exists), and (without netem) a
+        // variant whose profile cannot hold.
         val scenario = ScenarioParser.parse("""
             name: e2e-network
             sizes: [1kb]
@@ -204,6 +206,7 @@ class BenchEndToEndTest {
             variants:
               - {name: run-link}
               - {name: far, network: "rtt=30ms"}
+              - {name: bare, network: "rtt=0ms,bandwidth=200mbit"}
               - {name: too-near, network: "rtt=0.05ms"}
         """.trimIndent(), "e2e network test")
         val options = options(results, 11).copy(network = NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"))
@@ -218,12 +221,15 @@ class BenchEndToEndTest {
         assertThat(record.resume!!.network).isEqualTo("rtt=20ms,bandwidth=100mbit")
         assertThat((record.environment["network · far"] as Map<*, *>)["holds"]).isEqualTo(true)
         val protocols = record.trials.filter { Variant.split(it.arm).first != "Null hop" }
-        val least = mapOf("run-link" to 20.0, "far" to 30.0)
-        assertThat(protocols.map { Variant.split(it.arm).second }.toSet()).containsExactlyInAnyOrder("run-link", "far")
+        val least = mapOf("run-link" to 20.0, "far" to 30.0, "bare" to 0.0)
+        assertThat(protocols.map { Variant.split(it.arm).second }.toSet()).containsExactlyInAnyOrder("run-link", "far", "bare")
         assertThat(protocols).allSatisfy { trial ->
             assertThat(trial.error).isNull()
             assertThat(trial.correctAnswers).isPositive()
             assertThat(trial.figures[Figure.HOP_P50.key]).isGreaterThanOrEqualTo(least.getValue(Variant.split(trial.arm).second!!))
+            // The gateway read the data-server's figures across every link (a loopback-only guard refused the far address).
+            assertThat(trial.gateway!!.processes.dataServer).`as`(trial.arm).isNotNull()
+            assertThat(trial.figures[Figure.DATA_CPU_US.key]).`as`(trial.arm).isNotNull()
         }
         if (!caps.works("netem")) {
             // Rejected once, at its first pair, and not started again.

@@ -36,9 +36,15 @@ class HopNetwork private constructor(
     /** What was applied and measured before the run, for run.json. */
     val check: LinkCheck,
 ) : HopLink {
-    /** The data-server's [command] inside the namespace, listening on the far address for both protocols. */
-    override fun dataServer(command: List<String>): List<String> =
-        link.inside(command) + listOf("--server.address=${link.farAddress}", "--protobench.data.grpc.address=${link.farAddress}")
+    /**
+     * The data-server's [command] inside the namespace, listening on the far address for both
+     * protocols; its internal endpoints answer to that address too, since without a relay the
+     * gateway reads the data-server's figures (`/internal/metrics`) by it.
+     */
+    override fun dataServer(command: List<String>): List<String> = link.inside(command) + listOf(
+        "--server.address=${link.farAddress}", "--protobench.data.grpc.address=${link.farAddress}",
+        "--protobench.internal-hosts=${link.farAddress}",
+    )
 
     /**
      * Where the gateway reaches the data-server's [port]: the far address itself, or a

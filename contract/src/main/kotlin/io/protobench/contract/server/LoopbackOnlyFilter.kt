@@ -15,9 +15,9 @@ import reactor.core.publisher.Mono
 /**
  * Answers 403 with a JSON explanation to a control or internal request that
  * [LoopbackOnly] refuses; everything else passes untouched. Runs first, so a refused
- * request reaches no handler.
+ * request reaches no handler. [extraHosts]: `protobench.internal-hosts`.
  */
-class LoopbackOnlyFilter : WebFilter, Ordered {
+class LoopbackOnlyFilter(private val extraHosts: Set<String> = emptySet()) : WebFilter, Ordered {
     private val mapper: ObjectMapper = Json.newMapper()
 
     override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
@@ -31,6 +31,7 @@ class LoopbackOnlyFilter : WebFilter, Ordered {
             headers.getFirst(HttpHeaders.HOST),
             headers.getFirst(HttpHeaders.ORIGIN),
             headers.getFirst(SEC_FETCH_SITE),
+            extraHosts,
         ) ?: return chain.filter(exchange)
         return forbidden(exchange, path.value(), reason)
     }

@@ -13,10 +13,20 @@ data class ProcessSettings(
      * itself once that process is gone; unset (the default) it runs until stopped.
      */
     val parentPid: Long? = null,
+    /**
+     * Host names besides the loopback ones that the control and internal endpoints answer
+     * to. The runner gives the data-server its link address when the gateway reaches it
+     * across a veth without a relay: the gateway then reads `/internal/metrics` by that
+     * address, and a loopback-only guard refused it, leaving the data-server's figures out.
+     */
+    val internalHosts: List<String> = emptyList(),
 ) {
     init {
         require(parentPid == null || parentPid > 0) {
             "protobench.parent-pid must be a process id (a whole number above 0), got $parentPid"
+        }
+        internalHosts.firstOrNull { !LoopbackOnly.isHostName(it) }?.let {
+            throw IllegalArgumentException("protobench.internal-hosts takes host names or addresses without a port (e.g. 10.201.0.2), got '$it'")
         }
     }
 }

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration
 @EnableConfigurationProperties(ProcessSettings::class)
 class ServerSupport {
     @Bean
-    fun loopbackOnlyFilter() = LoopbackOnlyFilter()
+    fun loopbackOnlyFilter(settings: ProcessSettings) = LoopbackOnlyFilter(settings.internalHosts.toSet())
 
     @Bean
     fun knownSettings(context: ConfigurableApplicationContext) = KnownSettings(context)
