@@ -106,7 +106,7 @@ object ExportReadme {
             |
             |`${K6OperatorExport.ORDER_FILE}` lists, per line, the file, the TestRun and the window's protocol and name. Per TestRun, `results/` then holds:
             |
-            |- `<name>.gateway.json`: the gateway's window (the `/benchmark/end` answer): hop latency of every request of every runner in one HdrHistogram, the gateway's CPU and allocation per request. The data-server's process figures are missing there (`dataServerError`): its `/internal` endpoints answer only a loopback Host, and the gateway calls it by its Service name; take its CPU from its pod (docs/distributed.md).
+            |- `<name>.gateway.json`: the gateway's window (the `/benchmark/end` answer): hop latency of every request of every runner in one HdrHistogram, both servers' CPU and allocation per request (the data-server's read by its Service name, which its `protobench.internal-hosts` lists; docs/distributed.md).
             |- `<name>.k6.log`: each runner's log, its end-of-test summary JSON on its own line. Add up counts (requests, check passes and fails, dropped iterations); never average the runners' percentiles (docs/distributed.md).
             """.trimMargin()
     }

@@ -28,6 +28,8 @@ object ServerManifests {
         args = listOf(
             "--server.address=0.0.0.0", "--server.port=$DATA_HTTP_PORT",
             "--protobench.data.grpc.address=0.0.0.0", "--protobench.data.grpc.port=$DATA_GRPC_PORT",
+            // The gateway reads the data-server's figures (/internal/metrics) by the Service's name.
+            "--protobench.internal-hosts=${serviceHost(DATA_SERVER, settings.namespace)}",
         ),
         ports = listOf(ContainerPort("http", DATA_HTTP_PORT), ContainerPort("grpc", DATA_GRPC_PORT)),
         // Spring Boot's health endpoint: up once the HTTP and gRPC servers are started.

@@ -67,6 +67,9 @@ class K6OperatorExportTest {
             "--protobench.gateway.data-server.grpc-port=${servicePorts.getValue("grpc")}",
             "--server.address=0.0.0.0",
         )
+        // The data-server's internal endpoints answer to the name the gateway reads its figures by.
+        assertThat(container(dataDeployment).path("args").map { it.asText() })
+            .contains("--protobench.internal-hosts=${dataService.path("metadata").path("name").asText()}.perf.svc")
         // Each Service selects its own Deployment's pods, on ports the containers declare.
         listOf(dataDeployment to dataService, gatewayDeployment to gatewayService).forEach { (deployment, service) ->
             val podLabels = deployment.path("spec").path("template").path("metadata").path("labels")
