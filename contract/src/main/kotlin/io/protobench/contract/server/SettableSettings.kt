@@ -72,6 +72,7 @@ object SettableSettings {
 
     // KnownSettings.PREFIX is a constant: the bench, which has no Spring, never loads that class.
     private const val PARENT_PID = "${KnownSettings.PREFIX}.parent-pid"
+    private const val INTERNAL_HOSTS = "${KnownSettings.PREFIX}.internal-hosts"
 
     private val settable: Map<Server, List<Setting>> = mapOf(
         Server.DATA_SERVER to with(Server.DATA_SERVER) {
@@ -105,11 +106,11 @@ object SettableSettings {
     )
 
     private val setByLab: Map<Server, List<String>> = mapOf(
-        Server.DATA_SERVER to with(Server.DATA_SERVER) { listOf(property("grpc.address"), property("grpc.port"), PARENT_PID) },
+        Server.DATA_SERVER to with(Server.DATA_SERVER) { listOf(property("grpc.address"), property("grpc.port"), PARENT_PID, INTERNAL_HOSTS) },
         Server.GATEWAY to with(Server.GATEWAY) {
             listOf(
                 property("data-server.host"), property("data-server.http-port"), property("data-server.grpc-port"),
-                property("timeouts.control-ms"), PARENT_PID,
+                property("timeouts.control-ms"), PARENT_PID, INTERNAL_HOSTS,
             )
         },
     )
