@@ -132,7 +132,7 @@ object ShapingPlan {
             val loss = NetworkProfile.number(profile.lossPercent)
             steps += when {
                 caps.works("netem") -> ShapingStep("loss", "netem loss $loss%", null)
-                caps.randomDrop == null -> ShapingStep("loss", "iptables random drop of $loss% of packets each way inside the namespace, ${NetnsLink.PER_SEGMENT} (no netem here)", null)
+                caps.randomDrop == null -> ShapingStep("loss", "${NetnsLink.randomDropDescription(profile.lossPercent)} (no netem here)", null)
                 else -> ShapingStep("loss", null, "$noNetem; and iptables cannot drop instead: ${caps.randomDrop}")
             }
         }

@@ -142,7 +142,7 @@ class Shaped private constructor(val applied: List<String>, private val oneWayDe
             }
             if (profile.lossPercent > 0) {
                 link.dropRandomly(profile.lossPercent)
-                applied += "iptables random drop of ${NetworkProfile.number(profile.lossPercent)}% of packets each way inside the namespace, ${NetnsLink.PER_SEGMENT}"
+                applied += NetnsLink.randomDropDescription(profile.lossPercent)
             }
             if (profile.rttMs > 0) applied += "user-space relay, ${NetworkProfile.number(profile.rttMs / 2)} ms each way (no netem here)"
             return Shaped(applied, oneWay.takeIf { profile.rttMs > 0 })

@@ -110,6 +110,10 @@ class NetnsLink private constructor(
         /** How a lossy link sends, as run.json and the report say it. */
         const val PER_SEGMENT = "one segment per packet (no segmentation offload: the servers' CPU includes the kernel's work per segment)"
 
+        /** What [dropRandomly] applies, in the words of the plan, run.json and the report. */
+        fun randomDropDescription(percent: Double) =
+            "iptables random drop of ${NetworkProfile.number(percent)}% of packets each way inside the namespace, $PER_SEGMENT"
+
         /**
          * Creates the namespace, the veth pair and both addresses, and brings the links up.
          * Fails with [LinkSetupFailed] naming the step and the kernel's words; whatever was
