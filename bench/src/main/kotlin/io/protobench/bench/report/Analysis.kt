@@ -128,8 +128,24 @@ object Analysis {
         fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(on.flatMap { figure ->
             pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
         }, margin = record.scenario.margin)
-        return Family(kind, figures, decide(withinVariant, figures) + decide(acrossVariants, figures.map(::variantFigure)))
+        val (sameNetwork, acrossNetworks) = acrossVariants.partition { (x, y) -> networkOf(record.scenario, x) == networkOf(record.scenario, y) }
+        val variantFigures = figures.map(::variantFigure)
+        return Family(kind, figures, decide(withinVariant, figures) + decide(sameNetwork, variantFigures) +
+            decide(acrossNetworks, variantFigures.filterNot { it in CPU_PER_REQUEST }))
     }
+
+    /**
+     * Not compared between variants on different networks: each network runs at its own
+     * rate (a tenth over wan of what region carries), so background work is spread over
+     * other request counts, and a lossy link is shaped per segment, which adds the
+     * kernel's work per packet to the servers' CPU. Latency and throughput are the link's
+     * answer; CPU per request is compared between protocols on one network.
+     */
+    val CPU_PER_REQUEST = setOf(Figure.HOP_CPU_US, Figure.TOTAL_CPU_US)
+
+    /** The network profile of the variant in an arm's label; null for loopback or the run's own `--network`. */
+    private fun networkOf(scenario: ScenarioRecord, label: String): String? =
+        Variant.split(label).second?.let { name -> scenario.variants.firstOrNull { it.name == name }?.network }
 
     /**
      * What a variant comparison weighs in place of [figure]: CPU per request of both

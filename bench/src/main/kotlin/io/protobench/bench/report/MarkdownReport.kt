@@ -175,6 +175,7 @@ object MarkdownReport {
                 appendLine()
                 family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
                 family.variantDecisions.forEach { appendLine("- ${t("condition.variants")} ${sentence(it, t)}") }
+                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1) appendLine(t("condition.variants.networks"))
                 family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
                 appendLine()
             }

@@ -468,7 +468,11 @@ class ForkRunnerTest {
         assertThat(costLoads.getValue("wan").distinct()).containsExactly(LoadLevel.Rate(wanRate, r.calibrations[1].maxVus).label)
         // Probes in the first fork only: each variant probed there, and nowhere else.
         assertThat(r.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.fork }.distinct()).containsExactly(1)
-        assertThat(io.protobench.bench.report.MarkdownReport.render(r)).contains("Variant wan (its own network, its own rate): Cost trials at **$wanRate/s**")
+        assertThat(io.protobench.bench.report.MarkdownReport.render(r)).contains("Variant wan (its own network, its own rate): Cost trials at **$wanRate/s**",
+            "Variants on different networks are compared on latency and throughput only")
+        // At other rates, CPU per request is not the network's to compare: region against wan on latency only.
+        val variantFigures = Analysis.of(r).single().family(TrialKind.COST)!!.variantDecisions.map { it.figure }.distinct()
+        assertThat(variantFigures).containsExactly(Figure.HOP_P50.key)
     }
 
     @Test
