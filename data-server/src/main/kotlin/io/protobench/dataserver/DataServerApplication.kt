@@ -8,7 +8,8 @@ import org.springframework.context.annotation.Import
 
 /**
  * The data-server: serves payloads and level objects over HTTP/JSON, HTTP/protobuf
- * (WebFlux on Netty, HTTP/1.1 and h2c) and gRPC unary and server streaming.
+ * (WebFlux on Netty, HTTP/1.1 and h2c) and gRPC unary and server streaming, and creates
+ * members in its database (the write path) over the same protocols.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

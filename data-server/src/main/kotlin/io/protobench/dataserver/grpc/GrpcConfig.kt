@@ -6,6 +6,7 @@ import io.protobench.dataserver.complex.ComplexMessages
 import io.protobench.dataserver.config.Compression
 import io.protobench.dataserver.config.DataServerSettings
 import io.protobench.dataserver.config.GrpcExecutor
+import io.protobench.dataserver.members.MemberStore
 import io.protobench.dataserver.payload.PayloadCatalog
 import kotlinx.coroutines.Dispatchers
 import org.springframework.context.annotation.Bean
@@ -24,8 +25,16 @@ class GrpcConfig {
         DataGrpcService(payloads, complex, handlerContext(settings.grpc.executor))
 
     @Bean
-    fun grpcServer(settings: DataServerSettings, service: DataGrpcService, environment: ConfigurableEnvironment) =
-        GrpcServer(settings.grpc, served(service, settings.compression), environment)
+    fun memberGrpcService(store: MemberStore, settings: DataServerSettings) =
+        MemberGrpcService(store, handlerContext(settings.grpc.executor))
+
+    @Bean
+    fun grpcServer(
+        settings: DataServerSettings,
+        dataService: DataGrpcService,
+        memberService: MemberGrpcService,
+        environment: ConfigurableEnvironment,
+    ) = GrpcServer(settings.grpc, listOf(served(dataService, settings.compression), memberService.bindService()), environment)
 
     /**
      * Where grpc-kotlin runs the handler coroutines. With grpc-java's pool, its default

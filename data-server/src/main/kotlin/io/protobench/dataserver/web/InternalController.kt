@@ -1,9 +1,11 @@
 package io.protobench.dataserver.web
 
+import io.protobench.contract.members.MemberCounts
 import io.protobench.contract.metrics.ProcessMetrics
 import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.dataserver.info.EffectiveSettings
 import io.protobench.dataserver.info.EffectiveSettingsReader
+import io.protobench.dataserver.members.MemberStore
 import org.springframework.http.HttpStatus
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping
@@ -12,10 +14,10 @@ import org.springframework.web.bind.annotation.RequestMapping
 import org.springframework.web.bind.annotation.ResponseStatus
 import org.springframework.web.bind.annotation.RestController
 
-/** What the gateway and the bench read about this process: resource counters and settings. */
+/** What the gateway and the bench read about this process: resource counters, settings and the members table. */
 @RestController
 @RequestMapping("/internal")
-class InternalController(private val settings: EffectiveSettingsReader) {
+class InternalController(private val settings: EffectiveSettingsReader, private val members: MemberStore) {
 
     /** Cumulative CPU, allocation, GC and heap counters of this JVM now. */
     @GetMapping("/metrics", produces = [MediaType.APPLICATION_JSON_VALUE])
@@ -28,4 +30,12 @@ class InternalController(private val settings: EffectiveSettingsReader) {
 
     @GetMapping("/settings", produces = [MediaType.APPLICATION_JSON_VALUE])
     suspend fun settings(): EffectiveSettings = settings.read()
+
+    /**
+     * Rows, members created since start and the database time since the previous call (the
+     * runner calls it after each trial, when no creation is under way); 503 when the
+     * database cannot be reached.
+     */
+    @GetMapping("/members", produces = [MediaType.APPLICATION_JSON_VALUE])
+    suspend fun members(): MemberCounts = members.counts()
 }
