@@ -16,10 +16,15 @@ import io.protobench.contract.payload.PayloadGenerator
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.DataResponse
 import io.protobench.contract.proto.DataServiceGrpc
+import io.protobench.contract.proto.MemberServiceGrpc
+import io.protobench.dataserver.grpc.DataGrpcService
 import io.protobench.dataserver.grpc.GrpcServer
 import io.protobench.dataserver.support.DataServerTest
 import io.protobench.dataserver.support.GrpcTestClient
 import io.protobench.dataserver.support.bodyOf
+import io.protobench.dataserver.web.ComplexController
+import io.protobench.dataserver.web.InternalController
+import io.protobench.dataserver.web.PayloadController
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Test
@@ -27,8 +32,10 @@ import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.CsvSource
 import org.junit.jupiter.params.provider.EnumSource
+import org.springframework.aop.support.AopUtils
 import org.springframework.beans.factory.annotation.Autowired
 import org.springframework.boot.test.web.server.LocalServerPort
+import org.springframework.context.ApplicationContext
 import org.springframework.http.MediaType
 import org.springframework.test.web.reactive.server.WebTestClient
 import reactor.netty.http.HttpProtocol
@@ -92,7 +99,7 @@ class OperationalEndpointsTest {
         val settings = mapper.readTree(web.bodyOf("/internal/settings", MediaType.APPLICATION_JSON_VALUE))
 
         assertThat(settings.fieldNames().asSequence().toList()).containsExactly(
-            "grpcPayloadMode", "httpBinaryPayloadMode", "complexEncoding", "chunkSizeBytes", "compression", "grpc",
+            "grpcPayloadMode", "httpBinaryPayloadMode", "complexEncoding", "chunkSizeBytes", "compression", "grpc", "db", "members",
         )
         assertThat(settings["grpc"].fieldNames().asSequence().toList())
             .containsExactly("address", "port", "executor", "eventLoopThreads")
@@ -102,6 +109,9 @@ class OperationalEndpointsTest {
         assertThat(settings["httpBinaryPayloadMode"].asText()).isEqualTo("shared")
         assertThat(settings["grpc"]["executor"].asText()).isEqualTo("pool")
         assertThat(settings["grpc"]["eventLoopThreads"].asInt()).isEqualTo(0)
+        assertThat(settings["db"].fieldNames().asSequence().toList()).containsExactly("url", "user", "poolSize", "connectionTimeoutMs")
+        assertThat(settings["db"]["url"].asText()).startsWith("jdbc:h2:mem:members-")
+        assertThat(settings["db"]["poolSize"].asInt()).isEqualTo(10)
         assertThat(settings.toString()).doesNotContain("-X", "java.", "PATH")
     }
 
@@ -112,7 +122,7 @@ class OperationalEndpointsTest {
         "Sec-Fetch-Site, cross-site,          cross-site",
     )
     fun `internal endpoints refuse foreign and cross-site requests with a JSON 403`(header: String, value: String, reason: String) {
-        for (uri in listOf("/internal/metrics", "/internal/settings", "/INTERNAL/settings", "/internal;x=1/settings")) {
+        for (uri in listOf("/internal/metrics", "/internal/settings", "/internal/members", "/INTERNAL/settings", "/internal;x=1/settings")) {
             web.get().uri(uri).header(header, value).exchange()
                 .expectStatus().isForbidden
                 .expectHeader().contentType(MediaType.APPLICATION_JSON)
@@ -145,22 +155,28 @@ class OperationalEndpointsTest {
     }
 
     @Test
+    fun `the read paths are served by the plain beans, not by proxies the database layer could add`(@Autowired context: ApplicationContext) {
+        val readPath = listOf(PayloadController::class, ComplexController::class, InternalController::class, DataGrpcService::class)
+        assertThat(readPath.map { context.getBean(it.java) }).noneMatch { AopUtils.isAopProxy(it) }
+    }
+
+    @Test
     fun `the bound gRPC port is published as local grpc port`(@Autowired env: org.springframework.core.env.Environment) {
         assertThat(grpcServer.port).isPositive
         assertThat(env.getProperty(GrpcServer.PORT_PROPERTY, Int::class.java)).isEqualTo(grpcServer.port)
     }
 
     @Test
-    fun `gRPC health reports SERVING for the server and the data service`() {
+    fun `gRPC health reports SERVING for the server, the data service and the member service`() {
         val health = HealthGrpc.newBlockingStub(grpc.channel)
-        listOf("", DataServiceGrpc.SERVICE_NAME).forEach { service ->
+        listOf("", DataServiceGrpc.SERVICE_NAME, MemberServiceGrpc.SERVICE_NAME).forEach { service ->
             val status = health.check(HealthCheckRequest.newBuilder().setService(service).build()).status
             assertThat(status).describedAs("health of '%s'", service).isEqualTo(ServingStatus.SERVING)
         }
     }
 
     @Test
-    fun `gRPC reflection lists the data service`() {
+    fun `gRPC reflection lists the data and member services`() {
         val answer = CompletableFuture<ServerReflectionResponse>()
         val requests = ServerReflectionGrpc.newStub(grpc.channel).serverReflectionInfo(object : StreamObserver<ServerReflectionResponse> {
             override fun onNext(value: ServerReflectionResponse) { answer.complete(value) }
@@ -170,7 +186,7 @@ class OperationalEndpointsTest {
         requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build())
         val services = answer.get(5, TimeUnit.SECONDS).listServicesResponse.serviceList.map { it.name }
         requests.onCompleted()
-        assertThat(services).contains("protobench.DataService", "grpc.health.v1.Health")
+        assertThat(services).contains("protobench.DataService", "protobench.MemberService", "grpc.health.v1.Health")
     }
 
     @ParameterizedTest

@@ -84,6 +84,8 @@ object SettableSettings {
                 Setting.choice(property("http-binary-payload-mode"), "shared", "copy"),
                 Setting.choice(property("grpc.executor"), "pool", "direct"),
                 Setting.wholeNumber(property("grpc.event-loop-threads"), "0 (gRPC's default) or 1..64", 0L..64),
+                Setting.wholeNumber(property("db.pool-size"), "1..200 (connections)", 1L..200),
+                Setting.wholeNumber(property("db.connection-timeout-ms"), "250..600000 (ms)", 250L..600_000),
             )
         },
         Server.GATEWAY to with(Server.GATEWAY) {
@@ -106,7 +108,14 @@ object SettableSettings {
     )
 
     private val setByLab: Map<Server, List<String>> = mapOf(
-        Server.DATA_SERVER to with(Server.DATA_SERVER) { listOf(property("grpc.address"), property("grpc.port"), PARENT_PID, INTERNAL_HOSTS) },
+        // The members database is the run's (one --db-url for every pair), not a variant's, and
+        // whether there is one follows from the scenario (a run that only reads has none).
+        Server.DATA_SERVER to with(Server.DATA_SERVER) {
+            listOf(
+                property("grpc.address"), property("grpc.port"), PARENT_PID, INTERNAL_HOSTS,
+                property("db.url"), property("db.user"), property("db.password"), property("members.enabled"),
+            )
+        },
         Server.GATEWAY to with(Server.GATEWAY) {
             listOf(
                 property("data-server.host"), property("data-server.http-port"), property("data-server.grpc-port"),

@@ -17,13 +17,21 @@ class SettableSettingsTest {
         assertThat(names(Server.DATA_SERVER))
             .containsExactly("protobench.data.grpc-payload-mode", "protobench.data.complex-encoding", "protobench.data.chunk-size-bytes",
                 "protobench.data.compression", "protobench.data.http-binary-payload-mode", "protobench.data.grpc.executor",
-                "protobench.data.grpc.event-loop-threads")
+                "protobench.data.grpc.event-loop-threads", "protobench.data.db.pool-size", "protobench.data.db.connection-timeout-ms")
     }
 
     @Test
     fun `the shared process settings are the lab's on both servers`() {
         val process = KnownSettings.declaredBy(KnownSettings.PREFIX, ProcessSettings::class)
         assertThat(Server.entries).allSatisfy { assertThat(SettableSettings.setByLab(it)).containsAll(process) }
+    }
+
+    @Test
+    fun `the members database is the lab's to choose, its pool a variant's`() {
+        assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.db.url", "jdbc:postgresql://db/members"))
+            .startsWith("'protobench.data.db.url' is set by the lab, not by a scenario")
+        assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.db.pool-size", "20")).isNull()
+        assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.db.pool-size", "0")).endsWith("accepted 1..200 (connections)")
     }
 
     @Test

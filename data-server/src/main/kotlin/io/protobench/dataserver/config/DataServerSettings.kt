@@ -3,6 +3,7 @@ package io.protobench.dataserver.config
 import com.fasterxml.jackson.annotation.JsonValue
 import io.protobench.contract.payload.PayloadSize
 import org.springframework.boot.context.properties.ConfigurationProperties
+import java.util.UUID
 
 /**
  * Every data-server setting, bound from `protobench.data.*` (see application.yml for
@@ -22,6 +23,10 @@ data class DataServerSettings(
     val chunkSizeBytes: Int = DEFAULT_CHUNK_SIZE_BYTES,
     /** Whether responses are compressed for clients that accept it, over HTTP and gRPC; see [Compression]. */
     val compression: Compression = Compression.NONE,
+    /** The members database of the write path. */
+    val db: Db = Db(),
+    /** Whether the write path (and its database) exists in this server. */
+    val members: Members = Members(),
 ) {
     init {
         require(chunkSizeBytes in 1..PayloadSize.MAX_BYTES) {
@@ -45,6 +50,62 @@ data class DataServerSettings(
                 "protobench.data.grpc.event-loop-threads must be 0 (grpc-netty's default) or 1 to " +
                     "$MAX_EVENT_LOOP_THREADS, got $eventLoopThreads"
             }
+        }
+    }
+
+    /** `protobench.data.members.*`: [enabled] false leaves out the database and the write path's endpoints. */
+    data class Members(val enabled: Boolean = true)
+
+    /** The members database (`protobench.data.db.*`), reached through a HikariCP pool of [poolSize] connections. */
+    data class Db(
+        /** JDBC URL; the default is a database of its own in this JVM's memory, empty at every start. */
+        val url: String = freshInMemoryUrl(),
+        val user: String = "sa",
+        val password: String = "",
+        /** Connections in the pool (a fixed pool: as many kept open), and JDBC calls running at once. */
+        val poolSize: Int = DEFAULT_POOL_SIZE,
+        /** Longest wait for a connection before a creation fails as "database unavailable", ms. */
+        val connectionTimeoutMs: Long = DEFAULT_CONNECTION_TIMEOUT_MS,
+    ) {
+        init {
+            require(ACCEPTED_URL_PREFIXES.any { url.startsWith(it) }) {
+                "protobench.data.db.url must be a JDBC URL of a database this server has a driver for " +
+                    "(${ACCEPTED_URL_PREFIXES.joinToString(" or ") { "$it…" }}), got '$url'"
+            }
+            require(poolSize in 1..MAX_POOL_SIZE) { "protobench.data.db.pool-size must be from 1 to $MAX_POOL_SIZE, got $poolSize" }
+            require(connectionTimeoutMs in MIN_CONNECTION_TIMEOUT_MS..MAX_CONNECTION_TIMEOUT_MS) {
+                "protobench.data.db.connection-timeout-ms must be from $MIN_CONNECTION_TIMEOUT_MS to " +
+                    "$MAX_CONNECTION_TIMEOUT_MS, got $connectionTimeoutMs"
+            }
+        }
+
+        /** Never the password: settings end up in logs and failure reports. */
+        override fun toString() =
+            "Db(url=$url, user=$user, password=(${password.length} characters), poolSize=$poolSize, " +
+                "connectionTimeoutMs=$connectionTimeoutMs)"
+
+        companion object {
+            /** HikariCP's own default. */
+            const val DEFAULT_POOL_SIZE = 10
+
+            /** Most connections a pool may hold: beyond any use on the machines the lab runs on. */
+            const val MAX_POOL_SIZE = 200
+
+            /** Long enough for a busy database, short enough that a dead one is answered 503 promptly. */
+            const val DEFAULT_CONNECTION_TIMEOUT_MS = 5_000L
+
+            /** HikariCP's lower bound. */
+            const val MIN_CONNECTION_TIMEOUT_MS = 250L
+            const val MAX_CONNECTION_TIMEOUT_MS = 600_000L
+
+            /** The drivers on the class path: H2 (the default, in memory) and PostgreSQL. */
+            val ACCEPTED_URL_PREFIXES = listOf("jdbc:h2:", "jdbc:postgresql:")
+
+            /**
+             * A uniquely named H2 database in memory: the name keeps two servers in one JVM (tests)
+             * apart, and DB_CLOSE_DELAY=-1 keeps it while the pool has no connection open.
+             */
+            fun freshInMemoryUrl() = "jdbc:h2:mem:members-${UUID.randomUUID()};DB_CLOSE_DELAY=-1"
         }
     }
 

@@ -1,6 +1,5 @@
 package io.protobench.dataserver.grpc
 
-import io.grpc.Status
 import io.protobench.contract.InvalidParameter
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.payload.PayloadSize
@@ -63,6 +62,6 @@ class DataGrpcService(
     private inline fun <T> validated(parse: () -> T): T = try {
         parse()
     } catch (e: InvalidParameter) {
-        throw Status.INVALID_ARGUMENT.withDescription(e.message).asException()
+        throw e.asStatus()
     }
 }

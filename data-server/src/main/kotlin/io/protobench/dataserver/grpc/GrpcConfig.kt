@@ -6,8 +6,11 @@ import io.protobench.dataserver.complex.ComplexMessages
 import io.protobench.dataserver.config.Compression
 import io.protobench.dataserver.config.DataServerSettings
 import io.protobench.dataserver.config.GrpcExecutor
+import io.protobench.dataserver.members.MemberStore
+import io.protobench.dataserver.members.MembersEnabled
 import io.protobench.dataserver.payload.PayloadCatalog
 import kotlinx.coroutines.Dispatchers
+import org.springframework.beans.factory.ObjectProvider
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.core.env.ConfigurableEnvironment
@@ -24,8 +27,18 @@ class GrpcConfig {
         DataGrpcService(payloads, complex, handlerContext(settings.grpc.executor))
 
     @Bean
-    fun grpcServer(settings: DataServerSettings, service: DataGrpcService, environment: ConfigurableEnvironment) =
-        GrpcServer(settings.grpc, served(service, settings.compression), environment)
+    @MembersEnabled
+    fun memberGrpcService(store: MemberStore, settings: DataServerSettings) =
+        MemberGrpcService(store, handlerContext(settings.grpc.executor))
+
+    /** DataService always; MemberService when the write path is on (else its calls answer UNIMPLEMENTED). */
+    @Bean
+    fun grpcServer(
+        settings: DataServerSettings,
+        dataService: DataGrpcService,
+        memberService: ObjectProvider<MemberGrpcService>,
+        environment: ConfigurableEnvironment,
+    ) = GrpcServer(settings.grpc, listOfNotNull(served(dataService, settings.compression), memberService.ifAvailable?.bindService()), environment)
 
     /**
      * Where grpc-kotlin runs the handler coroutines. With grpc-java's pool, its default

@@ -8,7 +8,6 @@ import io.grpc.protobuf.services.HealthStatusManager
 import io.grpc.protobuf.services.ProtoReflectionService
 import io.grpc.protobuf.services.ProtoReflectionServiceV1
 import io.protobench.contract.payload.PayloadSize
-import io.protobench.contract.proto.DataServiceGrpc
 import io.protobench.dataserver.config.DataServerSettings
 import io.protobench.dataserver.config.GrpcExecutor
 import org.slf4j.LoggerFactory
@@ -20,15 +19,15 @@ import java.util.concurrent.TimeUnit
 
 /**
  * The gRPC server (grpc-netty-shaded), started and stopped with the Spring context.
- * Serves [dataService] (the [DataGrpcService], with its interceptors),
- * health checking (SERVING for "" and `protobench.DataService`) and server reflection
+ * Serves [services] (the [DataGrpcService], with its interceptors, and the
+ * [MemberGrpcService]), health checking (SERVING for "" and each of them) and server reflection
  * (v1 and v1alpha, for grpcurl, ghz and k6 without the .proto). Runs calls on the
  * configured executor and event loops. Once started, the bound port is [port] and the
  * property `local.grpc.port`.
  */
 class GrpcServer(
     private val settings: DataServerSettings.Grpc,
-    private val dataService: ServerServiceDefinition,
+    private val services: List<ServerServiceDefinition>,
     private val environment: ConfigurableEnvironment,
 ) : SmartLifecycle {
     private val log = LoggerFactory.getLogger(javaClass)
@@ -48,7 +47,7 @@ class GrpcServer(
     override fun start() {
         val started = try {
             threaded(NettyServerBuilder.forAddress(InetSocketAddress(settings.address, settings.port)))
-                .addService(dataService)
+                .apply { services.forEach { addService(it) } }
                 .addService(health.healthService)
                 .addService(ProtoReflectionServiceV1.newInstance())
                 .addService(legacyReflection())
@@ -61,7 +60,7 @@ class GrpcServer(
         }
         server = started
         health.setStatus("", ServingStatus.SERVING)
-        health.setStatus(DataServiceGrpc.SERVICE_NAME, ServingStatus.SERVING)
+        services.forEach { health.setStatus(it.serviceDescriptor.name, ServingStatus.SERVING) }
         publishPort(started.port)
     }
 

@@ -19,5 +19,7 @@ class EffectiveSettingsReader(private val settings: DataServerSettings, private 
             executor = settings.grpc.executor,
             eventLoopThreads = settings.grpc.eventLoopThreads,
         ),
+        db = EffectiveSettings.Db.of(settings.db),
+        members = EffectiveSettings.Members(settings.members.enabled),
     )
 }

@@ -17,10 +17,10 @@ class StartupReport(private val reader: EffectiveSettingsReader, private val env
         log.info(
             "data-server ready: http={}:{} (HTTP/1.1 + h2c) grpc={}:{} grpc-payload-mode={} " +
                 "http-binary-payload-mode={} complex-encoding={} chunk-size-bytes={} compression={} " +
-                "grpc.executor={} grpc.event-loop-threads={}",
+                "grpc.executor={} grpc.event-loop-threads={} members={} db={} db.pool-size={}",
             environment.getProperty("server.address") ?: "*", environment.getProperty("local.server.port"),
             s.grpc.address, s.grpc.port, s.grpcPayloadMode.id, s.httpBinaryPayloadMode.id, s.complexEncoding.id,
-            s.chunkSizeBytes, s.compression.id, s.grpc.executor.id, s.grpc.eventLoopThreads,
+            s.chunkSizeBytes, s.compression.id, s.grpc.executor.id, s.grpc.eventLoopThreads, if (s.members.enabled) "on" else "off", s.db.url, s.db.poolSize,
         )
     }
 }

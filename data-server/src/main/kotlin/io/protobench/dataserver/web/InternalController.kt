@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RequestMapping
 import org.springframework.web.bind.annotation.ResponseStatus
 import org.springframework.web.bind.annotation.RestController
 
-/** What the gateway and the bench read about this process: resource counters and settings. */
+/** What the gateway and the bench read about this process: resource counters and settings (the members table: [MemberCountsController]). */
 @RestController
 @RequestMapping("/internal")
 class InternalController(private val settings: EffectiveSettingsReader) {

@@ -16,7 +16,11 @@ data class ParameterError(
     /** The value as given; null when the parameter was missing. */
     val value: String?,
     val accepted: String,
-)
+) {
+    companion object {
+        fun of(e: InvalidParameter) = ParameterError(e.message ?: "invalid ${e.parameter}", e.parameter, e.value, e.accepted)
+    }
+}
 
 /**
  * Turns [InvalidParameter] from any endpoint into 400 with a JSON [ParameterError],
@@ -32,7 +36,7 @@ class InvalidParameterHandler {
         exchange.response.headers.remove(PROTOBUF_MESSAGE_HEADER)
         return ResponseEntity.status(HttpStatus.BAD_REQUEST)
             .contentType(MediaType.APPLICATION_JSON)
-            .body(ParameterError(e.message ?: "invalid ${e.parameter}", e.parameter, e.value, e.accepted))
+            .body(ParameterError.of(e))
     }
 
     private companion object {

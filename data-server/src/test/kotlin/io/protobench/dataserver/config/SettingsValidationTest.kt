@@ -30,9 +30,52 @@ class SettingsValidationTest {
                     complexEncoding = ComplexEncoding.PER_REQUEST,
                     chunkSizeBytes = 65536,
                     compression = Compression.NONE,
+                    db = context.getBean(DataServerSettings::class.java).db,
                 ),
             )
         }
+    }
+
+    @Test
+    fun `the default database is a fresh H2 in memory, a pool of 10 and a 5 s connection timeout`() {
+        runner.run { context ->
+            val db = context.getBean(DataServerSettings::class.java).db
+            assertThat(db.url).startsWith("jdbc:h2:mem:members-").endsWith(";DB_CLOSE_DELAY=-1")
+            assertThat(db.url).describedAs("a name of its own at every start").isNotEqualTo(DataServerSettings.Db().url)
+            assertThat(listOf(db.user, db.password)).containsExactly("sa", "")
+            assertThat(db.poolSize).isEqualTo(10)
+            assertThat(db.connectionTimeoutMs).isEqualTo(5000)
+        }
+    }
+
+    @Test
+    fun `the database settings bind from protobench_data_db`() {
+        runner.withPropertyValues(
+            "protobench.data.db.url=jdbc:postgresql://db.example:5432/members",
+            "protobench.data.db.user=bench",
+            "protobench.data.db.password=s3cret",
+            "protobench.data.db.pool-size=32",
+            "protobench.data.db.connection-timeout-ms=250",
+        ).run { context ->
+            val db = context.getBean(DataServerSettings::class.java).db
+            assertThat(db).isEqualTo(DataServerSettings.Db("jdbc:postgresql://db.example:5432/members", "bench", "s3cret", 32, 250))
+            assertThat(db.toString()).describedAs("settings as logged").doesNotContain("s3cret")
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+        delimiter = '|',
+        value = [
+            "protobench.data.db.url=jdbc:mysql://db/members    | protobench.data.db.url must be a JDBC URL of a database this server has a driver for (jdbc:h2:… or jdbc:postgresql:…), got 'jdbc:mysql://db/members'",
+            "protobench.data.db.url=members.db                 | protobench.data.db.url must be a JDBC URL",
+            "protobench.data.db.pool-size=0                    | protobench.data.db.pool-size must be from 1 to 200, got 0",
+            "protobench.data.db.pool-size=201                  | protobench.data.db.pool-size must be from 1 to 200, got 201",
+            "protobench.data.db.connection-timeout-ms=249      | protobench.data.db.connection-timeout-ms must be from 250 to 600000, got 249",
+        ],
+    )
+    fun `a database setting out of range fails startup naming the property and what it accepts`(property: String, message: String) {
+        runner.withPropertyValues(property).run { assertThat(failureText(it)).contains(message) }
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.protobench.dataserver.support
 import io.grpc.ManagedChannel
 import io.grpc.ManagedChannelBuilder
 import io.protobench.contract.proto.DataServiceGrpc
+import io.protobench.contract.proto.MemberServiceGrpc
+import io.protobench.contract.proto.MemberServiceGrpcKt
 import io.protobench.dataserver.grpc.GrpcServer
 import org.springframework.test.web.reactive.server.WebTestClient
 import java.util.concurrent.TimeUnit
@@ -15,6 +17,11 @@ class GrpcTestClient(port: Int) : AutoCloseable {
         .build()
 
     val data: DataServiceGrpc.DataServiceBlockingStub = DataServiceGrpc.newBlockingStub(channel)
+
+    val members: MemberServiceGrpc.MemberServiceBlockingStub = MemberServiceGrpc.newBlockingStub(channel)
+
+    /** For the client stream (CreateMembers), which the blocking stub cannot make. */
+    val memberStreams = MemberServiceGrpcKt.MemberServiceCoroutineStub(channel)
 
     override fun close() {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS)
