@@ -10,6 +10,7 @@ import io.protobench.contract.proto.DataRequest
 import io.protobench.contract.proto.DataResponse
 import io.protobench.contract.proto.DataServiceGrpcKt
 import io.protobench.dataserver.complex.ComplexMessages
+import io.protobench.dataserver.info.ServedRequests
 import io.protobench.dataserver.payload.RequestIds
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
@@ -24,10 +25,12 @@ import kotlin.coroutines.CoroutineContext
 class DataGrpcService(
     private val payloads: GrpcPayloads,
     private val complex: ComplexMessages,
+    private val served: ServedRequests,
     handlerContext: CoroutineContext,
 ) : DataServiceGrpcKt.DataServiceCoroutineImplBase(handlerContext) {
 
     override suspend fun getData(request: DataRequest): DataResponse {
+        served.count()
         val size = validated { PayloadSize.parse(request.size) }
         val requestId = validated { RequestIds.bounded(request.requestId) }
         return DataResponse.newBuilder()
@@ -38,6 +41,7 @@ class DataGrpcService(
     }
 
     override fun getDataStream(request: DataRequest): Flow<DataChunk> = flow {
+        served.count()
         val size = validated { PayloadSize.parse(request.size) }
         val requestId = validated { RequestIds.bounded(request.requestId) }
         payloads.chunks(size).forEachIndexed { index, data ->
@@ -52,12 +56,17 @@ class DataGrpcService(
         }
     }
 
-    override suspend fun getComplexData(request: ComplexRequest): ComplexData =
-        complex.messageFor(validated { ComplexityLevel.parse(request.complexity) })
+    override suspend fun getComplexData(request: ComplexRequest): ComplexData {
+        served.count()
+        return levelMessage(request)
+    }
 
     override fun getComplexDataStream(request: ComplexRequest): Flow<ComplexData> = flow {
-        emit(getComplexData(request))
+        served.count()
+        emit(levelMessage(request))
     }
+
+    private fun levelMessage(request: ComplexRequest) = complex.messageFor(validated { ComplexityLevel.parse(request.complexity) })
 
     private inline fun <T> validated(parse: () -> T): T = try {
         parse()

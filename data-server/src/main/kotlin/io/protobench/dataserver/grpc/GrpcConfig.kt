@@ -6,6 +6,7 @@ import io.protobench.dataserver.complex.ComplexMessages
 import io.protobench.dataserver.config.Compression
 import io.protobench.dataserver.config.DataServerSettings
 import io.protobench.dataserver.config.GrpcExecutor
+import io.protobench.dataserver.info.ServedRequests
 import io.protobench.dataserver.members.MemberStore
 import io.protobench.dataserver.members.MembersEnabled
 import io.protobench.dataserver.payload.PayloadCatalog
@@ -23,8 +24,8 @@ class GrpcConfig {
     fun grpcPayloads(catalog: PayloadCatalog, settings: DataServerSettings) = GrpcPayloads(catalog, settings)
 
     @Bean
-    fun dataGrpcService(payloads: GrpcPayloads, complex: ComplexMessages, settings: DataServerSettings) =
-        DataGrpcService(payloads, complex, handlerContext(settings.grpc.executor))
+    fun dataGrpcService(payloads: GrpcPayloads, complex: ComplexMessages, served: ServedRequests, settings: DataServerSettings) =
+        DataGrpcService(payloads, complex, served, handlerContext(settings.grpc.executor))
 
     @Bean
     @MembersEnabled

@@ -1,5 +1,6 @@
 package io.protobench.dataserver.web
 
+import io.protobench.dataserver.info.ServedRequests
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.complex.LevelRecord
 import io.protobench.contract.complex.RecordShape
@@ -21,16 +22,21 @@ import org.springframework.web.bind.annotation.RestController
 class ComplexController(
     private val levels: LevelCatalog,
     private val messages: ComplexMessages,
+    private val served: ServedRequests,
 ) {
     // requestId is accepted for symmetry with /data and ignored: the level objects carry none.
 
     @GetMapping("/json", produces = [MediaType.APPLICATION_JSON_VALUE])
-    suspend fun json(@RequestParam(required = false) complexity: String?): LevelRecord =
-        levels.recordFor(ComplexityLevel.parse(complexity))
+    suspend fun json(@RequestParam(required = false) complexity: String?): LevelRecord {
+        served.count()
+        return levels.recordFor(ComplexityLevel.parse(complexity))
+    }
 
     @GetMapping("/binary", produces = [APPLICATION_PROTOBUF])
-    suspend fun binary(@RequestParam(required = false) complexity: String?): ComplexData =
-        messages.messageFor(ComplexityLevel.parse(complexity))
+    suspend fun binary(@RequestParam(required = false) complexity: String?): ComplexData {
+        served.count()
+        return messages.messageFor(ComplexityLevel.parse(complexity))
+    }
 
     @GetMapping("/levels", produces = [MediaType.APPLICATION_JSON_VALUE])
     suspend fun levels(): List<RecordShape> = levels.shapes

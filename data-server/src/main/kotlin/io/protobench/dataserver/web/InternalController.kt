@@ -4,6 +4,8 @@ import io.protobench.contract.metrics.ProcessMetrics
 import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.dataserver.info.EffectiveSettings
 import io.protobench.dataserver.info.EffectiveSettingsReader
+import io.protobench.dataserver.info.ServedCount
+import io.protobench.dataserver.info.ServedRequests
 import org.springframework.http.HttpStatus
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping
@@ -15,7 +17,7 @@ import org.springframework.web.bind.annotation.RestController
 /** What the gateway and the bench read about this process: resource counters and settings (the members table: [MemberCountsController]). */
 @RestController
 @RequestMapping("/internal")
-class InternalController(private val settings: EffectiveSettingsReader) {
+class InternalController(private val settings: EffectiveSettingsReader, private val served: ServedRequests) {
 
     /** Cumulative CPU, allocation, GC and heap counters of this JVM now. */
     @GetMapping("/metrics", produces = [MediaType.APPLICATION_JSON_VALUE])
@@ -25,6 +27,10 @@ class InternalController(private val settings: EffectiveSettingsReader) {
     @PostMapping("/metrics/reset-peak")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     suspend fun resetPeak() = ProcessMetrics.resetPeakHeap()
+
+    /** Data requests received since start ([ServedRequests]): throughput over a window without a gateway. */
+    @GetMapping("/served", produces = [MediaType.APPLICATION_JSON_VALUE])
+    suspend fun served() = ServedCount(served.total())
 
     @GetMapping("/settings", produces = [MediaType.APPLICATION_JSON_VALUE])
     suspend fun settings(): EffectiveSettings = settings.read()

@@ -1,5 +1,6 @@
 package io.protobench.dataserver.web
 
+import io.protobench.dataserver.info.ServedRequests
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.DataResponse
 import io.protobench.dataserver.config.DataServerSettings
@@ -30,6 +31,7 @@ import org.springframework.web.server.ServerWebExchange
 class PayloadController(
     private val catalog: PayloadCatalog,
     private val contentTypes: RequestedContentTypeResolver,
+    private val served: ServedRequests,
     settings: DataServerSettings,
 ) {
     private val binaryPayloadMode = settings.httpBinaryPayloadMode
@@ -38,7 +40,10 @@ class PayloadController(
     suspend fun json(
         @RequestParam(required = false) size: String?,
         @RequestParam(defaultValue = "") requestId: String,
-    ): PayloadJson = catalog.jsonBody(RequestIds.bounded(requestId), PayloadSize.parse(size))
+    ): PayloadJson {
+        served.count()
+        return catalog.jsonBody(RequestIds.bounded(requestId), PayloadSize.parse(size))
+    }
 
     @GetMapping("/binary", produces = [APPLICATION_PROTOBUF, MediaType.APPLICATION_OCTET_STREAM_VALUE])
     suspend fun binary(
@@ -46,6 +51,7 @@ class PayloadController(
         @RequestParam(defaultValue = "") requestId: String,
         exchange: ServerWebExchange,
     ): ResponseEntity<Any> {
+        served.count()
         val payloadSize = PayloadSize.parse(size)
         val boundedId = RequestIds.bounded(requestId)
         val payload = catalog.range(0, payloadSize.bytes, binaryPayloadMode)
