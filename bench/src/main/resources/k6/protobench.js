@@ -3,21 +3,32 @@
 // runner (io.protobench.bench.runner.K6Invocation), so phases, protocols and controls
 // are data, never copies of this file.
 //
-//   BASE_URL        gateway base URL, e.g. http://127.0.0.1:8080
+//   BASE_URL        gateway base URL, e.g. http://127.0.0.1:8080 (topology direct: the
+//                   data-server's HTTP side)
 //   TARGETS         JSON list of {path, field, value}: the gateway path, the answer field
 //                   that must equal value (payloadSize | serializedSize; value null = any > 0).
 //                   One target for a trial; several for a fork's soak, where each virtual
-//                   user cycles through them.
+//                   user cycles through them. Topology direct adds `call` (http-json,
+//                   http-binary, grpc-unary, grpc-stream) and, for gRPC, `size`: k6 calls
+//                   the data-server itself and checks the answer it sends (see direct()).
+//   GRPC_ADDR       topology direct: the data-server's gRPC host:port
 //   LOAD_MODEL      closed (constant VUs) | open (constant arrival rate)
 //   VUS             closed: virtual users
 //   RATE, MAX_VUS   open: requests per second, and the VU pool that may serve them
 //   DURATION        k6 duration, e.g. 30000ms
 //   SUMMARY_PATH    where the end-of-test summary JSON is written
 import http from 'k6/http';
+import grpc from 'k6/net/grpc';
 import { check } from 'k6';
 
 const env = __ENV;
 const targets = JSON.parse(env.TARGETS);
+const CORRECT = 'correct answer (status 200, expected size)';
+
+// gRPC clients exist only in the init context; each virtual user connects on its first call.
+// The methods come from the server's reflection service, so no .proto file travels with k6.
+const grpcClient = env.GRPC_ADDR ? new grpc.Client() : null;
+let grpcConnected = false;
 
 function scenario() {
   if (env.LOAD_MODEL === 'open') {
@@ -49,9 +60,63 @@ function correct(r, target) {
 
 export default function () {
   const target = targets[next++ % targets.length];
+  if (target.call) return direct(target);
   const res = http.get(env.BASE_URL + target.path, { timeout: '30s' });
   // One check, so k6's check passes are exactly the correct answers.
-  check(res, { 'correct answer (status 200, expected size)': (r) => correct(r, target) });
+  check(res, { [CORRECT]: (r) => correct(r, target) });
+}
+
+// Bytes a base64 text decodes to.
+function decodedLength(text) {
+  if (typeof text !== 'string') return -1;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}
+
+function connected() {
+  if (!grpcConnected) {
+    grpcClient.connect(env.GRPC_ADDR, { plaintext: true, reflect: true, maxReceiveSize: 16 * 1024 * 1024 });
+    grpcConnected = true;
+  }
+  return grpcClient;
+}
+
+// Topology direct: k6 calls the data-server over the target's protocol and checks the
+// answer itself: the payload's bytes as decoded, not a size the server merely claims.
+function direct(target) {
+  const pass = (ok) => check(null, { [CORRECT]: () => ok });
+  switch (target.call) {
+    case 'http-json': {
+      const r = http.get(env.BASE_URL + target.path, { timeout: '30s' });
+      const body = r.status === 200 ? r.json() : null;
+      return pass(body !== null && body.size === target.value && decodedLength(body.payload) === target.value);
+    }
+    case 'http-binary': {
+      const r = http.get(env.BASE_URL + target.path,
+        { timeout: '30s', responseType: 'binary', headers: { Accept: 'application/x-protobuf' } });
+      return pass(r.status === 200 && r.body !== null && r.body.byteLength === target.value);
+    }
+    case 'grpc-unary': {
+      const r = connected().invoke(target.path, { size: target.size }, { timeout: '30s' });
+      return pass(r.status === grpc.StatusOK && r.message.size === target.value &&
+        decodedLength(r.message.payload) === target.value);
+    }
+    case 'grpc-stream': {
+      // Server streaming: the check runs once the stream has ended (or failed).
+      const stream = new grpc.Stream(connected(), target.path, { timeout: '30s' });
+      let received = 0;
+      let checked = false;
+      const finish = (ok) => { if (!checked) { checked = true; pass(ok); } };
+      stream.on('data', (chunk) => { received += decodedLength(chunk.data); });
+      stream.on('error', () => finish(false));
+      stream.on('end', () => finish(received === target.value));
+      stream.write({ size: target.size });
+      stream.end();
+      return undefined;
+    }
+    default:
+      throw new Error('unknown call ' + target.call);
+  }
 }
 
 export function handleSummary(data) {

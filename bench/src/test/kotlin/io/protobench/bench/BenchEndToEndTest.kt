@@ -93,6 +93,47 @@ class BenchEndToEndTest {
     }
 
     @Test
+    fun `topology direct - k6 calls the data-server itself over all four protocols, no gateway started`(@TempDir results: Path) {
+        val scenario = ScenarioParser.parse("""
+            name: e2e-direct
+            sizes: [1kb]
+            load: {model: closed, vus: [2]}
+            duration: 2s
+            forks: 2
+            maxForks: 2
+            probes: first-fork
+            topology: direct
+            soak: {window: 1s, min: 3s, max: 6s}
+        """.trimIndent(), "e2e direct test")
+
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 11))
+        val record = RunStore.load(store.dir)
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat(record.forks).hasSize(2).allSatisfy { fork ->
+            // The soak's windows read the data-server's own request count: throughput without a gateway.
+            assertThat(fork.soak!!.windows).isNotEmpty.allSatisfy { assertThat(it.throughputRps).isPositive() }
+        }
+        val protocols = listOf("HTTP/JSON", "HTTP/Binary", "gRPC/Unary", "gRPC/Stream")
+        assertThat(record.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.distinct()).containsExactlyInAnyOrderElementsOf(protocols)
+        record.trials.forEach { trial ->
+            assertThat(trial.error).isNull()
+            assertThat(trial.gateway).isNull()
+            assertThat(trial.correctAnswers).describedAs(trial.arm).isPositive()
+            assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero() // every answer's payload checked byte for byte by k6
+            assertThat(trial.figures[Figure.HOP_P50.key]).describedAs(trial.arm).isPositive()
+            assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
+            assertThat(trial.figures[Figure.API_CPU_US.key]).isNull()
+        }
+        val hopCpu = Analysis.of(record).single().cost.associate { it.arm to it.estimates[Figure.HOP_CPU_US] }
+        assertThat(hopCpu.keys).containsExactlyInAnyOrderElementsOf(protocols)
+        assertThat(hopCpu.values).allSatisfy { assertThat(it!!.mean).isPositive() }
+        assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
+        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "## size=1kb vus=2", "| gRPC/Stream |")
+        assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1)
+    }
+
+    @Test
     fun `an open-model condition runs at its given rate without probes and checks the level's exact size`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("""
             name: e2e-open
@@ -327,7 +368,7 @@ class BenchEndToEndTest {
         val summaryFile = dir.resolve("summary.json")
         val children = ChildProcesses(dir.resolve("children.pid"))
         ServerLauncher(toolchain, dir.resolve("logs"), listOf("-Xms256m", "-Xmx512m"), children = children).start().use { servers ->
-            val invocation = K6Invocation(script, mapOf("BASE_URL" to servers.gatewayUrl, "SUMMARY_PATH" to summaryFile.toString()),
+            val invocation = K6Invocation(script, mapOf("BASE_URL" to servers.gatewayUrl!!, "SUMMARY_PATH" to summaryFile.toString()),
                 Duration.ofSeconds(3))
             val summary = K6Runner(k6, dir.resolve("k6.log"), CpuPlacement.plan(1, enabled = false), children).run(invocation)
 

@@ -5,6 +5,8 @@ import io.protobench.bench.scenario.Load
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.Topology
+import io.protobench.bench.scenario.toFile
 import io.protobench.bench.scenario.Workload
 import io.protobench.contract.Protocol
 import org.assertj.core.api.Assertions.assertThat
@@ -123,6 +125,22 @@ class ScenarioParserTest {
         assertThat(v.map { it.field }).containsExactlyInAnyOrder("load.rates", "load.vus")
         val ok = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]\nload: {model: open, rates: [100, 200], maxVus: 50}", "t")
         assertThat(ok.conditions.map { it.label }).containsExactly("size=1kb rate=100/s", "size=1kb rate=200/s")
+    }
+
+    @Test
+    fun `topology direct has no null hop and refuses what needs the gateway, naming what is accepted`() {
+        val direct = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct", "t")
+        assertThat(direct.topology).isEqualTo(Topology.DIRECT)
+        assertThat(direct.arms.map { it.label }).containsExactly("HTTP/JSON", "HTTP/Binary", "gRPC/Unary", "gRPC/Stream")
+        assertThat(ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]", "t").arms.map { it.label }).contains("Null hop")
+        // Written back (as run.json's resume does), the topology survives.
+        assertThat(direct.toFile().topology).isEqualTo("direct")
+
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: mesh").single().accepted).isEqualTo("gateway or direct")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nnullHop: true").single().field).isEqualTo("nullHop")
+        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\ntopology: direct").single().accepted).contains("payload sizes only")
+        val network = violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a}, {name: b, network: region}]")
+        assertThat(network.single().accepted).contains("network")
     }
 
     @Test

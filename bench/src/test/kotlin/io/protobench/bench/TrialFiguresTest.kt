@@ -80,4 +80,43 @@ class TrialFiguresTest {
         val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Vus(10), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
         assertThat(inv.environment).containsEntry("LOAD_MODEL", "closed").doesNotContainKeys("GOMAXPROCS", "GOGC")
     }
+
+    @Test
+    fun `called directly, k6 checks the answer the data-server itself sends, byte for byte`() {
+        val scenario = ScenarioParser.parse("name: t\nduration: 3s\nsizes: [1kb, 1mb]\ntopology: direct", "t")
+        val targets = scenario.cells.associate { it.label to K6Target.direct(it) }
+        assertThat(targets.getValue("HTTP/JSON size=1kb vus=10")).isEqualTo(K6Target("/data/json?size=1kb", "size", 1024, "http-json"))
+        // The protobuf body: size (tag + 2-byte varint) and payload (tag + 2-byte length + 1,024 bytes).
+        assertThat(targets.getValue("HTTP/Binary size=1kb vus=10")).isEqualTo(K6Target("/data/binary?size=1kb", "bodyBytes", 1030, "http-binary"))
+        assertThat(targets.getValue("HTTP/Binary size=1mb vus=10").value).isEqualTo(1_048_576L + 1 + 3 + 1 + 3)
+        assertThat(targets.getValue("gRPC/Unary size=1mb vus=10"))
+            .isEqualTo(K6Target("protobench.DataService/GetData", "size", 1_048_576, "grpc-unary", "1mb"))
+        assertThat(targets.getValue("gRPC/Stream size=1kb vus=10").call).isEqualTo("grpc-stream")
+
+        val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", targets.values.take(1), LoadLevel.Vus(2), Duration.ofSeconds(3),
+            Path.of("/tmp/sum.json"), grpcAddress = "127.0.0.1:2")
+        assertThat(inv.environment).containsEntry("GRPC_ADDR", "127.0.0.1:2")
+            .containsEntry("TARGETS", """[{"path":"/data/json?size=1kb","field":"size","value":1024,"call":"http-json"}]""")
+        val nullHop = ScenarioParser.parse("name: t\nduration: 3s\nsizes: [1kb]", "t").cells.single { it.arm.label == "Null hop" }
+        assertThat(org.assertj.core.api.Assertions.catchThrowable { K6Target.direct(nullHop) }).hasMessageContaining("null hop")
+    }
+
+    @Test
+    fun `a direct trial's hop is k6's latency and the data-server's CPU, gRPC latency from grpc_req_duration`() {
+        val k6 = json.readTree("""{"metrics":{
+            "grpc_req_duration":{"values":{"avg":1.5,"med":1.0,"p(90)":2.0,"p(95)":3.0,"p(99)":4.0,"p(99.9)":5.0,"max":6.0}},
+            "checks":{"values":{"passes":1000,"fails":0}}},
+            "state":{"testRunDurationMs":2000}}""")
+        val cpu = io.protobench.bench.measure.CpuUsage(2.0, mapOf("data-server" to 0.1, "k6" to 0.2), 0.4, 2,
+            compilerCoresUsed = mapOf("data-server" to 0.005))
+        val f = TrialFigures.direct(k6, usage(100.0, 2000.0, 1, 50.0), cpu)
+        assertThat(f[Figure.THROUGHPUT.key]).isEqualTo(500.0)
+        assertThat(f[Figure.HOP_P50.key]).isEqualTo(1.0)
+        assertThat(f[Figure.HOP_P99.key]).isEqualTo(4.0)
+        assertThat(f[Figure.DATA_CPU_US.key]).isEqualTo(100.0)
+        assertThat(f[Figure.API_CPU_US.key]).isNull()
+        // 0.005 cores for 2 s over 1,000 answers = 10 µs of compiler work per request, left out of the total.
+        assertThat(f[Figure.TOTAL_CPU_US.key]!!).isCloseTo(90.0, within(1e-9))
+        assertThat(f[Figure.K6_CPU_US.key]!!).isCloseTo(400.0, within(1e-9))
+    }
 }

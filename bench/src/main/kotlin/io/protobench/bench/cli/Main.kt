@@ -1,5 +1,6 @@
 package io.protobench.bench.cli
 
+import io.protobench.bench.scenario.Topology
 import com.github.ajalt.clikt.core.CliktCommand
 import com.github.ajalt.clikt.core.Context
 import com.github.ajalt.clikt.core.ProgramResult
@@ -86,6 +87,11 @@ class RunCommand : CliktCommand(name = "run") {
         val jvm = jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } + "-XX:+ExitOnOutOfMemoryError"
         val texts = texts(lang)
         val scenario = validScenario(jvm)
+        if (scenario.topology == Topology.DIRECT && (network != null || gatewayProperties.isNotEmpty())) {
+            echo("cannot run: scenario ${scenario.name} has topology direct (k6 calls the data-server itself): " +
+                "--network and --gateway need topology gateway", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
         val serverJavaBinary = serverJava?.let(::checkedJava)
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)

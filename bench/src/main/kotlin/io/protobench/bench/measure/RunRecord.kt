@@ -74,6 +74,8 @@ data class ScenarioRecord(
     val minRequests: Int = 0,
     /** The variants compared (each fork starts one server pair per variant); empty without variants. */
     val variants: List<io.protobench.bench.scenario.Variant> = emptyList(),
+    /** gateway | direct (records from before the field: gateway). */
+    val topology: String = "gateway",
 )
 
 data class ConditionRecord(val label: String, val phases: List<String>)

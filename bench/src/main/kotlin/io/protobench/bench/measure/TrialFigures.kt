@@ -1,6 +1,7 @@
 package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 
 /** Turns the k6 summary and the gateway's window result of one trial into [Figure] values. */
@@ -13,6 +14,33 @@ object TrialFigures {
         gateway?.let { figures.putAll(fromGateway(it)) }
         cpu?.let { figures.putAll(fromCpu(it, requests)) }
         figures.putAll(totals(figures))
+        return figures
+    }
+
+    /**
+     * The figures of a trial without a gateway (`topology: direct`): k6's, where its
+     * latency is the hop's (k6 → data-server → k6), /proc's, and the data-server's own
+     * counters over the trial ([data]). The data-server is the only server, so its CPU per
+     * request without its compiler threads is the "both servers" total.
+     */
+    fun direct(k6Summary: JsonNode, data: ProcessUsage, cpu: CpuUsage): Map<String, Double?> {
+        val figures = linkedMapOf<String, Double?>()
+        figures.putAll(fromK6(k6Summary))
+        figures.putAll(mapOf(
+            Figure.HOP_P50.key to figures[Figure.LATENCY_P50.key],
+            Figure.HOP_P99.key to figures[Figure.LATENCY_P99.key],
+            Figure.HOP_AVG.key to figures[Figure.LATENCY_AVG.key],
+            Figure.DATA_CPU_US.key to data.cpuUsPerRequest,
+            Figure.DATA_ALLOC.key to data.allocatedBytesPerRequest,
+            Figure.DATA_GC_COUNT.key to data.gcCount.toDouble(),
+            Figure.DATA_GC_TIME.key to data.gcTimeMs.toDouble(),
+            Figure.DATA_PEAK_HEAP.key to data.peakHeapMb,
+        ))
+        val (correct, wrong) = answers(k6Summary)
+        figures.putAll(fromCpu(cpu, correct + wrong))
+        val total = data.cpuUsPerRequest?.let { it - (figures[Figure.DATA_JIT_CPU_US.key] ?: 0.0) }
+        figures[Figure.TOTAL_CPU_US.key] = total
+        figures[Figure.REQ_PER_CPU_SECOND.key] = total?.takeIf { it > 0 }?.let { 1e6 / it }
         return figures
     }
 
@@ -47,7 +75,9 @@ object TrialFigures {
     /** Metrics of k6's end-of-test summary (handleSummary data). */
     fun fromK6(summary: JsonNode): Map<String, Double?> {
         val metrics = summary.path("metrics")
-        val duration = metrics.path("http_req_duration").path("values")
+        // HTTP through the gateway or direct; gRPC when k6 calls the data-server's gRPC side itself.
+        val duration = listOf("http_req_duration", "grpc_req_duration").map { metrics.path(it).path("values") }.firstOrNull { !it.isMissingNode }
+            ?: metrics.path("http_req_duration").path("values")
         val (passes, fails) = answers(summary)
         val seconds = summary.path("state").path("testRunDurationMs").asDouble(0.0) / 1000
         return mapOf(

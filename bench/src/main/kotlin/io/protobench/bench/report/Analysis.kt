@@ -9,6 +9,7 @@ import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.runner.Judge
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.ComparisonInput
@@ -84,7 +85,8 @@ object Analysis {
 
     fun of(record: RunRecord): List<ConditionAnalysis> = record.scenario.conditions.map { condition ->
         val trials = record.trials.filter { it.condition == condition.label && it.valid }
-        val values = TrialKind.entries.associateWith { kind -> forkValues(trials.filter { it.kind == kind }) }
+        val direct = record.scenario.topology == Topology.DIRECT.id
+        val values = TrialKind.entries.associateWith { kind -> forkValues(trials.filter { it.kind == kind }, direct) }
         val capacityFigures = if (record.scenario.mode == "capacity") CAPACITY_MODE_FIGURES else CAPACITY_FIGURES
         val analysis = ConditionAnalysis(
             condition = condition.label,
@@ -176,22 +178,24 @@ object Analysis {
     }
 
     /** Valid trials as fork → figures per arm, with the hop figures derived against the null hop of the same fork and variant. */
-    private fun forkValues(trials: List<TrialRecord>): Map<String, ForkValues> {
+    private fun forkValues(trials: List<TrialRecord>, direct: Boolean): Map<String, ForkValues> {
         val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) -> ts.associate { it.fork to it.figures } }
         return byArm.mapValues { (arm, forks) ->
             val nullHop = byArm[Variant.label(Arm.NullHop.LABEL, Variant.split(arm).second)].orEmpty()
-            forks.mapValues { (fork, figures) -> figures + derived(figures, nullHop[fork]) }
+            forks.mapValues { (fork, figures) -> figures + derived(figures, nullHop[fork], direct) }
         }
     }
 
     /**
      * Hop CPU per request = both servers' CPU per request minus the null hop's in the same
      * fork (the harness: k6's requests through the gateway without the data-server call);
-     * hop share = hop CPU over all CPU counted per request (k6 and both servers).
+     * hop share = hop CPU over all CPU counted per request (k6 and both servers). [direct]:
+     * no gateway stands between k6 and the data-server, so nothing is subtracted: the
+     * data-server's CPU per request is the server side of the hop.
      */
-    private fun derived(figures: Map<String, Double?>, nullHop: Map<String, Double?>?): Map<String, Double?> {
+    private fun derived(figures: Map<String, Double?>, nullHop: Map<String, Double?>?, direct: Boolean): Map<String, Double?> {
         val total = figures[Figure.TOTAL_CPU_US.key]
-        val harness = nullHop?.get(Figure.TOTAL_CPU_US.key)
+        val harness = if (direct) 0.0 else nullHop?.get(Figure.TOTAL_CPU_US.key)
         val hop = if (total != null && harness != null) total - harness else null
         val all = total?.let { t -> figures[Figure.K6_CPU_US.key]?.let { t + it } }
         return mapOf(

@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
@@ -94,7 +95,7 @@ object MarkdownReport {
             appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
-            networkLines(env).forEach(::appendLine)
+            if (s.topology == Topology.DIRECT.id) appendLine(t("header.topology.direct")) else networkLines(env).forEach(::appendLine)
             appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
                 warmUpText(), s.durationMs / 1000.0,
@@ -103,7 +104,7 @@ object MarkdownReport {
                 if (s.mode == "cost" && s.minRequests > 0) t("header.min-requests", s.minRequests) else ""))
             appendLine()
             missing(out)
-            appendLine(t("header.method"))
+            appendLine(t(if (s.topology == Topology.DIRECT.id) "header.method.direct" else "header.method"))
             appendLine()
         }
 

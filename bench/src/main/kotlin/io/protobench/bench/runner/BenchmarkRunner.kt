@@ -99,7 +99,7 @@ class BenchmarkRunner(
             options.gatewayArguments, options.dataServerArguments, placement, children,
             variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
-            CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode)
+            CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology)
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)
         val hook = Thread {
             runner.stop()
@@ -177,6 +177,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     probes = probes.id,
     minRequests = minRequests,
     variants = variants,
+    topology = topology.id,
     soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
         "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),
 )

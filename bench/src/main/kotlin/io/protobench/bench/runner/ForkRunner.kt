@@ -105,7 +105,7 @@ class ForkRunner(
         var fork = ForkRecord(index, conditions.map { it.label }, clock.instant().toString(), ForkStatus.RUNNING, variant = variant?.name)
         var r = keep(before.withFork(fork))
         val which = variant?.let { " (variant ${it.name})" } ?: ""
-        progress("fork $index: starting a fresh pair of server JVMs$which for ${conditions.size} condition(s)")
+        progress("fork $index: starting fresh server JVMs$which for ${conditions.size} condition(s)")
         val servers = try {
             lab.startFork(index, variant)
         } catch (e: ServerSettingRejected) {

@@ -4,7 +4,11 @@ import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Target
+import io.protobench.contract.Protocol
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.DataResponse
+import com.fasterxml.jackson.annotation.JsonInclude
+import com.google.protobuf.ByteString
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.scenario.DurationText
@@ -13,9 +17,43 @@ import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 
-/** One endpoint k6 calls and the answer it must get: [field] equal to [value] (null: any value above 0). */
-data class K6Target(val path: String, val field: String, val value: Long?) {
+/**
+ * One endpoint k6 calls and the answer it must get: [field] equal to [value] (null: any
+ * value above 0). Through the gateway [call] is null and [path] a gateway path; called
+ * directly (`topology: direct`) [call] says how (see [direct]) and the script checks the
+ * answer the data-server itself sends.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+data class K6Target(val path: String, val field: String, val value: Long?, val call: String? = null, val size: String? = null) {
     companion object {
+        /**
+         * The data-server's own endpoint for a payload [cell] and the exact answer:
+         * `http-json` (the `size` field and the base64 payload's decoded length), `http-binary`
+         * (the protobuf body's exact length, request id empty), `grpc-unary` (`GetData`: size and
+         * payload) and `grpc-stream` (`GetDataStream`: the chunks' bytes together).
+         */
+        fun direct(cell: Cell): K6Target {
+            val size = (cell.condition.target as? Target.Size)?.size
+                ?: throw IllegalArgumentException("topology direct measures payload sizes only, not ${cell.condition.target.label}")
+            val bytes = PayloadSize.parse(size).bytes
+            return when (protocolOf(cell.arm)) {
+                Protocol.HTTP_JSON -> K6Target("/data/json?size=$size", "size", bytes.toLong(), "http-json")
+                Protocol.HTTP_BINARY -> K6Target("/data/binary?size=$size", "bodyBytes", protobufBodyBytes(bytes), "http-binary")
+                Protocol.GRPC_UNARY -> K6Target("protobench.DataService/GetData", "size", bytes.toLong(), "grpc-unary", size)
+                Protocol.GRPC_STREAM -> K6Target("protobench.DataService/GetDataStream", "bytes", bytes.toLong(), "grpc-stream", size)
+            }
+        }
+
+        private fun protocolOf(arm: Arm): Protocol = when (arm) {
+            is Arm.Of -> arm.protocol
+            is Arm.Replica -> arm.protocol
+            Arm.NullHop -> throw IllegalArgumentException("the null hop is the gateway's; topology direct has none")
+        }
+
+        /** The serialized `DataResponse` the data-server sends for [bytes] with no request id. */
+        private fun protobufBodyBytes(bytes: Int): Long =
+            DataResponse.newBuilder().setSize(bytes).setPayload(ByteString.copyFrom(ByteArray(bytes))).build().serializedSize.toLong()
+
         /**
          * The endpoint of [cell] and its exact answer: the payload's bytes, or the level's
          * `serializedSize` as [levelBytes] gives it for the arm (JSON bytes for HTTP/JSON,
@@ -50,10 +88,15 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
          */
         val FIXED_RATE_GO_RUNTIME = mapOf("GOMAXPROCS" to "1", "GOGC" to "400")
 
-        fun of(script: Path, gatewayUrl: String, targets: List<K6Target>, offered: LoadLevel, duration: Duration, summary: Path): K6Invocation {
+        /** [baseUrl]: the gateway, or in a direct run the data-server's HTTP side, with [grpcAddress] its gRPC side. */
+        fun of(
+            script: Path, baseUrl: String, targets: List<K6Target>, offered: LoadLevel, duration: Duration, summary: Path,
+            grpcAddress: String? = null,
+        ): K6Invocation {
             val goRuntime = if (offered is LoadLevel.Rate) FIXED_RATE_GO_RUNTIME else emptyMap()
-            val environment = scriptEnvironment(gatewayUrl, targets, offered, duration) +
-                ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + goRuntime
+            val environment = scriptEnvironment(baseUrl, targets, offered, duration) +
+                ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + goRuntime +
+                listOfNotNull(grpcAddress?.let { "GRPC_ADDR" to it })
             return K6Invocation(script, environment, duration)
         }
 

@@ -12,7 +12,9 @@ import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
+import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 import java.nio.file.Path
 import java.time.Duration
@@ -25,19 +27,28 @@ class LocalLab(
     private val script: Path,
     private val dir: Path,
     private val mode: Mode,
+    private val topology: Topology = Topology.GATEWAY,
 ) : Lab {
     /** The command lines of the last servers started (of each variant), for run.json. */
     @Volatile var lastCommands: Map<String, List<String>> = emptyMap()
         private set
 
     override fun startFork(index: Int, variant: Variant?): Fork {
-        val servers = launcher.start(variant)
+        val servers = launcher.start(variant, gateway = topology == Topology.GATEWAY)
         lastCommands = lastCommands + servers.commands.mapKeys { (server, _) -> Variant.label(server, variant?.name) }
-        return LocalFork(servers)
+        return if (topology == Topology.DIRECT) DirectFork(servers) else LocalFork(servers)
+    }
+
+    /** Flags every trial gets from /proc, k6's rate and its answers, whoever stands in front of the data-server. */
+    private fun commonFlags(figures: Map<String, Double?>, usage: CpuUsage, offered: LoadLevel, correct: Double, wrong: Double): List<Flag> {
+        val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
+        return usage.flags(machineLimit) + TrialFigures.rateFlags(figures, (offered as? LoadLevel.Rate)?.perSecond) +
+            listOfNotNull(Flag.JitActive.of(figures)) +
+            listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
     }
 
     private inner class LocalFork(private val servers: ServerSet) : Fork {
-        private val gateway = GatewayClient(servers.gatewayUrl)
+        private val gateway = GatewayClient(servers.gatewayUrl!!)
         private val levelBytes: JsonNode by lazy { gateway.complexities() }
         private val cores = Runtime.getRuntime().availableProcessors()
 
@@ -63,12 +74,8 @@ class LocalLab(
             val (correct, wrong) = TrialFigures.answers(summary)
             val requests = summary.path("metrics").path("http_reqs").path("values").path("count").asDouble(0.0)
             val base = TrialFigures.from(summary, end, usage, requests)
-            val target = (offered as? LoadLevel.Rate)?.perSecond
-            val figures = base + TrialFigures.rateShare(base, target)
-            val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
-            val flags = usage.flags(machineLimit) + TrialFigures.rateFlags(figures, target) +
-                listOfNotNull(Steadiness.ofGateway(end).flag(), Flag.JitActive.of(figures)) +
-                listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
+            val figures = base + TrialFigures.rateShare(base, (offered as? LoadLevel.Rate)?.perSecond)
+            val flags = commonFlags(figures, usage, offered, correct, wrong) + listOfNotNull(Steadiness.ofGateway(end).flag())
             return Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"), end)
         }
 
@@ -104,7 +111,7 @@ class LocalLab(
         override fun close() = servers.close()
 
         private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
-            script, servers.gatewayUrl, cells.map { K6Target.of(it, ::levelBytes) }, offered, duration, dir.resolve("logs/k6-summary.json"),
+            script, servers.gatewayUrl!!, cells.map { K6Target.of(it, ::levelBytes) }, offered, duration, dir.resolve("logs/k6-summary.json"),
         )
 
         /** The exact serializedSize the gateway reports for a level: JSON bytes for HTTP/JSON, protobuf bytes otherwise. */
@@ -113,5 +120,61 @@ class LocalLab(
             return levelBytes.findParents("level").firstOrNull { it.path("level").asText() == level }
                 ?.path(field)?.takeIf { it.isNumber }?.asLong()
         }
+    }
+
+    /**
+     * A fork without a gateway (`topology: direct`): k6 calls the data-server over each
+     * protocol itself. A trial's figures come from k6 (answers, latency: the hop), /proc
+     * (CPU of the data-server and of k6) and the data-server's own counters before and
+     * after (allocation, GC, heap); a soak window's from the data-server's request count
+     * and counters, as there is no gateway window to read.
+     */
+    private inner class DirectFork(private val servers: ServerSet) : Fork {
+        private val dataServer = DataServerClient(servers.dataServerUrl)
+        private val cores = Runtime.getRuntime().availableProcessors()
+
+        override fun measure(run: LoadRun): Sample = try {
+            dataServer.resetPeakHeap()
+            val before = cpu.read(servers.pids)
+            val start = dataServer.snapshot()
+            val summary = k6.run(invocation(listOf(run.cell), run.offered, run.duration))
+            val usage = cpu.usage(before, cpu.read(servers.pids), cores)
+            val (correct, wrong) = TrialFigures.answers(summary)
+            val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
+            val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
+            Sample(figures, correct.toLong(), wrong.toLong(), commonFlags(figures, usage, run.offered, correct, wrong), null, summary.path("metrics"))
+        } catch (e: Exception) {
+            Sample.failed(e.message ?: e.javaClass.simpleName)
+        }
+
+        override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {
+            val process = k6.start(invocation(cells, load, limit))
+            return object : Mix {
+                // k6 reports answers only at its end: a window cannot count failures, the trials do.
+                override fun window(length: Duration): SoakWindow {
+                    val (served, start) = dataServer.served() to dataServer.snapshot()
+                    Thread.sleep(length.toMillis())
+                    val (requests, end) = (dataServer.served() - served) to dataServer.snapshot()
+                    val seconds = (end.monotonicNs - start.monotonicNs) / 1e9
+                    val cpuPerRequest = if (requests > 0) (end.cpuTimeNs - start.cpuTimeNs) / 1e3 / requests else null
+                    val jitShare = (end.jitCompileTimeMs - start.jitCompileTimeMs) / (seconds * 1000).coerceAtLeast(1.0)
+                    return SoakWindow(requests / seconds, cpuPerRequest, 0, jitShare)
+                }
+
+                override fun close() = k6.stop(process)
+            }
+        }
+
+        override fun alive(): Boolean = servers.allAlive() && dataServer.isHealthy()
+
+        override fun effectiveSettings(): Map<String, String> =
+            VariantSettings.flatten("protobench.data", dataServer.settings()) + VariantSettings.jvm("data-server", dataServer.snapshot().jvm)
+
+        override fun close() = servers.close()
+
+        private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
+            script, servers.dataServerUrl, cells.map(K6Target::direct), offered, duration, dir.resolve("logs/k6-summary.json"),
+            grpcAddress = servers.dataServerGrpc,
+        )
     }
 }

@@ -9,17 +9,25 @@ import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 
-/** The data-server and the gateway as child JVMs on free loopback ports. */
+/** The data-server and (unless the topology is direct) the gateway as child JVMs on free loopback ports. */
 class ServerSet(
-    val gatewayUrl: String,
+    /** Null when k6 calls the data-server itself (`topology: direct`). */
+    val gatewayUrl: String?,
     val ports: Map<String, Int>,
     val commands: Map<String, List<String>>,
+    /** The data-server first, then the gateway when there is one. */
     private val processes: List<Process>,
     private val children: ChildProcesses,
     /** What serves only these servers and goes with them (the delay relays of a network profile). */
     private val companions: List<AutoCloseable> = emptyList(),
 ) : AutoCloseable {
-    val pids: Map<String, Long> get() = mapOf("data-server" to processes[0].pid(), "api-server" to processes[1].pid())
+    val pids: Map<String, Long> get() = SERVERS.zip(processes).associate { (name, process) -> name to process.pid() }
+
+    /** The data-server's HTTP base URL, for the runner's own calls and for k6 in direct runs. */
+    val dataServerUrl: String get() = "http://127.0.0.1:${ports.getValue("data-server-http")}"
+
+    /** The data-server's gRPC address (host:port). */
+    val dataServerGrpc: String get() = "127.0.0.1:${ports.getValue("data-server-grpc")}"
 
     fun allAlive(): Boolean = processes.all { it.isAlive }
 
@@ -33,6 +41,8 @@ class ServerSet(
         companions.forEach { runCatching { it.close() } }
     }
 }
+
+private val SERVERS = listOf("data-server", "api-server")
 
 class ServerStartFailed(message: String) : RuntimeException(message)
 
@@ -64,18 +74,19 @@ class ServerLauncher(
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
 
-    /** Both servers with the run's settings, then [variant]'s (its JDK, heap, JVM options and properties) when given. */
-    fun start(variant: Variant? = null): ServerSet {
+    /**
+     * Both servers with the run's settings, then [variant]'s (its JDK, heap, JVM options and
+     * properties) when given; without [gateway], the data-server alone (`topology: direct`).
+     */
+    fun start(variant: Variant? = null, gateway: Boolean = true): ServerSet {
+        if (!gateway) return startDataServerAlone(variant)
         val network = networks.forVariant(variant)
         val dataHttp = freePort()
         val dataGrpc = freePort()
         val gateway = freePort()
-        val java = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()
+        val java = java(variant)
         val jvm = variant?.jvmOptions(jvmOptions) ?: jvmOptions
-        val dataOnLoopback = placement.wrap("data-server", listOf(java) + jvm + listOf(
-            "-jar", toolchain.serverJar("data-server").toString(),
-            "--server.port=$dataHttp", "--protobench.data.grpc.port=$dataGrpc", parentWatch, READ_ONLY,
-        ) + dataServerArguments + variant?.dataServerArguments().orEmpty())
+        val dataOnLoopback = dataServerCommand(variant, dataHttp, dataGrpc)
         val dataCommand = network?.dataServer(dataOnLoopback) ?: dataOnLoopback
         // Through a network profile the gateway reaches each port by the link (and its relay).
         val routes = listOf(dataHttp, dataGrpc).map { port -> network?.route(port) ?: (InetSocketAddress("127.0.0.1", port) to null) }
@@ -102,8 +113,34 @@ class ServerLauncher(
             children = children,
             companions = relays,
         )
+        val gatewayClient = GatewayClient(set.gatewayUrl!!)
+        return healthyOrClosed(set, listOf("data-server" to data, "api-server" to api), logStarts) { gatewayClient.isHealthy() }
+    }
+
+    /** The data-server on loopback with nobody in front: k6 calls it itself. */
+    private fun startDataServerAlone(variant: Variant?): ServerSet {
+        check(networks.forVariant(variant) == null) { "topology direct puts no link between k6 and the data-server" }
+        val (http, grpc) = freePort() to freePort()
+        val command = dataServerCommand(variant, http, grpc)
+        Files.createDirectories(logDir)
+        val logStarts = mapOf("data-server" to runCatching { Files.size(log("data-server")) }.getOrDefault(0L))
+        val data = launch(command, "data-server")
+        val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children)
+        val client = DataServerClient(set.dataServerUrl)
+        return healthyOrClosed(set, listOf("data-server" to data), logStarts) { client.isHealthy() }
+    }
+
+    private fun java(variant: Variant?) = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()
+
+    private fun dataServerCommand(variant: Variant?, http: Int, grpc: Int): List<String> =
+        placement.wrap("data-server", listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
+            "-jar", toolchain.serverJar("data-server").toString(),
+            "--server.port=$http", "--protobench.data.grpc.port=$grpc", parentWatch, READ_ONLY,
+        ) + dataServerArguments + variant?.dataServerArguments().orEmpty())
+
+    private fun healthyOrClosed(set: ServerSet, processes: List<Pair<String, Process>>, logStarts: Map<String, Long>, healthy: () -> Boolean): ServerSet {
         try {
-            awaitHealthy(set, listOf("data-server" to data, "api-server" to api), logStarts)
+            awaitHealthy(processes, logStarts, healthy)
         } catch (e: Exception) {
             set.close()
             throw e
@@ -121,8 +158,7 @@ class ServerLauncher(
 
     private fun log(name: String): Path = logDir.resolve("$name.log")
 
-    private fun awaitHealthy(set: ServerSet, processes: List<Pair<String, Process>>, logStarts: Map<String, Long>) {
-        val gateway = GatewayClient(set.gatewayUrl)
+    private fun awaitHealthy(processes: List<Pair<String, Process>>, logStarts: Map<String, Long>, healthy: () -> Boolean) {
         val deadline = System.nanoTime() + startTimeout.toNanos()
         while (System.nanoTime() < deadline) {
             processes.firstOrNull { !it.second.isAlive }?.let { (name, process) ->
@@ -132,7 +168,7 @@ class ServerLauncher(
                 throw ServerStartFailed("$name exited with code ${process.exitValue()} during start-up; " +
                     "last lines of ${log(name)}:\n" + lines.takeLast(15).joinToString("\n").ifEmpty { "(no output)" })
             }
-            if (gateway.isHealthy()) return
+            if (healthy()) return
             Thread.sleep(250)
         }
         throw ServerStartFailed("servers not healthy after ${startTimeout.seconds} s; see the logs in $logDir")

@@ -45,6 +45,8 @@ data class Scenario(
     val variants: List<Variant> = emptyList(),
     /** Fewest requests a trial at a fixed rate holds: a slow link's trials run longer instead of counting a handful. */
     val minRequests: Int = DEFAULT_MIN_REQUESTS,
+    /** Who calls the data-server: the gateway (the seeds' path) or k6 itself. */
+    val topology: Topology = Topology.GATEWAY,
 ) {
     /**
      * How long one trial runs: [duration], or longer at a fixed rate too low to fit
@@ -109,6 +111,23 @@ data class Scenario(
  * forks (needed to judge the seeds' throughput tables); [FIRST_FORK] probes only to
  * calibrate the rate, which makes short runs shorter.
  */
+/**
+ * Where the hop under test runs. [GATEWAY]: k6 → gateway → data-server, the hop is the
+ * gateway's call (a JVM client), measured against the null hop. [DIRECT]: k6 calls the
+ * data-server itself over the four protocols (k6/http, k6/net/grpc unary and server
+ * streams), as seeds 003 and 004 do; the hop is k6 → data-server, with no gateway and no
+ * null hop, and its server side is the data-server's whole CPU per request.
+ */
+enum class Topology(val id: String) {
+    GATEWAY("gateway"),
+    DIRECT("direct");
+
+    companion object {
+        fun parse(text: String): Topology? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
+        val accepted = entries.joinToString(" or ") { it.id }
+    }
+}
+
 enum class Probes(val id: String) {
     EVERY_FORK("every-fork"),
     FIRST_FORK("first-fork");

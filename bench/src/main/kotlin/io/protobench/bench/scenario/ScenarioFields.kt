@@ -12,7 +12,7 @@ internal object ScenarioFields {
     val byMapping: Map<String, List<String>> = mapOf(
         "" to listOf(
             "name", "description", "seedPhase", "sizes", "complexities", "protocols", "load", "include", "mode",
-            "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests",
+            "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests", "topology",
             "variants",
         ),
         "load" to listOf("model", "vus", "rates", "maxVus"),

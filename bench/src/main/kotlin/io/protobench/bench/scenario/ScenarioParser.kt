@@ -40,6 +40,8 @@ data class ScenarioFile(
     val probes: String? = null,
     /** Fewest requests in a fixed-rate trial (it runs longer at a low rate). */
     val minRequests: Int? = null,
+    /** gateway | direct */
+    val topology: String? = null,
     /** Named configurations of the server pair, each measured in every fork. */
     val variants: List<VariantFile>? = null,
 )
@@ -191,6 +193,7 @@ object ScenarioParser {
         if (minRequests !in 0..MAX_MIN_REQUESTS) violation("minRequests", minRequests, "a whole number from 0 (no minimum) to $MAX_MIN_REQUESTS")
         val variants = VariantChecks.check(file.variants, source)
         violations += variants.violations
+        val topology = topology(file, parts, variants.variants, ::violation)
 
         if (violations.isNotEmpty()) return Checked(null, violations)
         return Checked(Scenario(
@@ -205,13 +208,33 @@ object ScenarioParser {
             maxForks = maxForks,
             margin = margin!!,
             utilisation = utilisation!!,
-            nullHop = file.nullHop ?: true,
+            nullHop = file.nullHop ?: (topology == Topology.GATEWAY),
             aaControl = file.noiseControl ?: false,
             budget = budget,
             probes = probes!!,
             variants = variants.variants,
             minRequests = minRequests,
+            topology = topology!!,
         ), violations)
+    }
+
+    /**
+     * The topology, and what `direct` cannot be combined with yet: the null hop is the
+     * gateway's (there is none), levels have no exact answer size k6 could check without
+     * the gateway's catalogue, and a network profile would put k6 itself behind the link.
+     */
+    private fun topology(file: ScenarioFile, parts: List<Part>?, variants: List<Variant>, violation: (String, Any?, String) -> Unit): Topology? {
+        val topology = Topology.parse(file.topology ?: Topology.GATEWAY.id)
+        if (topology == null) violation("topology", file.topology, Topology.accepted)
+        if (topology != Topology.DIRECT) return topology
+        if (file.nullHop == true) violation("nullHop", true, "false with topology direct (the null hop is the gateway's; direct has no gateway)")
+        if (parts.orEmpty().any { part -> part.workload.targets.any { it !is Target.Size } }) {
+            violation("topology", "direct", "gateway for complexity levels (direct measures payload sizes only, so far)")
+        }
+        if (variants.any { it.network != null || it.gateway.isNotEmpty() }) {
+            violation("topology", "direct", "gateway for variants with a network or gateway settings (direct has no gateway, and puts no link between k6 and the data-server yet)")
+        }
+        return topology
     }
 
     /** The parts of the built-in scenarios named by `include`, each with its own seed phase. */
@@ -369,6 +392,7 @@ fun Scenario.toFile(): ScenarioFile {
         budget = budget?.let(DurationText::k6),
         probes = probes.id,
         minRequests = minRequests,
+        topology = topology.id.takeIf { topology != Topology.GATEWAY },
         variants = variants.map { it.toFile() }.ifEmpty { null },
     )
 }

@@ -45,6 +45,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             budget = text(top, "budget", DurationText.ACCEPTED),
             probes = text(top, "probes", Probes.accepted),
             minRequests = number(top, "minRequests", "a whole number from 0 (no minimum) to ${ScenarioParser.MAX_MIN_REQUESTS}"),
+            topology = text(top, "topology", Topology.accepted),
             variants = list(top, "variants", VARIANTS, ::variant),
         )
     }

@@ -172,6 +172,20 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `a direct run measures no null hop, and its hop CPU is the data-server's whole CPU per request`() {
+        val r = run(scenario("topology: direct"), FakeLab(FakeClock(), clearCosts))
+        assertThat(r.scenario.topology).isEqualTo("direct")
+        assertThat(r.trials.map { it.arm }).doesNotContain(Arm.NullHop.LABEL)
+        val cost = Analysis.of(r).single().values.getValue(TrialKind.COST)
+        assertThat(cost.getValue("gRPC/Unary").values).allSatisfy { figures ->
+            assertThat(figures[Figure.HOP_CPU_US.key]).isNotNull().isEqualTo(figures[Figure.TOTAL_CPU_US.key])
+        }
+        // Through the gateway the same figures lose the null hop's cost; without a null hop there is no hop figure.
+        val gateway = Analysis.of(r.copy(scenario = r.scenario.copy(topology = "gateway"))).single().values.getValue(TrialKind.COST)
+        assertThat(gateway.getValue("gRPC/Unary").values).allSatisfy { assertThat(it[Figure.HOP_CPU_US.key]).isNull() }
+    }
+
+    @Test
     fun `a fixed-rate trial runs long enough to hold the minimum requests, a probe runs the duration`() {
         val lab = FakeLab(FakeClock(), clearCosts)
         val r = run(scenario("minRequests: 10000"), lab)
