@@ -48,7 +48,7 @@ class GatewayRoutes(private val gateway: DataGateway, private val members: Membe
         POST("/api/members/{*protocol}") { request ->
             answer { members.create(protocol(request)) { bodyOf(request) } }
         }
-        // Any other method on these paths: 405 with Allow: GET (POST), as an annotated mapping answers.
+        // Any other method on these paths: 405, as an annotated mapping answers.
         (path("/api/data/**") or path("/api/complex/**")) { request ->
             Mono.error(MethodNotAllowedException(request.method(), setOf(HttpMethod.GET)))
         }
