@@ -3,7 +3,8 @@ package io.protobench.apiserver.client
 /**
  * Why a call to the data-server did not deliver a usable response. Clients translate
  * their transport's exceptions into these; the web layer maps each to a status
- * (502 / 503 / 504) and the measurement window counts it as a failed request.
+ * (400 / 409 / 502 / 503 / 504) and the measurement window counts it as a failed request
+ * under its [error].
  */
 sealed class HopFailure(val error: String, detail: String, cause: Throwable? = null) : RuntimeException(detail, cause) {
     val detail: String get() = message ?: error
@@ -24,11 +25,27 @@ sealed class HopFailure(val error: String, detail: String, cause: Throwable? = n
     class BadResponse(detail: String, cause: Throwable? = null) :
         HopFailure("bad response from data-server", detail, cause)
 
+    /**
+     * The write path: the data-server refused a member as invalid (HTTP 400, gRPC
+     * INVALID_ARGUMENT), naming the [parameter] (`email`, or `members[2].email` in a stream).
+     */
+    class MemberRejected(val parameter: String, detail: String, cause: Throwable? = null) :
+        HopFailure("member rejected by the data-server", detail, cause)
+
+    /** The write path: an email is taken (HTTP 409, gRPC ALREADY_EXISTS). */
+    class DuplicateEmail(detail: String, cause: Throwable? = null) :
+        HopFailure("duplicate email", detail, cause)
+
+    /** The write path: the data-server is up but cannot reach its database (HTTP 503, gRPC UNAVAILABLE saying so); nothing was written. */
+    class DatabaseUnavailable(detail: String, cause: Throwable? = null) :
+        HopFailure("database unavailable", detail, cause)
+
     /** The gateway's own limit was hit (too many requests waiting for a pooled connection). */
     class Overloaded(detail: String, cause: Throwable? = null) :
         HopFailure("gateway overloaded", detail, cause)
 }
 
 /** [this] as a [HopFailure], keeping it when it already is one. */
+@PublishedApi
 internal fun Throwable.asUnexpectedFailure(): HopFailure =
     this as? HopFailure ?: HopFailure.BadResponse("${javaClass.simpleName}: ${message ?: "no message"}", this)

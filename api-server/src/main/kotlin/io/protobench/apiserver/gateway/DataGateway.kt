@@ -1,22 +1,12 @@
 package io.protobench.apiserver.gateway
 
 import io.protobench.apiserver.client.DataClients
-import io.protobench.apiserver.client.Fetched
 import io.protobench.apiserver.client.HopFailure
-import io.protobench.apiserver.client.asUnexpectedFailure
 import io.protobench.apiserver.measure.MeasurementWindow
-import io.protobench.apiserver.measure.WindowRecording
-import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.payload.PayloadSize
 import org.springframework.stereotype.Service
-import java.util.UUID
-import java.util.concurrent.ThreadLocalRandom
-import kotlin.coroutines.cancellation.CancellationException
-import kotlin.time.Duration
-import kotlin.time.DurationUnit
-import kotlin.time.TimeSource
 
 /**
  * One gateway request: validate the input (before anything is sent), call the
@@ -28,7 +18,7 @@ import kotlin.time.TimeSource
 class DataGateway(
     private val clients: DataClients,
     private val window: MeasurementWindow,
-    private val timeSource: TimeSource,
+    private val hops: HopTiming,
     private val shapes: LevelShapes,
 ) {
     suspend fun data(routeSegment: String, sizeText: String?): DataReply {
@@ -36,9 +26,11 @@ class DataGateway(
         val (route, size) = validated(recording) { Route.fromPathSegment(routeSegment) to sizeOrDefault(sizeText) }
         val requestId = newRequestId()
         return when (route) {
-            Route.Null -> DataReply(requestId, NullHop.LABEL, size.bytes, nullHop(recording))
+            Route.Null -> DataReply(requestId, NullHop.LABEL, size.bytes, hops.nullHop(recording))
             is Route.Hop -> {
-                val hop = timedHop(route.protocol, recording) { clients.of(route.protocol).fetchData(size, requestId) }
+                val hop = hops.timed(recording, { clients.of(route.protocol).fetchData(size, requestId) }) {
+                    FailedHop(route.protocol, it)
+                }
                 DataReply(requestId, route.protocol.label, hop.result.payload.size(), hop.latencyMs)
             }
         }
@@ -52,66 +44,15 @@ class DataGateway(
         return when (route) {
             // The byte count a protobuf hop would have carried, as /api/complexities reports it.
             Route.Null -> ComplexReply(
-                requestId, NullHop.LABEL, level.id, shapes.of(level).protobufBytes.toLong(), nullHop(recording),
+                requestId, NullHop.LABEL, level.id, shapes.of(level).protobufBytes.toLong(), hops.nullHop(recording),
             )
             is Route.Hop -> {
-                val hop = timedHop(route.protocol, recording) { clients.of(route.protocol).fetchComplex(level, requestId) }
+                val hop = hops.timed(recording, { clients.of(route.protocol).fetchComplex(level, requestId) }) {
+                    FailedHop(route.protocol, it)
+                }
                 ComplexReply(requestId, route.protocol.label, level.id, hop.result.wireBytes, hop.latencyMs)
             }
         }
-    }
-
-    /**
-     * The null hop: nothing is called or built, so the latency recorded is the timer's
-     * own cost (about 0) and no bytes cross the hop. Returns the latency, ms.
-     */
-    private fun nullHop(recording: WindowRecording?): Double {
-        val start = timeSource.markNow()
-        val latency = start.elapsedNow()
-        recording?.recordSuccess(latency, wireBytes = 0)
-        return latency.toDouble(DurationUnit.MILLISECONDS)
-    }
-
-    /** Bad input is a failed request of the open window too (the load generator sees it fail). */
-    private inline fun <T> validated(recording: WindowRecording?, parse: () -> T): T =
-        try {
-            parse()
-        } catch (e: InvalidParameter) {
-            recording?.recordFailure(INVALID_REQUEST)
-            throw e
-        }
-
-    private suspend fun <T : Fetched> timedHop(
-        protocol: Protocol,
-        recording: WindowRecording?,
-        call: suspend () -> T,
-    ): Timed<T> {
-        val start = timeSource.markNow()
-        val result = try {
-            call()
-        } catch (e: CancellationException) {
-            recording?.recordFailure(CANCELLED)
-            throw e
-        } catch (e: Throwable) {
-            val failure = e.asUnexpectedFailure()
-            recording?.recordFailure(failure.error)
-            throw FailedHop(protocol, failure)
-        }
-        val latency = start.elapsedNow()
-        recording?.recordSuccess(latency, result.wireBytes)
-        return Timed(result, latency)
-    }
-
-    /**
-     * A random version-4 UUID, as the seed's gateway sends. From ThreadLocalRandom rather
-     * than UUID.randomUUID(): the id only has to be unique, and SecureRandom's SHA-1 and
-     * lock were a measurable part of every request, null hop included.
-     */
-    private fun newRequestId(): String {
-        val random = ThreadLocalRandom.current()
-        val high = (random.nextLong() and VERSION_MASK.inv()) or VERSION_4
-        val low = (random.nextLong() and VARIANT_MASK.inv()) or VARIANT_IETF
-        return UUID(high, low).toString()
     }
 
     // A missing parameter takes the seed gateway's default (some seed k6 scripts omit it);
@@ -121,23 +62,11 @@ class DataGateway(
     private fun complexityOrDefault(text: String?): ComplexityLevel = text?.let(ComplexityLevel::parse) ?: DEFAULT_COMPLEXITY
 
     companion object {
-        /** The failure kinds the window counts besides a [io.protobench.apiserver.client.HopFailure]'s own error. */
-        const val INVALID_REQUEST = "invalid request"
-        const val CANCELLED = "cancelled (the load generator went away)"
-        private const val VERSION_MASK = 0xF000L
-        private const val VERSION_4 = 0x4000L
-        private const val VARIANT_MASK = -0x4000000000000000L // the top two bits
-        private const val VARIANT_IETF = Long.MIN_VALUE // binary 10 in the top two bits
-
         /** The size of a request without `size`: 1mb, as in the seed project's gateway. */
         val DEFAULT_SIZE = PayloadSize(PayloadSize.MIB)
 
         /** The level of a request without `complexity`: simple, as in the seed project's gateway. */
         val DEFAULT_COMPLEXITY = ComplexityLevel.SIMPLE
-    }
-
-    private class Timed<T>(val result: T, latency: Duration) {
-        val latencyMs: Double = latency.toDouble(DurationUnit.MILLISECONDS)
     }
 }
 

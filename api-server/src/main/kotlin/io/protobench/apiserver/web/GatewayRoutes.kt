@@ -1,10 +1,17 @@
 package io.protobench.apiserver.web
 
 import io.protobench.apiserver.gateway.DataGateway
+import io.protobench.apiserver.gateway.MemberGateway
+import io.protobench.apiserver.gateway.MemberRequest
+import io.protobench.contract.InvalidParameter
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.reactor.awaitSingleOrNull
 import kotlinx.coroutines.reactor.mono
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
+import org.springframework.core.io.buffer.DataBuffer
+import org.springframework.core.io.buffer.DataBufferLimitException
+import org.springframework.core.io.buffer.DataBufferUtils
 import org.springframework.http.HttpMethod
 import org.springframework.http.MediaType
 import org.springframework.web.reactive.function.server.RouterFunction
@@ -15,10 +22,11 @@ import org.springframework.web.server.MethodNotAllowedException
 import reactor.core.publisher.Mono
 
 /**
- * The calls the load generator makes: `/api/data/<protocol>?size=` and
- * `/api/complex/<protocol>?complexity=`, where <protocol> is http/json, http/binary,
- * grpc or grpc/stream, or `none` for the null hop (no data-server call). A missing
- * `size` means 1mb and a missing `complexity` simple, as in the seed project.
+ * The calls the load generator makes: `/api/data/<protocol>?size=`,
+ * `/api/complex/<protocol>?complexity=` and `POST /api/members/<protocol>` (seed 003's
+ * member creation, one member object or a JSON array of them), where <protocol> is
+ * http/json, http/binary, grpc or grpc/stream, or `none` for the null hop (no data-server
+ * call). A missing `size` means 1mb and a missing `complexity` simple, as in the seed project.
  *
  * Functional routes rather than an annotated controller: this is the harness's share of
  * every request, paid equally by every protocol and the null hop, so it is kept small.
@@ -27,7 +35,7 @@ import reactor.core.publisher.Mono
  * route costs less CPU per request (measured before/after in docs/methodology.md).
  */
 @Configuration
-class GatewayRoutes(private val gateway: DataGateway) {
+class GatewayRoutes(private val gateway: DataGateway, private val members: MemberGateway) {
 
     @Bean
     fun gatewayRouter(): RouterFunction<ServerResponse> = router {
@@ -37,9 +45,27 @@ class GatewayRoutes(private val gateway: DataGateway) {
         GET("/api/complex/{*protocol}") { request ->
             answer { gateway.complex(protocol(request), request.queryParam("complexity").orElse(null)) }
         }
-        // Any other method on these paths: 405 with Allow: GET, as an annotated GET mapping answers.
+        POST("/api/members/{*protocol}") { request ->
+            answer { members.create(protocol(request)) { bodyOf(request) } }
+        }
+        // Any other method on these paths: 405, as an annotated mapping answers.
         (path("/api/data/**") or path("/api/complex/**")) { request ->
             Mono.error(MethodNotAllowedException(request.method(), setOf(HttpMethod.GET)))
+        }
+        path("/api/members/**") { request -> Mono.error(MethodNotAllowedException(request.method(), setOf(HttpMethod.POST))) }
+    }
+
+    /** The whole request body, at most [MemberRequest.MAX_BODY_BYTES] (a longer one is an invalid body). */
+    private suspend fun bodyOf(request: ServerRequest): ByteArray {
+        val joined = try {
+            DataBufferUtils.join(request.bodyToFlux(DataBuffer::class.java), MemberRequest.MAX_BODY_BYTES).awaitSingleOrNull()
+        } catch (e: DataBufferLimitException) {
+            throw InvalidParameter("body", "(over ${MemberRequest.MAX_BODY_BYTES} bytes)", MemberRequest.BODY_ACCEPTED)
+        } ?: return ByteArray(0)
+        return try {
+            ByteArray(joined.readableByteCount()).also { joined.read(it) }
+        } finally {
+            DataBufferUtils.release(joined)
         }
     }
 

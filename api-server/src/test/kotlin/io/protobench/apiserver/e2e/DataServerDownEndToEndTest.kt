@@ -2,8 +2,10 @@ package io.protobench.apiserver.e2e
 
 import io.protobench.apiserver.support.GatewayTest
 import io.protobench.apiserver.support.TestDataServer
+import io.protobench.apiserver.support.TestMember
 import io.protobench.apiserver.support.getJson
 import io.protobench.apiserver.support.postJson
+import io.protobench.apiserver.support.postMembers
 import io.protobench.contract.Protocol
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.AfterAll
@@ -33,7 +35,7 @@ class DataServerDownEndToEndTest {
     }
 
     @Test
-    fun `a stopped data-server gives 502s counted as failed, a 503 health and a report without its metrics`() {
+    fun `a stopped data-server gives 502s to reads and 503s to writes counted as failed, a 503 health and a report without its metrics`() {
         for (protocol in Protocol.entries) {
             assertThat(web.getJson("/api/data/${protocol.pathSegment}?size=1kb").first).isEqualTo(200)
         }
@@ -48,6 +50,12 @@ class DataServerDownEndToEndTest {
             assertThat(body["detail"].asText()).isNotBlank()
         }
         assertThat(web.getJson("/api/complex/http/json?complexity=simple").first).isEqualTo(502)
+        for (protocol in Protocol.entries) {
+            val (status, body) = web.postMembers(protocol.pathSegment, List(2) { TestMember().json() })
+            assertThat(status).`as`(protocol.label).isEqualTo(503)
+            assertThat(body["error"].asText()).isEqualTo("data-server unavailable")
+            assertThat(body["createdBeforeFailure"].asInt()).isZero()
+        }
 
         val (healthStatus, health) = web.getJson("/api/health")
         assertThat(healthStatus).isEqualTo(503)
@@ -57,8 +65,8 @@ class DataServerDownEndToEndTest {
 
         val (endStatus, report) = web.postJson("/benchmark/end")
         assertThat(endStatus).isEqualTo(200)
-        assertThat(report["failedRequests"].asInt()).isEqualTo(5)
-        assertThat(report["failuresByKind"]["data-server unavailable"].asInt()).isEqualTo(5)
+        assertThat(report["failedRequests"].asInt()).isEqualTo(9)
+        assertThat(report["failuresByKind"]["data-server unavailable"].asInt()).isEqualTo(9)
         assertThat(report["successRequests"].asInt()).isZero()
         assertThat(report["processes"]["dataServer"].isNull).isTrue()
         assertThat(report["processes"]["dataServerError"].asText()).startsWith("at end:")

@@ -28,14 +28,15 @@ class UnknownSettingsTest {
     @Test
     fun `the data-server refuses a mistyped setting, and a gateway setting is unknown to it`() {
         val problems = startupProblems {
-            // Not http.version: it is within a third of its length of protobench.data.compression, which the
-            // edit-distance rule would then suggest.
-            startDataServer("--protobench.data.grpc-paylod-mode=copy", "--protobench.gateway.http.pool-size=10")
+            // Neither http.version (near protobench.data.compression) nor http.pool-size (near
+            // protobench.data.db.pool-size): within a third of its length of a data-server name, the
+            // edit-distance rule would suggest that name instead of listing the server's settings.
+            startDataServer("--protobench.data.grpc-paylod-mode=copy", "--protobench.gateway.http.pending-acquire-max=10")
         }
         assertThat(problems).hasSize(2)
         assertThat(problems[0])
             .isEqualTo("unknown setting 'protobench.data.grpc-paylod-mode' (did you mean protobench.data.grpc-payload-mode?)")
-        assertThat(problems[1]).startsWith("unknown setting 'protobench.gateway.http.pool-size' (this server's settings: ")
+        assertThat(problems[1]).startsWith("unknown setting 'protobench.gateway.http.pending-acquire-max' (this server's settings: ")
             .contains("protobench.data.chunk-size-bytes", "protobench.data.grpc.port", "protobench.parent-pid")
     }
 

@@ -1,6 +1,9 @@
 package io.protobench.apiserver.support
 
+import io.protobench.contract.Json
+import io.protobench.contract.members.MemberCounts
 import io.protobench.dataserver.DataServerApplication
+import io.protobench.dataserver.members.MemberRepository
 import org.springframework.boot.builder.SpringApplicationBuilder
 import org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory
 import org.springframework.boot.web.reactive.context.ReactiveWebServerApplicationContext
@@ -8,6 +11,10 @@ import org.springframework.context.ConfigurableApplicationContext
 import org.springframework.context.annotation.Bean
 import org.springframework.http.client.ReactorResourceFactory
 import org.springframework.test.context.DynamicPropertyRegistry
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.HttpRequest
+import java.net.http.HttpResponse
 
 /**
  * The real data-server, started in the test JVM on a random HTTP port and a free gRPC
@@ -21,6 +28,23 @@ class TestDataServer private constructor(private val context: ConfigurableApplic
     fun register(registry: DynamicPropertyRegistry) {
         registry.add("protobench.gateway.data-server.http-port") { httpPort }
         registry.add("protobench.gateway.data-server.grpc-port") { grpcPort }
+    }
+
+    /** The emails of the members table's rows with [ids], in that order (null for an id without a row). */
+    fun emailsOf(ids: List<Long>): List<String?> {
+        val repository = context.getBean(MemberRepository::class.java)
+        return ids.map { id -> repository.findById(id).map { it.email }.orElse(null) }
+    }
+
+    /** The emails of every row of the members table. */
+    fun storedEmails(): Set<String> = context.getBean(MemberRepository::class.java).findAll().mapTo(HashSet()) { it.email }
+
+    /** What the data-server's `GET /internal/members` answers now: rows, and members created since start. */
+    fun memberCounts(): MemberCounts {
+        val request = HttpRequest.newBuilder(URI("http://127.0.0.1:$httpPort/internal/members")).build()
+        val response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofByteArray())
+        check(response.statusCode() == 200) { "GET /internal/members: ${response.statusCode()}" }
+        return Json.newMapper().readValue(response.body(), MemberCounts::class.java)
     }
 
     override fun close() = context.close()

@@ -1,5 +1,6 @@
 package io.protobench.dataserver.members
 
+import io.protobench.contract.members.MemberFailures
 import org.springframework.dao.DataAccessResourceFailureException
 import org.springframework.transaction.CannotCreateTransactionException
 import java.sql.SQLException
@@ -17,7 +18,7 @@ class DuplicateEmail(
 
 /** The database could not be reached (no connection within the timeout, or one lost mid-call): 503 / UNAVAILABLE. */
 class DatabaseUnavailable(cause: Throwable) :
-    RuntimeException("the members database is unavailable; nothing was written: ${DatabaseFailures.deepestMessage(cause)}", cause)
+    RuntimeException("${MemberFailures.DATABASE_UNAVAILABLE}; nothing was written: ${DatabaseFailures.deepestMessage(cause)}", cause)
 
 /**
  * What a failed database call means for the caller. Judged on the SQL state and the kind

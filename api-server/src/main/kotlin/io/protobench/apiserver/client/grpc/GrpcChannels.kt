@@ -4,12 +4,14 @@ import io.grpc.Codec
 import io.grpc.ConnectivityState
 import io.grpc.DecompressorRegistry
 import io.grpc.ManagedChannel
+import io.grpc.stub.AbstractStub
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption
 import io.protobench.apiserver.config.GatewaySettings
 import io.protobench.apiserver.config.GatewaySettings.Compression
 import io.protobench.apiserver.config.GatewaySettings.GrpcExecutor
 import io.protobench.contract.proto.DataServiceGrpcKt.DataServiceCoroutineStub
+import io.protobench.contract.proto.MemberServiceGrpcKt.MemberServiceCoroutineStub
 import org.springframework.beans.factory.DisposableBean
 import org.springframework.stereotype.Component
 import java.util.concurrent.TimeUnit
@@ -26,6 +28,7 @@ class GrpcChannels(private val settings: GatewaySettings) : DisposableBean {
     private val eventLoops: ClientEventLoops? = settings.grpc.eventLoopThreads.takeIf { it > 0 }?.let(::ClientEventLoops)
     private val channels: List<ManagedChannel> = List(settings.grpc.channels) { open() }
     private val stubs = channels.map { compressing(DataServiceCoroutineStub(it)) }
+    private val memberStubs = channels.map { compressing(MemberServiceCoroutineStub(it)) }
     private val next = AtomicInteger()
 
     /** Deadline of one call, ms. */
@@ -45,13 +48,18 @@ class GrpcChannels(private val settings: GatewaySettings) : DisposableBean {
         return builder.build()
     }
 
-    private fun compressing(stub: DataServiceCoroutineStub): DataServiceCoroutineStub = when (settings.compression) {
+    private fun <S : AbstractStub<S>> compressing(stub: S): S = when (settings.compression) {
         Compression.NONE -> stub
         Compression.GZIP -> stub.withCompression(GZIP)
     }
 
     /** The stub of the next channel in turn, carrying a deadline of request-ms from now (use it for one call). */
-    fun stub(): DataServiceCoroutineStub =
+    fun stub(): DataServiceCoroutineStub = nextOf(stubs)
+
+    /** The write path's stub of the next channel in turn, the same way: one deadline per call (a whole stream is one call). */
+    fun memberStub(): MemberServiceCoroutineStub = nextOf(memberStubs)
+
+    private fun <S : AbstractStub<S>> nextOf(stubs: List<S>): S =
         stubs[Math.floorMod(next.getAndIncrement(), stubs.size)].withDeadlineAfter(deadlineMs, TimeUnit.MILLISECONDS)
 
     /**

@@ -1,5 +1,7 @@
 package io.protobench.apiserver.client.http
 
+import com.fasterxml.jackson.databind.JsonNode
+import io.netty.buffer.Unpooled
 import io.netty.channel.ChannelOption
 import io.netty.channel.ConnectTimeoutException
 import io.netty.handler.codec.http.HttpHeaderNames
@@ -11,6 +13,7 @@ import io.protobench.apiserver.config.GatewaySettings.HttpVersion
 import io.protobench.contract.Json
 import kotlinx.coroutines.reactor.awaitSingle
 import reactor.core.Exceptions
+import reactor.core.publisher.Mono
 import reactor.netty.http.HttpProtocol
 import reactor.netty.http.client.HttpClient
 import reactor.netty.http.client.PrematureCloseException
@@ -39,7 +42,8 @@ class DataServerHttp(
     private val timeoutMs: Long,
     gzip: Boolean,
 ) : AutoCloseable {
-    private val target = "${settings.dataServer.host}:${settings.dataServer.httpPort}"
+    /** host:port of the data-server's HTTP endpoints, for failure details. */
+    val target = "${settings.dataServer.host}:${settings.dataServer.httpPort}"
     private val timeout = Duration.ofMillis(timeoutMs)
     private val connectMs = settings.timeouts.connectMs
 
@@ -67,19 +71,42 @@ class DataServerHttp(
     private fun clientAccepting(accept: String): HttpClient =
         clientsByAccept.computeIfAbsent(accept) { value -> client.headers { it.set(HttpHeaderNames.ACCEPT, value) } }
 
+    /** One configured client per body type sent (and accepted back), for the same reason. */
+    private val clientsBySentType = ConcurrentHashMap<String, HttpClient>()
+
+    private fun clientSending(mediaType: String): HttpClient = clientsBySentType.computeIfAbsent(mediaType) { value ->
+        client.headers { it.set(HttpHeaderNames.CONTENT_TYPE, value).set(HttpHeaderNames.ACCEPT, value) }
+    }
+
     /** GETs [uri] asking for [accept]; returns the body of a 200 response. */
     suspend fun get(uri: String, accept: String): ByteArray = exchange(HttpMethod.GET, uri, accept)
 
     /** POSTs an empty body to [uri]; returns the body of a 2xx response (empty for 204). */
     suspend fun post(uri: String): ByteArray = exchange(HttpMethod.POST, uri, "application/json")
 
+    /**
+     * POSTs [body] as [mediaType], accepting the same, and returns the status and body
+     * whatever the status: the caller judges an error answer (the write path keeps the
+     * data-server's 400, 409 and 503 apart). Transport failures are thrown as for [get].
+     */
+    suspend fun post(uri: String, body: ByteArray, mediaType: String): HttpReply = awaitReply {
+        clientSending(mediaType).post().uri(uri).send(Mono.just(Unpooled.wrappedBuffer(body)))
+    }
+
     private suspend fun exchange(method: HttpMethod, uri: String, accept: String): ByteArray {
-        val reply = try {
-            clientAccepting(accept)
-                .request(method)
-                .uri(uri)
+        val reply = awaitReply { clientAccepting(accept).request(method).uri(uri) }
+        if (reply.status !in 200..299) {
+            throw HopFailure.Rejected("HTTP ${reply.status} from $target$uri: ${errorMessage(reply.body)}")
+        }
+        return reply.body
+    }
+
+    /** The whole answer to [request] within the deadline; transport failures as [HopFailure]s. */
+    private suspend inline fun awaitReply(request: () -> HttpClient.ResponseReceiver<*>): HttpReply =
+        try {
+            request()
                 .responseSingle { response, body ->
-                    body.asByteArray().defaultIfEmpty(EMPTY).map { Reply(response.status().code(), it) }
+                    body.asByteArray().defaultIfEmpty(EMPTY).map { HttpReply(response.status().code(), it) }
                 }
                 .timeout(timeout)
                 .awaitSingle()
@@ -88,11 +115,6 @@ class DataServerHttp(
         } catch (e: Throwable) {
             throw translate(Exceptions.unwrap(e))
         }
-        if (reply.status !in 200..299) {
-            throw HopFailure.Rejected("HTTP ${reply.status} from $target$uri: ${errorMessage(reply.body)}")
-        }
-        return reply.body
-    }
 
     private fun translate(e: Throwable): HopFailure = when (e) {
         is HopFailure -> e
@@ -107,20 +129,21 @@ class DataServerHttp(
 
     override fun close() = pool.dispose()
 
-    /** The `error` field of a JSON error body (the data-server's 400s), else the body as text. */
-    private fun errorMessage(body: ByteArray): String {
-        val json = try {
-            errorReader.readTree(body)
-        } catch (e: IOException) {
-            null
-        }
-        val error = json?.get("error")?.takeIf { it.isTextual }?.asText()
-        return (error ?: body.decodeToString()).take(MAX_MESSAGE)
-    }
-
-    private class Reply(val status: Int, val body: ByteArray)
-
     companion object {
+        /** The `error` field of a JSON error body (the data-server's 400s), else the body as text. */
+        fun errorMessage(body: ByteArray): String {
+            val error = errorJson(body)?.get("error")?.takeIf { it.isTextual }?.asText()
+            return (error ?: body.decodeToString()).take(MAX_MESSAGE)
+        }
+
+        /** A JSON error body as a tree; null when it is not JSON. */
+        fun errorJson(body: ByteArray): JsonNode? =
+            try {
+                errorReader.readTree(body)
+            } catch (e: IOException) {
+                null
+            }
+
         private val EMPTY = ByteArray(0)
         private val errorReader = Json.newMapper().reader()
         private const val MAX_MESSAGE = 1_000
@@ -138,3 +161,6 @@ class DataServerHttp(
         )
     }
 }
+
+/** An HTTP answer: its status and whole body. */
+class HttpReply(val status: Int, val body: ByteArray)
