@@ -85,7 +85,7 @@ class SaturationTest {
     fun `with too few cores nothing is pinned and the report is told why`() {
         val placement = CpuPlacement.plan(cores = 2, enabled = true, tasksetAvailable = true)
         assertThat(placement.sets).isEmpty()
-        assertThat(placement.note).contains("2 cores cannot give")
+        assertThat(placement.note).contains("2 cores are too few to give k6, api-server and data-server disjoint CPU sets")
         assertThat(placement.wrap("k6", listOf("k6", "run"))).containsExactly("k6", "run")
     }
 
@@ -95,6 +95,15 @@ class SaturationTest {
         assertThat(placement.sets).containsEntry("k6", "0-1").containsEntry("api-server", "2-4").containsEntry("data-server", "5-7")
         assertThat(placement.wrap("data-server", listOf("java", "-jar", "d.jar"))).containsExactly("taskset", "-c", "5-7", "java", "-jar", "d.jar")
         assertThat(CpuPlacement.plan(cores = 3, enabled = true, tasksetAvailable = true).sets.values).containsExactly("0", "1", "2")
+    }
+
+    @Test
+    fun `a direct run places k6 and the data-server only, and says so`() {
+        val placement = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = CpuPlacement.DIRECT_PROCESSES)
+        assertThat(placement.sets).containsOnlyKeys("k6", "data-server").containsEntry("k6", "0-1").containsEntry("data-server", "2-7")
+        assertThat(CpuPlacement.plan(cores = 2, enabled = true, tasksetAvailable = true, processes = CpuPlacement.DIRECT_PROCESSES).note)
+            .contains("too few to give k6 and data-server").doesNotContain("api-server")
+        assertThat(CpuPlacement.sharing(CpuPlacement.DIRECT_PROCESSES)).startsWith("k6 and data-server run on the same machine")
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.ConditionRecord
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.ForkStatus
@@ -75,13 +76,14 @@ class BenchmarkRunner(
         val started = clock.instant()
         val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
-        val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning)
+        val processes = if (scenario.topology == Topology.DIRECT) CpuPlacement.DIRECT_PROCESSES else CpuPlacement.PROCESSES
+        val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning, processes = processes)
         val script = extractScript(store.dir)
         val initial = resumed?.let { resumedRecord(RunStore.load(it.dir), started) } ?: RunRecord(
             runId = store.dir.fileName.toString(),
             scenario = scenario.toRecord(),
             options = options.given,
-            environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions) +
+            environment = Environment.capture(projectDir, toolchain.k6Version(k6), options.jvmOptions, processes) +
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
                     "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
                 variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +

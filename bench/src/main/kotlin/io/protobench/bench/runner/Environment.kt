@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit
 
 /** What a run was measured on: machine, JVM, library and tool versions, source revision. */
 object Environment {
-    fun capture(projectDir: Path, k6Version: String, jvmOptions: List<String>): Map<String, Any?> = linkedMapOf(
+    fun capture(projectDir: Path, k6Version: String, jvmOptions: List<String>, processes: List<String> = CpuPlacement.PROCESSES): Map<String, Any?> = linkedMapOf(
         "cpuModel" to cpuModel(),
         "cpuCores" to Runtime.getRuntime().availableProcessors(),
         "memoryTotalMb" to memTotalMb(),
@@ -19,7 +19,7 @@ object Environment {
         "libraries" to libraryVersions(),
         "gitCommit" to git(projectDir, "rev-parse", "HEAD"),
         "gitDirty" to git(projectDir, "status", "--porcelain")?.let { it.isNotBlank() },
-        "processesSharingCpus" to "k6, api-server and data-server run on the same machine and compete for its cores",
+        "processesSharingCpus" to CpuPlacement.sharing(processes),
     )
 
     private fun cpuModel(): String? = runCatching {
