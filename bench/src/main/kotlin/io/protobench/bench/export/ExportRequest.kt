@@ -1,5 +1,6 @@
 package io.protobench.bench.export
 
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.LoadLevel
@@ -123,6 +124,11 @@ object ExportValidation {
             violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario without variants",
                 "--scenario ${request.scenario}: scenario ${scenario.name} compares server settings as variants (${scenario.variants.joinToString { it.name }}); " +
                     "the export deploys one server pair with the default settings")
+        }
+        if (scenario.topology != Topology.GATEWAY) {
+            violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario with topology gateway",
+                "--scenario ${request.scenario}: scenario ${scenario.name} has topology ${scenario.topology.id} (k6 calls the data-server itself); " +
+                    "the export drives the gateway only")
         }
         // Execution segments split the VUs: a runner with none would send nothing.
         val fewest = scenario.conditions.minOfOrNull { runnerPool(it.load, request.rate) } ?: return

@@ -85,6 +85,7 @@ class ExportCommandTest {
     @Test
     fun `a scenario with variants exits 2 since the export deploys one server pair`() {
         assertRefused(export("--scenario", "grpc-executor", "--parallelism", "2"), "variants", "one server pair")
+        assertRefused(export("--scenario", "direct", "--parallelism", "2"), "topology direct", "drives the gateway only")
     }
 
     @Test
