@@ -107,34 +107,45 @@ data class Scenario(
 }
 
 /**
- * When capacity is probed in cost mode. [EVERY_FORK] gives capacity an interval over
- * forks (needed to judge the seeds' throughput tables); [FIRST_FORK] probes only to
- * calibrate the rate, which makes short runs shorter.
- */
-/**
  * Where the hop under test runs. [GATEWAY]: k6 → gateway → data-server, the hop is the
  * gateway's call (a JVM client), measured against the null hop. [DIRECT]: k6 calls the
  * data-server itself over the four protocols (k6/http, k6/net/grpc unary and server
  * streams), as seeds 003 and 004 do; the hop is k6 → data-server, with no gateway and no
  * null hop, and its server side is the data-server's whole CPU per request.
  */
-enum class Topology(val id: String) {
+enum class Topology(override val id: String) : Choice {
     GATEWAY("gateway"),
     DIRECT("direct");
 
     companion object {
-        fun parse(text: String): Topology? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
-        val accepted = entries.joinToString(" or ") { it.id }
+        fun parse(text: String): Topology? = entries.named(text)
+        val accepted = entries.choices()
     }
 }
 
-enum class Probes(val id: String) {
+/** A scenario field's value, named in files and on the command line by [id] ("cost", "first-fork", "direct"). */
+interface Choice {
+    val id: String
+}
+
+/** The entry named [text], in any case and with blanks around ignored; null when none is. */
+fun <E : Choice> List<E>.named(text: String): E? = firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
+
+/** What such a field accepts, for its error message: "cost or capacity". */
+fun List<Choice>.choices(): String = joinToString(" or ") { it.id }
+
+/**
+ * When capacity is probed in cost mode. [EVERY_FORK] gives capacity an interval over
+ * forks (needed to judge the seeds' throughput tables); [FIRST_FORK] probes only to
+ * calibrate the rate, which makes short runs shorter.
+ */
+enum class Probes(override val id: String) : Choice {
     EVERY_FORK("every-fork"),
     FIRST_FORK("first-fork");
 
     companion object {
-        fun parse(text: String): Probes? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
-        val accepted = entries.joinToString(" or ") { it.id }
+        fun parse(text: String): Probes? = entries.named(text)
+        val accepted = entries.choices()
     }
 }
 
@@ -151,13 +162,13 @@ data class Part(val seedPhase: String?, val workload: Workload, val load: Load) 
  * and latency is free of coordinated omission. [CAPACITY]: the closed model at the
  * scenario's virtual users, saturating this machine, as the seeds measured throughput.
  */
-enum class Mode(val id: String) {
+enum class Mode(override val id: String) : Choice {
     COST("cost"),
     CAPACITY("capacity");
 
     companion object {
-        fun parse(text: String): Mode? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
-        val accepted = entries.joinToString(" or ") { it.id }
+        fun parse(text: String): Mode? = entries.named(text)
+        val accepted = entries.choices()
     }
 }
 
