@@ -1,6 +1,7 @@
 package io.protobench.bench
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
@@ -131,6 +132,37 @@ class BenchEndToEndTest {
         assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "## size=1kb vus=2", "| gRPC/Stream |")
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1)
+    }
+
+    @Test
+    fun `member creation - every confirmed creation is a row, checked after each trial, and the null hop writes none`(@TempDir results: Path) {
+        val scenario = ScenarioParser.parse("""
+            name: e2e-writes
+            members: {images: [1kb], batch: 3}
+            load: {model: closed, vus: [2]}
+            duration: 2s
+            forks: 2
+            maxForks: 2
+            probes: first-fork
+            soak: {window: 1s, min: 3s, max: 6s}
+        """.trimIndent(), "e2e writes test")
+
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 13))
+        val record = RunStore.load(store.dir)
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat(record.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.distinct())
+            .containsExactlyInAnyOrder("HTTP/JSON", "HTTP/Binary", "gRPC/Unary", "gRPC/Stream", "Null hop")
+        record.trials.forEach { trial ->
+            assertThat(trial.error).describedAs(trial.arm).isNull()
+            assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
+            assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
+            val membersPerRequest = if (trial.arm == "Null hop") 0 else 3
+            assertThat(trial.figures[Figure.ROWS_WRITTEN.key]).describedAs(trial.arm).isEqualTo(trial.correctAnswers * membersPerRequest.toDouble())
+            if (membersPerRequest > 0) assertThat(trial.figures[Figure.DB_MS_PER_REQ.key]).describedAs(trial.arm).isPositive()
+        }
+        assertThat(Files.readString(store.dir.resolve("logs/data-server.log"))).contains("members=on")
+        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Member creation (seed 003): each request creates 3", "DB time/req")
     }
 
     @Test

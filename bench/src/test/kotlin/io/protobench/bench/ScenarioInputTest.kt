@@ -8,6 +8,7 @@ import io.protobench.bench.cli.ReportCommand
 import io.protobench.bench.cli.RunCommand
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.LoadFile
+import io.protobench.bench.scenario.MembersFile
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioFields
 import io.protobench.bench.scenario.ScenarioFile
@@ -194,6 +195,7 @@ class ScenarioInputTest {
     fun `the field lists the reader knows are exactly the fields of the file form`() {
         fun fields(type: kotlin.reflect.KClass<*>) = type.primaryConstructor!!.parameters.map { it.name }
         assertThat(ScenarioFields.byMapping.getValue("")).containsExactlyElementsOf(fields(ScenarioFile::class))
+        assertThat(ScenarioFields.byMapping.getValue("members")).containsExactlyElementsOf(fields(MembersFile::class))
         assertThat(ScenarioFields.byMapping.getValue("load")).containsExactlyElementsOf(fields(LoadFile::class))
         assertThat(ScenarioFields.byMapping.getValue("soak")).containsExactlyElementsOf(fields(SoakFile::class))
         assertThat(ScenarioFields.byMapping.getValue("variants")).containsExactlyElementsOf(fields(VariantFile::class))

@@ -2,6 +2,7 @@ package io.protobench.bench
 
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Load
+import io.protobench.bench.scenario.MembersFile
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
@@ -107,9 +108,35 @@ class ScenarioParserTest {
     }
 
     @Test
-    fun `sizes and complexities are exclusive and one is required`() {
-        assertThat(violations("name: x\nduration: 1s").map { it.field }).containsExactly("sizes|complexities")
-        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncomplexities: [simple]").map { it.field }).containsExactly("sizes|complexities")
+    fun `sizes, complexities and members are exclusive and one is required`() {
+        assertThat(violations("name: x\nduration: 1s").map { it.field }).containsExactly("sizes|complexities|members")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncomplexities: [simple]").map { it.field }).containsExactly("sizes|complexities|members")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmembers: {images: [1kb]}").map { it.field }).containsExactly("sizes|complexities|members")
+    }
+
+    @Test
+    fun `members create one condition per image size, write, and survive the round trip`() {
+        val writes = ScenarioParser.parse("name: x\nduration: 1s\nmembers: {images: [1kb, 100KB], batch: 10}", "t")
+        assertThat(writes.conditions.map { it.label }).containsExactly("image=1kb batch=10 vus=10", "image=100kb batch=10 vus=10")
+        assertThat(writes.writes).isTrue()
+        assertThat(writes.arms.map { it.label }).contains("Null hop")
+        assertThat(writes.conditions.first().target.gatewayPath(writes.arms.first())).isEqualTo("/api/members/http/json")
+        assertThat(writes.toFile().members).isEqualTo(MembersFile(listOf("1kb", "100kb"), 10))
+        // One member of the default image when nothing more is said; reads do not write.
+        val defaults = ScenarioParser.parse("name: x\nduration: 1s\nmembers: {}", "t")
+        assertThat(defaults.conditions.map { it.label }).containsExactly("image=1kb vus=10")
+        assertThat(ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]", "t").writes).isFalse()
+    }
+
+    @Test
+    fun `member images and batches the write path would refuse are refused with its limits`() {
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [3mb]}").single().accepted).contains("2097152 bytes")
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb], batch: 0}").single().field).isEqualTo("members.batch")
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb], batch: 1001}").single().accepted).contains("1 to 1000")
+        // 40 members of 1 MiB are 40 MiB of images in one request: over one stream's 32 MiB.
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb, 1mb], batch: 40}").single().accepted).contains("32 members of the largest image")
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: []}").single().field).isEqualTo("members.images")
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb], size: 3}").single().field).isEqualTo("members.size")
     }
 
     @Test
@@ -139,6 +166,7 @@ class ScenarioParserTest {
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: mesh").single().accepted).isEqualTo("gateway or direct")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nnullHop: true").single().field).isEqualTo("nullHop")
         assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\ntopology: direct").single().accepted).contains("payload sizes only")
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb]}\ntopology: direct").single().accepted).contains("member creation")
         val network = violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a}, {name: b, network: region}]")
         assertThat(network.single().accepted).contains("network")
     }
@@ -148,7 +176,7 @@ class ScenarioParserTest {
         assertThat(violations("name: \"unterminated").single().field).isEqualTo("(document)")
         // A wrong type no longer stops the reading: the missing fields are reported with it.
         val v = violations("name: x\nforks: many")
-        assertThat(v.map { it.field }).containsExactly("forks", "sizes|complexities", "duration")
+        assertThat(v.map { it.field }).containsExactly("forks", "sizes|complexities|members", "duration")
         assertThat(v.first().accepted).contains("whole number")
     }
 

@@ -13,6 +13,9 @@ import io.protobench.contract.window.WindowReport
 import java.time.Instant
 import io.protobench.bench.runner.K6Invocation
 import io.protobench.bench.runner.K6Target
+import io.protobench.bench.runner.EmailLayout
+import io.protobench.bench.runner.MemberBodies
+import org.junit.jupiter.api.io.TempDir
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.ScenarioParser
 import org.assertj.core.api.Assertions.assertThat
@@ -79,6 +82,25 @@ class TrialFiguresTest {
         val target = K6Target("/api/data/grpc?size=1kb", "payloadSize", 1024)
         val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Vus(10), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
         assertThat(inv.environment).containsEntry("LOAD_MODEL", "closed").doesNotContainKeys("GOMAXPROCS", "GOGC")
+    }
+
+    @Test
+    fun `a member creation posts its batch's body file and expects every member created, the null hop none`(@TempDir dir: Path) {
+        val scenario = ScenarioParser.parse("name: t\nduration: 3s\nmembers: {images: [100kb], batch: 5}", "t")
+        val bodies = MemberBodies(dir)
+        val targets = scenario.cells.associate { it.arm.label to K6Target.of(it, { _, _ -> null }, bodies) }
+        val stream = targets.getValue("gRPC/Stream")
+        assertThat(stream.path).isEqualTo("/api/members/grpc/stream")
+        assertThat(stream.field to stream.value).isEqualTo("created" to 5L)
+        assertThat(stream.emails).hasSize(5)
+        val nullHop = targets.getValue("Null hop")
+        assertThat(nullHop.value).isZero()
+        assertThat(nullHop.body).describedAs("one file per image and batch").isEqualTo(stream.body)
+        val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", targets.values.toList(), LoadLevel.Vus(2), Duration.ofSeconds(3), Path.of("/tmp/s.json"))
+        val again = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", targets.values.toList(), LoadLevel.Vus(2), Duration.ofSeconds(3), Path.of("/tmp/s.json"))
+        // Each k6 run tags its emails anew: k6 numbers VUs and iterations from the start again.
+        assertThat(inv.environment.getValue("EMAIL_TAG")).isNotEqualTo(again.environment.getValue("EMAIL_TAG")).matches("[0-9a-z]{8}")
+        assertThat(json.readTree(inv.environment.getValue("EMAIL_LAYOUT")).path("iterationAt").asInt()).isEqualTo(EmailLayout.ITERATION_AT)
     }
 
     @Test

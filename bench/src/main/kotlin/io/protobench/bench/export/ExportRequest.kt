@@ -130,6 +130,11 @@ object ExportValidation {
                 "--scenario ${request.scenario}: scenario ${scenario.name} has topology ${scenario.topology.id} (k6 calls the data-server itself); " +
                     "the export drives the gateway only")
         }
+        if (scenario.writes) {
+            violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario that reads (sizes or complexities)",
+                "--scenario ${request.scenario}: scenario ${scenario.name} creates members, whose bodies and row checks the local runner " +
+                    "prepares; the export covers reads only")
+        }
         // Execution segments split the VUs: a runner with none would send nothing.
         val fewest = scenario.conditions.minOfOrNull { runnerPool(it.load, request.rate) } ?: return
         if (request.parallelism in 1..ExportDefaults.MAX_PARALLELISM && request.parallelism > fewest) {

@@ -42,6 +42,10 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     MACHINE_BUSY("machine_busy", "Machine busy", "fraction", false, "/proc/stat: busy share of all cores"),
     API_PEAK_HEAP("api_peak_heap_mb", "api-server peak heap", "MB", false, "JVM heap pools' peak over the window"),
     DATA_PEAK_HEAP("data_peak_heap_mb", "data-server peak heap", "MB", false, "JVM heap pools' peak over the window"),
+    DB_MS_PER_REQ("db_ms_per_req", "DB time/req", "ms", false,
+        "data-server (member creation): time inside write transactions, from opening to commit, per confirmed request (a batch's transactions summed)"),
+    DB_TX_P99("db_tx_p99_ms", "DB transaction p99", "ms", false, "data-server: HdrHistogram of the committed write transactions' times"),
+    ROWS_WRITTEN("rows_written", "Rows written", "count", true, "data-server: rows in the members table after the trial minus before"),
     ;
 
     companion object {

@@ -19,6 +19,7 @@ import java.util.Locale
     JsonSubTypes.Type(Flag.Unsteady::class, name = "unsteady"),
     JsonSubTypes.Type(Flag.WrongAnswers::class, name = "wrong-answers"),
     JsonSubTypes.Type(Flag.JitActive::class, name = "jit-active"),
+    JsonSubTypes.Type(Flag.RowsMismatch::class, name = "rows-mismatch"),
 )
 sealed interface Flag {
     /** What happened in this trial, with its numbers, in the report's language. */
@@ -72,6 +73,20 @@ sealed interface Flag {
                 return if (share >= LIMIT) JitActive(share, LIMIT) else null
             }
         }
+    }
+
+    /**
+     * A member-creation trial whose table does not add up: [rows] new rows, [committed]
+     * creations the data-server committed, against [confirmed] creations k6 saw confirmed.
+     * More rows than confirmed: writes that committed although the caller saw a failure (a
+     * timeout); fewer: a confirmation without its row, a lost write.
+     */
+    data class RowsMismatch(val confirmed: Long, val rows: Long, val committed: Long) : Flag {
+        /** Confirmed creations without a row: the trial is invalid (see [TrialRecord.invalidReason]). */
+        @get:JsonIgnore val lost: Long get() = maxOf(0, confirmed - rows)
+
+        override fun describe(t: Texts) = t("flag.rows-mismatch", rows, committed, confirmed)
+        override fun meaning(t: Texts) = t("flag.rows-mismatch.meaning")
     }
 
     /** Some answers were not status 200 with the expected size. */

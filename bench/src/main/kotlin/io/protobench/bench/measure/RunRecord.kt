@@ -76,6 +76,8 @@ data class ScenarioRecord(
     val variants: List<io.protobench.bench.scenario.Variant> = emptyList(),
     /** gateway | direct (records from before the field: gateway). */
     val topology: String = "gateway",
+    /** Members each request creates when the scenario writes (seed 003); null for reads. */
+    val membersPerRequest: Int? = null,
 )
 
 data class ConditionRecord(val label: String, val phases: List<String>)
@@ -191,6 +193,7 @@ data class TrialRecord(
         val total = correctAnswers + wrongAnswers
         if (error != null) return error
         if (total == 0L) return "no answers"
+        flags.filterIsInstance<Flag.RowsMismatch>().firstOrNull { it.lost > 0 }?.let { return it.describe() }
         val share = wrongAnswers.toDouble() / total
         return if (share > MAX_WRONG_SHARE) String.format(java.util.Locale.ROOT, "%.2f%% of answers were wrong (limit 0.1%%)", share * 100) else null
     }

@@ -2,6 +2,7 @@ package io.protobench.bench.report
 
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
@@ -20,7 +21,10 @@ import io.protobench.bench.text.Texts
  * the same report is written in English or Korean.
  */
 object MarkdownReport {
-    private class Column(val title: String, val figures: List<Figure>)
+    /** A table column; an [optional] one is shown only when some arm has its figures (the database's, for member creation). */
+    private class Column(val title: String, val figures: List<Figure>, val optional: Boolean = false)
+
+    private val databaseColumn = Column("column.db-time", listOf(Figure.DB_MS_PER_REQ, Figure.DB_TX_P99), optional = true)
 
     private val costColumns = listOf(
         Column("column.hop-cpu", listOf(Figure.HOP_CPU_US)),
@@ -32,6 +36,7 @@ object MarkdownReport {
         Column("column.gc-api", listOf(Figure.API_GC_COUNT, Figure.API_GC_TIME)),
         Column("column.gc-data", listOf(Figure.DATA_GC_COUNT, Figure.DATA_GC_TIME)),
         Column("column.machine-busy", listOf(Figure.MACHINE_BUSY)),
+        databaseColumn,
     )
     private val capacityColumns = listOf(
         Column("column.throughput", listOf(Figure.THROUGHPUT)),
@@ -39,6 +44,7 @@ object MarkdownReport {
         Column("column.cpu-two", listOf(Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("column.peak-heap", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
         Column("column.gcs", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
+        databaseColumn,
     )
 
     /** What a part of the report is about: the HTML report places charts by it and moves the guide to the top. */
@@ -105,6 +111,7 @@ object MarkdownReport {
             appendLine()
             missing(out)
             appendLine(t(if (s.topology == Topology.DIRECT.id) "header.method.direct" else "header.method"))
+            s.membersPerRequest?.let { appendLine(); appendLine(t("header.writes", it)) }
             appendLine()
         }
 
@@ -183,7 +190,8 @@ object MarkdownReport {
             flags(out, r.trials.filter { it.condition == a.condition })
         }
 
-        private fun table(out: StringBuilder, title: String, columns: List<Column>, arms: List<ArmSummary>): Unit = with(out) {
+        private fun table(out: StringBuilder, title: String, allColumns: List<Column>, arms: List<ArmSummary>): Unit = with(out) {
+            val columns = allColumns.filter { c -> !c.optional || arms.any { arm -> c.figures.any { it in arm.estimates } } }
             appendLine("**$title**")
             appendLine()
             appendLine("| ${t("column.arm")} | ${t("column.forks")} | " + columns.joinToString(" | ") { t(it.title) } + " |")
@@ -361,6 +369,7 @@ object MarkdownReport {
             if (trial.error != null) return trial.error
             val total = trial.correctAnswers + trial.wrongAnswers
             if (total == 0L) return t("problems.no-answers")
+            trial.flags.filterIsInstance<Flag.RowsMismatch>().firstOrNull { it.lost > 0 }?.let { return it.describe(t) }
             val hopFailures = trial.gateway?.failuresByKind.orEmpty().entries.joinToString { "${it.key} × ${it.value}" }
             return t("problems.wrong-share", String.format(java.util.Locale.ROOT, "%.2f", trial.wrongAnswers * 100.0 / total)) +
                 if (hopFailures.isEmpty()) "" else t("problems.hop-failures", hopFailures)

@@ -11,6 +11,7 @@ import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.Workload
 import io.protobench.bench.scenario.toFile
 import java.nio.file.Files
 import java.nio.file.Path
@@ -99,7 +100,7 @@ class BenchmarkRunner(
 
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
             options.gatewayArguments, options.dataServerArguments, placement, children,
-            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks)
+            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks, writes = scenario.writes)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology)
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)
@@ -180,6 +181,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     minRequests = minRequests,
     variants = variants,
     topology = topology.id,
+    membersPerRequest = parts.map { it.workload }.filterIsInstance<Workload.Members>().firstOrNull()?.batch,
     soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
         "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),
 )

@@ -7,7 +7,7 @@ import java.net.http.HttpRequest
 import java.net.http.HttpResponse
 import java.time.Duration
 
-/** The runner's control calls to one of its servers: short GETs and POSTs on loopback, a 200 expected. */
+/** The runner's control calls to one of its servers: short GETs, POSTs and DELETEs on loopback, a 200 expected. */
 class ControlHttp(private val baseUrl: String) {
     private val http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
 
@@ -17,6 +17,9 @@ class ControlHttp(private val baseUrl: String) {
     fun post(path: String): HttpResponse<String> = send(
         HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build(),
     )
+
+    fun delete(path: String): HttpResponse<String> =
+        send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).DELETE().build())
 
     /** The body of a 200 answer to [call]; anything else is an error naming the call and the status. */
     fun ok(response: HttpResponse<String>, call: String): String {

@@ -2,12 +2,13 @@ package io.protobench.bench.runner
 
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.contract.Json
+import io.protobench.contract.members.MemberCounts
 import io.protobench.contract.metrics.ProcessSnapshot
 
 /**
- * The runner's control calls to the data-server itself, for runs without a gateway
- * (`topology: direct`): health, its process counters, the data requests it has received
- * and the settings it runs with.
+ * The runner's control calls to the data-server itself: for runs without a gateway
+ * (`topology: direct`) health, its process counters, the data requests it has received
+ * and the settings it runs with; for member creation the members table's counts.
  */
 class DataServerClient(baseUrl: String) {
     private val http = ControlHttp(baseUrl)
@@ -25,6 +26,13 @@ class DataServerClient(baseUrl: String) {
 
     /** Data requests received since start, over every protocol. */
     fun served(): Long = json.readTree(http.ok(http.get("/internal/served"), "GET /internal/served")).path("requests").asLong()
+
+    /** Rows and creations so far, and the database time since the previous call (which this call starts anew). */
+    fun members(): MemberCounts = json.readValue(http.ok(http.get("/internal/members"), "GET /internal/members"), MemberCounts::class.java)
+
+    /** Empties the members table; the counts after it (the database-time interval starts anew). */
+    fun clearMembers(): MemberCounts =
+        json.readValue(http.ok(http.delete("/internal/members"), "DELETE /internal/members"), MemberCounts::class.java)
 
     /** `protobench.data.*` as the server runs them. */
     fun settings(): JsonNode = json.readTree(http.ok(http.get("/internal/settings"), "GET /internal/settings"))

@@ -21,10 +21,14 @@ import java.util.concurrent.TimeUnit
  * One endpoint k6 calls and the answer it must get: [field] equal to [value] (null: any
  * value above 0). Through the gateway [call] is null and [path] a gateway path; called
  * directly (`topology: direct`) [call] says how (see [direct]) and the script checks the
- * answer the data-server itself sends.
+ * answer the data-server itself sends. A member creation has a [body]: the file k6 POSTs,
+ * whose emails start at the byte offsets [emails] (see [MemberBodies]).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-data class K6Target(val path: String, val field: String, val value: Long?, val call: String? = null, val size: String? = null) {
+data class K6Target(
+    val path: String, val field: String, val value: Long?, val call: String? = null, val size: String? = null,
+    val body: String? = null, val emails: List<Int>? = null,
+) {
     companion object {
         /**
          * The data-server's own endpoint for a payload [cell] and the exact answer:
@@ -55,14 +59,22 @@ data class K6Target(val path: String, val field: String, val value: Long?, val c
             DataResponse.newBuilder().setSize(bytes).setPayload(ByteString.copyFrom(ByteArray(bytes))).build().serializedSize.toLong()
 
         /**
-         * The endpoint of [cell] and its exact answer: the payload's bytes, or the level's
+         * The endpoint of [cell] and its exact answer: the payload's bytes, the level's
          * `serializedSize` as [levelBytes] gives it for the arm (JSON bytes for HTTP/JSON,
-         * protobuf bytes otherwise; null when unknown, which accepts any size above 0).
+         * protobuf bytes otherwise; null when unknown, which accepts any size above 0), or
+         * every member of the batch created, with the body [bodies] wrote for it.
          */
-        fun of(cell: Cell, levelBytes: (level: String, arm: Arm) -> Long?): K6Target = when (val target = cell.condition.target) {
-            is Target.Size -> K6Target(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
-            is Target.Level -> K6Target(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
-        }
+        fun of(cell: Cell, levelBytes: (level: String, arm: Arm) -> Long?, bodies: MemberBodies? = null): K6Target =
+            when (val target = cell.condition.target) {
+                is Target.Size -> K6Target(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
+                is Target.Level -> K6Target(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
+                is Target.Members -> {
+                    val body = checkNotNull(bodies) { "member creation needs the bodies' folder" }.of(target)
+                    // The null hop reads and checks the members but creates none.
+                    val created = if (cell.arm == Arm.NullHop) 0L else target.batch.toLong()
+                    K6Target(target.gatewayPath(cell.arm), "created", created, body = body.path.toString(), emails = body.emailOffsets)
+                }
+            }
     }
 }
 
@@ -95,10 +107,29 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
         ): K6Invocation {
             val goRuntime = if (offered is LoadLevel.Rate) FIXED_RATE_GO_RUNTIME else emptyMap()
             val environment = scriptEnvironment(baseUrl, targets, offered, duration) +
-                ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + goRuntime +
+                ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + emailLayout() + goRuntime +
                 listOfNotNull(grpcAddress?.let { "GRPC_ADDR" to it })
             return K6Invocation(script, environment, duration)
         }
+
+        /**
+         * Makes this k6 run's member emails differ from every other run's against the same
+         * data-server (the soak's, the trials'): k6 numbers virtual users and iterations
+         * from 1 and 0 again in each run. Eight base-36 characters ([EmailLayout]).
+         */
+        private fun emailTag(): String =
+            java.lang.Long.toString(tags.nextLong() and Long.MAX_VALUE, 36).padStart(EmailLayout.TAG_DIGITS, '0').takeLast(EmailLayout.TAG_DIGITS)
+
+        private val tags = java.security.SecureRandom()
+
+        /** Where k6 writes each part of a member's email, and this run's tag. */
+        private fun emailLayout() = mapOf(
+            "EMAIL_TAG" to emailTag(),
+            "EMAIL_LAYOUT" to json.writeValueAsString(mapOf(
+                "tagAt" to EmailLayout.TAG_AT, "vuAt" to EmailLayout.VU_AT, "vuDigits" to EmailLayout.VU_DIGITS,
+                "iterationAt" to EmailLayout.ITERATION_AT, "iterationDigits" to EmailLayout.ITERATION_DIGITS,
+            )),
+        )
 
         /**
          * What `protobench.js` reads to make one run, wherever k6 runs: the gateway, the

@@ -12,12 +12,16 @@ import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Target
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 import java.nio.file.Path
 import java.time.Duration
+
+/** How long a failed trial waits for a server that is dying to be seen dead. */
+private const val DEATH_GRACE_MS = 500L
 
 /** The real lab: server JVMs on this machine, k6 as the load generator, /proc for CPU. */
 class LocalLab(
@@ -29,6 +33,9 @@ class LocalLab(
     private val mode: Mode,
     private val topology: Topology = Topology.GATEWAY,
 ) : Lab {
+    /** Member-creation bodies k6 reads, written once per run. */
+    private val memberBodies = MemberBodies(dir.resolve("k6-bodies"))
+
     /** The command lines of the last servers started (of each variant), for run.json. */
     @Volatile var lastCommands: Map<String, List<String>> = emptyMap()
         private set
@@ -47,14 +54,26 @@ class LocalLab(
             listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
     }
 
+    /** A trial that could not be measured: a server's death notice when one died under it, else the error itself. */
+    private fun failed(servers: ServerSet, e: Exception): Sample {
+        // The process may take a moment to be reaped after its connections broke.
+        val notice = servers.deathNotice() ?: run { Thread.sleep(DEATH_GRACE_MS); servers.deathNotice() }
+        return Sample.failed(notice ?: e.message ?: e.javaClass.simpleName)
+    }
+
     private inner class LocalFork(private val servers: ServerSet) : Fork {
         private val gateway = GatewayClient(servers.gatewayUrl!!)
+        /** For member creation: the members table's counts before and after each trial. */
+        private val dataServer = DataServerClient(servers.dataServerUrl)
         private val levelBytes: JsonNode by lazy { gateway.complexities() }
         private val cores = Runtime.getRuntime().availableProcessors()
 
         override fun measure(run: LoadRun): Sample {
-            val before = cpu.read(servers.pids)
+            val ledger = MemberLedger.of(run.cell, dataServer)
             return try {
+                // The ledger's reads (a count of the table) stay outside the CPU measured.
+                ledger?.open()
+                val before = cpu.read(servers.pids)
                 gateway.startWindow(run.cell.arm.label, "${run.cell.label} ${run.offered.label}")
                 val summary = try {
                     k6.run(invocation(listOf(run.cell), run.offered, run.duration))
@@ -64,9 +83,11 @@ class LocalLab(
                     throw e
                 }
                 val end = gateway.endWindow()
-                sample(summary, end, cpu.usage(before, cpu.read(servers.pids), cores), run.offered)
+                val sample = sample(summary, end, cpu.usage(before, cpu.read(servers.pids), cores), run.offered)
+                ledger?.close(sample.correctAnswers)?.let { (figures, flags) -> sample.copy(figures = sample.figures + figures, flags = sample.flags + flags) }
+                    ?: sample
             } catch (e: Exception) {
-                Sample.failed(e.message ?: e.javaClass.simpleName)
+                failed(servers, e)
             }
         }
 
@@ -80,9 +101,12 @@ class LocalLab(
         }
 
         override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {
+            val writes = cells.any { it.condition.target is Target.Members }
             val process = k6.start(invocation(cells, load, limit))
             return object : Mix {
                 override fun window(length: Duration): SoakWindow {
+                    // Each window starts from an empty table: a soak's rows would otherwise fill an in-memory database.
+                    if (writes) dataServer.clearMembers()
                     gateway.startWindow("soak", "soak")
                     Thread.sleep(length.toMillis())
                     val end = gateway.endWindow()
@@ -111,7 +135,7 @@ class LocalLab(
         override fun close() = servers.close()
 
         private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
-            script, servers.gatewayUrl!!, cells.map { K6Target.of(it, ::levelBytes) }, offered, duration, dir.resolve("logs/k6-summary.json"),
+            script, servers.gatewayUrl!!, cells.map { K6Target.of(it, ::levelBytes, memberBodies) }, offered, duration, dir.resolve("logs/k6-summary.json"),
         )
 
         /** The exact serializedSize the gateway reports for a level: JSON bytes for HTTP/JSON, protobuf bytes otherwise. */
@@ -144,7 +168,7 @@ class LocalLab(
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
             Sample(figures, correct.toLong(), wrong.toLong(), commonFlags(figures, usage, run.offered, correct, wrong), null, summary.path("metrics"))
         } catch (e: Exception) {
-            Sample.failed(e.message ?: e.javaClass.simpleName)
+            failed(servers, e)
         }
 
         override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {

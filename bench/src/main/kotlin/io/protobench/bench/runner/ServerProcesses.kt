@@ -20,16 +20,33 @@ class ServerSet(
     private val children: ChildProcesses,
     /** What serves only these servers and goes with them (the delay relays of a network profile). */
     private val companions: List<AutoCloseable> = emptyList(),
+    /** Where the data-server's HTTP side is reached from here: across the link when a network profile puts one in between. */
+    private val dataServerHttp: InetSocketAddress? = null,
+    /** Each server's log, by name, for saying why one died. */
+    private val logs: Map<String, Path> = emptyMap(),
 ) : AutoCloseable {
     val pids: Map<String, Long> get() = SERVERS.zip(processes).associate { (name, process) -> name to process.pid() }
 
     /** The data-server's HTTP base URL, for the runner's own calls and for k6 in direct runs. */
-    val dataServerUrl: String get() = "http://127.0.0.1:${ports.getValue("data-server-http")}"
+    val dataServerUrl: String get() =
+        dataServerHttp?.let { "http://${it.address.hostAddress}:${it.port}" } ?: "http://127.0.0.1:${ports.getValue("data-server-http")}"
 
     /** The data-server's gRPC address (host:port). */
     val dataServerGrpc: String get() = "127.0.0.1:${ports.getValue("data-server-grpc")}"
 
     fun allAlive(): Boolean = processes.all { it.isAlive }
+
+    /**
+     * Why a trial failed when a server died under it, in its own words: "data-server exited
+     * with code 3: Terminating due to java.lang.OutOfMemoryError: Java heap space". Null while
+     * every server runs.
+     */
+    fun deathNotice(): String? {
+        val (name, process) = SERVERS.zip(processes).firstOrNull { !it.second.isAlive } ?: return null
+        val lastWords = logs[name]?.let { log -> runCatching { Files.readAllLines(log) }.getOrNull() }
+            ?.takeLast(LOG_LINES_SEARCHED)?.lastOrNull { line -> DEATH_WORDS.any { it in line } }?.trim()
+        return "$name exited with code ${process.exitValue()}" + (lastWords?.let { ": $it" } ?: "") + (logs[name]?.let { " (see $it)" } ?: "")
+    }
 
     /** Stops the gateway first, then the data-server; kills what does not stop within 10 s. */
     override fun close() {
@@ -43,6 +60,10 @@ class ServerSet(
 }
 
 private val SERVERS = listOf("data-server", "api-server")
+
+/** How much of a dead server's log is searched for the reason, and the words that give one. */
+private const val LOG_LINES_SEARCHED = 200
+private val DEATH_WORDS = listOf("OutOfMemoryError", "Terminating", "Exception", "Error", "FATAL")
 
 class ServerStartFailed(message: String) : RuntimeException(message)
 
@@ -70,6 +91,12 @@ class ServerLauncher(
     private val variantJava: Map<String, Path> = emptyMap(),
     /** The shaped links to the data-server, the run's or a variant's; none = loopback beside the gateway. */
     private val networks: HopNetworks = HopNetworks.NONE,
+    /**
+     * Whether the scenario creates members. A data-server that only serves reads starts
+     * without its write path, whose database layer would cost each start (3.8 s → 6.6 s)
+     * and warm a larger JVM for nothing.
+     */
+    private val writes: Boolean = false,
 ) {
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
@@ -112,6 +139,8 @@ class ServerLauncher(
             processes = listOf(data, api),
             children = children,
             companions = relays,
+            dataServerHttp = httpRoute,
+            logs = mapOf("data-server" to log("data-server"), "api-server" to log("api-server")),
         )
         val gatewayClient = GatewayClient(set.gatewayUrl!!)
         return healthyOrClosed(set, listOf("data-server" to data, "api-server" to api), logStarts) { gatewayClient.isHealthy() }
@@ -125,7 +154,8 @@ class ServerLauncher(
         Files.createDirectories(logDir)
         val logStarts = mapOf("data-server" to runCatching { Files.size(log("data-server")) }.getOrDefault(0L))
         val data = launch(command, "data-server")
-        val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children)
+        val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
+            logs = mapOf("data-server" to log("data-server")))
         val client = DataServerClient(set.dataServerUrl)
         return healthyOrClosed(set, listOf("data-server" to data), logStarts) { client.isHealthy() }
     }
@@ -135,7 +165,7 @@ class ServerLauncher(
     private fun dataServerCommand(variant: Variant?, http: Int, grpc: Int): List<String> =
         placement.wrap("data-server", listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
             "-jar", toolchain.serverJar("data-server").toString(),
-            "--server.port=$http", "--protobench.data.grpc.port=$grpc", parentWatch, READ_ONLY,
+            "--server.port=$http", "--protobench.data.grpc.port=$grpc", parentWatch, "--protobench.data.members.enabled=$writes",
         ) + dataServerArguments + variant?.dataServerArguments().orEmpty())
 
     private fun healthyOrClosed(set: ServerSet, processes: List<Pair<String, Process>>, logStarts: Map<String, Long>, healthy: () -> Boolean): ServerSet {
@@ -197,12 +227,6 @@ class ServerLauncher(
     private fun freePort(): Int = ServerSocket(0, 1, InetAddress.getLoopbackAddress()).use { it.localPort }
 
     private companion object {
-        /**
-         * Every scenario so far reads: the data-server starts without its write path, whose
-         * database layer would cost each start (3.8 s → 6.6 s) and warm a larger JVM for nothing.
-         */
-        const val READ_ONLY = "--protobench.data.members.enabled=false"
-
         /** What the java launcher prints, last, when the options it was given stop the JVM from starting. */
         const val JVM_REFUSED = "Could not create the Java Virtual Machine"
         val JVM_BOILERPLATE = listOf("Error: Could not create the Java Virtual Machine.", "Error: A fatal exception has occurred. Program will exit.")

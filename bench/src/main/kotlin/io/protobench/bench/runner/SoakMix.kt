@@ -1,8 +1,6 @@
 package io.protobench.bench.runner
 
 import io.protobench.bench.scenario.Cell
-import io.protobench.bench.scenario.Target
-import io.protobench.contract.payload.PayloadSize
 import kotlin.math.roundToInt
 import kotlin.math.sqrt
 
@@ -14,7 +12,8 @@ import kotlin.math.sqrt
  * two virtual users: its C2 thresholds are reached after a minute or more. Here a
  * payload endpoint comes up `sqrt(largest / its size)` times per cycle (at most
  * [MAX_WEIGHT]): 1 KB endpoints 32 times for each 1 MB call. Large payloads still come
- * every cycle; their byte loops warm within a few requests (back-edge counters).
+ * every cycle; their byte loops warm within a few requests (back-edge counters). Member
+ * creations weigh by the image bytes of a request.
  * Complexity levels have no size to weigh by and keep one call per cycle.
  */
 object SoakMix {
@@ -31,5 +30,5 @@ object SoakMix {
     private fun weight(largest: Int, bytes: Int): Int =
         sqrt(largest.toDouble() / bytes.coerceAtLeast(1)).roundToInt().coerceIn(1, MAX_WEIGHT)
 
-    private fun payloadBytes(cell: Cell): Int? = (cell.condition.target as? Target.Size)?.let { PayloadSize.parse(it.size).bytes }
+    private fun payloadBytes(cell: Cell): Int? = cell.condition.target.bytes
 }

@@ -1,6 +1,7 @@
 package io.protobench.bench.scenario
 
 import io.protobench.contract.Protocol
+import io.protobench.contract.payload.PayloadSize
 import java.time.Duration
 
 /**
@@ -77,6 +78,9 @@ data class Scenario(
 
     /** Every arm's label as trials record it: each arm under each variant. */
     val armLabels: List<String> get() = variantNames.flatMap { v -> arms.map { Variant.label(it.label, v) } }
+
+    /** Whether any condition creates members: the data-server then starts with its write path (and database). */
+    val writes: Boolean get() = conditions.any { it.target is Target.Members }
 
     /** The seed phases this scenario reproduces. */
     val seedPhases: List<String> get() = parts.mapNotNull { it.seedPhase }.distinct()
@@ -197,7 +201,7 @@ data class Soak(val window: Duration, val min: Duration, val max: Duration, val 
     }
 }
 
-/** What each request asks for: a payload of a size, or an object of a complexity level. */
+/** What each request asks for: a payload of a size or an object of a complexity level (reads), or new members (writes). */
 sealed interface Workload {
     val targets: List<Target>
 
@@ -208,21 +212,42 @@ sealed interface Workload {
     data class Complexity(val levels: List<String>) : Workload {
         override val targets get() = levels.map { Target.Level(it) }
     }
+
+    /** Seed 003's member creation: one condition per profile image size, each request creating [batch] members. */
+    data class Members(val images: List<String>, val batch: Int) : Workload {
+        override val targets get() = images.map { Target.Members(it, batch) }
+    }
 }
 
 sealed interface Target {
     /** Gateway path for an arm, e.g. `/api/data/grpc?size=1kb`. */
     fun gatewayPath(arm: Arm): String
     val label: String
+    /** The bytes one request carries that the protocol must move (payload, or images of a batch); null when unknown. */
+    val bytes: Int?
 
     data class Size(val size: String) : Target {
         override fun gatewayPath(arm: Arm) = "/api/data/${arm.pathSegment}?size=$size"
         override val label get() = "size=$size"
+        override val bytes get() = PayloadSize.parse(size).bytes
     }
 
     data class Level(val complexity: String) : Target {
         override fun gatewayPath(arm: Arm) = "/api/complex/${arm.pathSegment}?complexity=$complexity"
         override val label get() = "complexity=$complexity"
+        override val bytes: Int? get() = null
+    }
+
+    /**
+     * `POST /api/members/<arm>` creating [batch] members, each with a profile image of
+     * [image] bytes and seed 003's other fields: k6 sends one member as a JSON object, a
+     * batch as a JSON array, with emails unique in the run.
+     */
+    data class Members(val image: String, val batch: Int) : Target {
+        override fun gatewayPath(arm: Arm) = "/api/members/${arm.pathSegment}"
+        override val label get() = if (batch == 1) "image=$image" else "image=$image batch=$batch"
+        val imageBytes: Int get() = PayloadSize.parse(image).bytes
+        override val bytes get() = imageBytes * batch
     }
 }
 

@@ -5,16 +5,17 @@ import io.protobench.contract.text.EditDistance
 /**
  * The fields a scenario file may contain, by mapping, and what to say about a field
  * that is not one of them. The one list of field names: [ScenarioTree] binds exactly
- * these, and a test checks that they match [ScenarioFile], [LoadFile] and [SoakFile].
+ * these, and a test checks that they match [ScenarioFile], [MembersFile], [LoadFile] and [SoakFile].
  */
 internal object ScenarioFields {
     /** Mapping path ("" for the top level) → its field names. */
     val byMapping: Map<String, List<String>> = mapOf(
         "" to listOf(
-            "name", "description", "seedPhase", "sizes", "complexities", "protocols", "load", "include", "mode",
+            "name", "description", "seedPhase", "sizes", "complexities", "members", "protocols", "load", "include", "mode",
             "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests", "topology",
             "variants",
         ),
+        "members" to listOf("images", "batch"),
         "load" to listOf("model", "vus", "rates", "maxVus"),
         "soak" to listOf("window", "min", "max", "tolerance", "vus"),
         // The fields of each entry of the variants list.

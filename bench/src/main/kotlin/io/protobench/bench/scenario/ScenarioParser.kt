@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory
 import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.members.MemberRules
 import io.protobench.contract.payload.PayloadSize
 import java.time.Duration
 
@@ -18,6 +19,8 @@ data class ScenarioFile(
     val seedPhase: String? = null,
     val sizes: List<String>? = null,
     val complexities: List<String>? = null,
+    /** Member creation (seed 003's write path) instead of reads. */
+    val members: MembersFile? = null,
     val protocols: List<String>? = null,
     val load: LoadFile? = null,
     /** Built-in scenarios whose conditions this one measures together (instead of sizes/complexities/load). */
@@ -58,6 +61,12 @@ data class VariantFile(
     val jdk: String? = null,
     /** A network profile for this variant's hop: lan, region, … or rtt=…,bandwidth=…,loss=…. */
     val network: String? = null,
+)
+
+/** `members:` as written: profile image sizes (one condition each) and members per request. */
+data class MembersFile(
+    val images: List<String>? = null,
+    val batch: Int? = null,
 )
 
 data class SoakFile(
@@ -103,6 +112,8 @@ object ScenarioParser {
     const val DEFAULT_FORKS = 5
     const val MAX_MIN_REQUESTS = 100_000
     const val MAX_SOAK_VUS = 500
+    /** The profile image of `members:` when `images` is not given. */
+    const val DEFAULT_IMAGE = "1kb"
     private val MAX_DURATION: Duration = Duration.ofMinutes(10)
     private val MAX_BUDGET: Duration = Duration.ofHours(24)
     // A key written twice is a mistake to report, not a value to overwrite silently.
@@ -229,7 +240,7 @@ object ScenarioParser {
         if (topology != Topology.DIRECT) return topology
         if (file.nullHop == true) violation("nullHop", true, "false with topology direct (the null hop is the gateway's; direct has no gateway)")
         if (parts.orEmpty().any { part -> part.workload.targets.any { it !is Target.Size } }) {
-            violation("topology", "direct", "gateway for complexity levels (direct measures payload sizes only, so far)")
+            violation("topology", "direct", "gateway for complexity levels and member creation (direct measures payload sizes only, so far)")
         }
         if (variants.any { it.network != null || it.gateway.isNotEmpty() }) {
             violation("topology", "direct", "gateway for variants with a network or gateway settings (direct has no gateway, and puts no link between k6 and the data-server yet)")
@@ -239,8 +250,8 @@ object ScenarioParser {
 
     /** The parts of the built-in scenarios named by `include`, each with its own seed phase. */
     private fun included(file: ScenarioFile, includes: (String) -> Scenario?, violation: (String, Any?, String) -> Unit): List<Part> {
-        if (file.sizes != null || file.complexities != null || file.load != null) {
-            violation("include", file.include, "either include or sizes/complexities/load, not both")
+        if (file.sizes != null || file.complexities != null || file.members != null || file.load != null) {
+            violation("include", file.include, "either include or sizes/complexities/members/load, not both")
         }
         if (file.include!!.isEmpty()) violation("include", "[]", "at least one built-in scenario")
         return file.include.flatMapIndexed { i, included ->
@@ -297,24 +308,57 @@ object ScenarioParser {
     private fun percent(share: Double) = "${(share * 1000).toLong() / 10.0}".removeSuffix(".0") + "%"
 
     private fun workload(file: ScenarioFile, violation: (String, Any?, String) -> Unit): Workload? {
-        val sizes = file.sizes
-        val levels = file.complexities
-        if ((sizes == null) == (levels == null)) {
-            violation("sizes|complexities", null, "exactly one of 'sizes' (payload sizes) or 'complexities' (object levels)")
+        val given = listOfNotNull(file.sizes, file.complexities, file.members)
+        if (given.size != 1) {
+            violation("sizes|complexities|members", null,
+                "exactly one of 'sizes' (payload sizes), 'complexities' (object levels) or 'members' (member creation)")
             return null
         }
+        file.members?.let { return members(it, violation) }
+        val sizes = file.sizes
         if (sizes != null) {
             if (sizes.isEmpty()) violation("sizes", "[]", "at least one size")
-            sizes.forEachIndexed { i, s -> checkParse("sizes[$i]", s, violation) { PayloadSize.parse(s) } }
-            val normalised = sizes.map { runCatching { PayloadSize.parse(it).toString() }.getOrDefault(it) }
-            checkDistinct("sizes", sizes, normalised, "size", violation)
-            return Workload.Payload(normalised)
+            return Workload.Payload(sizeList("sizes", sizes, violation))
         }
-        if (levels!!.isEmpty()) violation("complexities", "[]", "at least one level")
+        val levels = file.complexities!!
+        if (levels.isEmpty()) violation("complexities", "[]", "at least one level")
         levels.forEachIndexed { i, l -> checkParse("complexities[$i]", l, violation) { ComplexityLevel.parse(l) } }
         val normalised = levels.map { it.trim().lowercase() }
         checkDistinct("complexities", levels, normalised, "level", violation)
         return Workload.Complexity(normalised)
+    }
+
+    /** Payload sizes as measured (1kb and 1024 are one size), each parsed and at most once. */
+    private fun sizeList(field: String, sizes: List<String>, violation: (String, Any?, String) -> Unit): List<String> {
+        sizes.forEachIndexed { i, s -> checkParse("$field[$i]", s, violation) { PayloadSize.parse(s) } }
+        val normalised = sizes.map { runCatching { PayloadSize.parse(it).toString() }.getOrDefault(it) }
+        checkDistinct(field, sizes, normalised, "size", violation)
+        return normalised
+    }
+
+    /**
+     * Member creation: image sizes the write path accepts, a batch of 1 to 1,000 whose
+     * images fit one `CreateMembers` stream (the gateway's and data-server's own limits).
+     */
+    private fun members(file: MembersFile, violation: (String, Any?, String) -> Unit): Workload {
+        val images = file.images ?: listOf(DEFAULT_IMAGE)
+        if (images.isEmpty()) violation("members.images", "[]", "at least one profile image size")
+        val normalised = sizeList("members.images", images, violation)
+        normalised.forEachIndexed { i, image ->
+            val bytes = runCatching { PayloadSize.parse(image).bytes }.getOrNull() ?: return@forEachIndexed
+            if (bytes > MemberRules.MAX_IMAGE_BYTES) violation("members.images[$i]", images[i], MemberRules.IMAGE_ACCEPTED)
+        }
+        val batch = file.batch ?: 1
+        if (batch !in 1..MemberRules.MAX_BATCH_MEMBERS) {
+            violation("members.batch", batch, "members per request, from 1 to ${MemberRules.MAX_BATCH_MEMBERS}")
+        } else {
+            val largest = normalised.maxOfOrNull { runCatching { PayloadSize.parse(it).bytes.toLong() }.getOrDefault(0L) } ?: 0L
+            if (largest * batch > MemberRules.MAX_BATCH_IMAGE_BYTES) {
+                violation("members.batch", batch, "at most ${MemberRules.MAX_BATCH_IMAGE_BYTES} image bytes (32 MiB) per request: " +
+                    "${MemberRules.MAX_BATCH_IMAGE_BYTES / largest} members of the largest image")
+            }
+        }
+        return Workload.Members(normalised, batch)
     }
 
     /** Each entry of a list once: [written] as in the file, [normalised] as measured (1kb and 1024 are one size). */
@@ -372,6 +416,7 @@ fun Scenario.toFile(): ScenarioFile {
         seedPhase = single?.seedPhase,
         sizes = (single?.workload as? Workload.Payload)?.sizes,
         complexities = (single?.workload as? Workload.Complexity)?.levels,
+        members = (single?.workload as? Workload.Members)?.let { MembersFile(it.images, it.batch) },
         protocols = protocols.map { it.label },
         load = single?.load?.let { l ->
             when (l) {

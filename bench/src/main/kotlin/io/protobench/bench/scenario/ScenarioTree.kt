@@ -30,6 +30,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             seedPhase = text(top, "seedPhase", "the seed phase this scenario reproduces, e.g. phase4"),
             sizes = texts(top, "sizes", "a list of payload sizes, e.g. [1kb, 1mb]"),
             complexities = texts(top, "complexities", "a list of complexity levels, e.g. [simple, ultra]"),
+            members = child(top, "members", MEMBERS)?.let(::members),
             protocols = texts(top, "protocols", "a list of protocols, e.g. [HTTP/JSON, gRPC/Unary]"),
             load = child(top, "load", LOAD)?.let(::load),
             include = texts(top, "include", "a list of built-in scenario names, e.g. [phase1, phase2]"),
@@ -56,6 +57,13 @@ internal class ScenarioTree private constructor(private val source: String) {
             vus = numbers(load, "vus", "a list of virtual-user counts from 1 to ${ScenarioParser.MAX_VUS}"),
             rates = numbers(load, "rates", "a list of request rates per second, e.g. [500, 1000]"),
             maxVus = number(load, "maxVus", "a whole number from 1 to ${ScenarioParser.MAX_VUS}"),
+        )
+    }
+
+    private fun members(field: Field) = mapping(field.value, "members", MEMBERS)?.let { members ->
+        MembersFile(
+            images = texts(members, "images", "a list of profile image sizes, e.g. [1kb, 100kb]"),
+            batch = number(members, "batch", "members per request, from 1 to 1000"),
         )
     }
 
@@ -209,6 +217,7 @@ internal class ScenarioTree private constructor(private val source: String) {
     companion object {
         private const val SHOWN_CHARS = 60
         private const val LOAD = "a mapping such as {model: closed, vus: [10]} or {model: open, rates: [500], maxVus: 200}"
+        private const val MEMBERS = "a mapping such as {images: [1kb, 100kb], batch: 1}"
         private const val SOAK = "a mapping such as {window: 3s, min: 15s, max: 120s, tolerance: 5%, vus: 2}"
         private const val VARIANT = "a mapping such as {name: copy, dataServer: {protobench.data.grpc-payload-mode: copy}}"
         private const val VARIANTS = "a list of variants, each $VARIANT"

@@ -86,6 +86,7 @@ class ExportCommandTest {
     fun `a scenario with variants exits 2 since the export deploys one server pair`() {
         assertRefused(export("--scenario", "grpc-executor", "--parallelism", "2"), "variants", "one server pair")
         assertRefused(export("--scenario", "direct", "--parallelism", "2"), "topology direct", "drives the gateway only")
+        assertRefused(export("--scenario", "writes", "--parallelism", "2"), "creates members", "covers reads only")
     }
 
     @Test

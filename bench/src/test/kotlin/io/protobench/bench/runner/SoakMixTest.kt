@@ -25,6 +25,15 @@ class SoakMixTest {
     }
 
     @Test
+    fun `member creations weigh by the image bytes of a request`() {
+        val oneSmall = cell(Target.Members("1kb", 1))
+        val batchOfLarge = cell(Target.Members("100kb", 10))
+        // 10 x 100 KB against 1 KB: sqrt(1000), capped at 32.
+        assertEquals(32, SoakMix.weighted(listOf(batchOfLarge, oneSmall)).count { it == oneSmall })
+        assertEquals(10, SoakMix.weighted(listOf(cell(Target.Members("100kb", 1)), oneSmall)).count { it == oneSmall })
+    }
+
+    @Test
     fun `every endpoint comes in the first stretch of the cycle, the heavy ones too`() {
         val cells = listOf(cell(Target.Size("1mb")), cell(Target.Size("1kb")), cell(Target.Size("1mb"), Arm.NullHop))
         assertEquals(cells, SoakMix.weighted(cells).take(3))

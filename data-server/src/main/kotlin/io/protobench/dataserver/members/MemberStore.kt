@@ -59,6 +59,16 @@ class MemberStore(
         return MemberCounts(rows = rows, created = created.get(), dbTime = dbTimes.interval())
     }
 
+    /**
+     * Deletes every row (one statement) and answers the counts after it; creations since
+     * start keep counting. The runner empties the table before each trial, so that every arm
+     * writes into the same table and an in-memory database holds one trial's rows, not a run's.
+     */
+    suspend fun clear(): MemberCounts {
+        onJdbc(emptyList()) { transactions.executeWithoutResult { repository.deleteAllInBatch() } }
+        return counts()
+    }
+
     /** [call] on the JDBC threads, its failure translated for a call that writes [emails]. */
     private suspend fun <T> onJdbc(emails: List<String>, call: () -> T): T = withContext(jdbc) {
         try {

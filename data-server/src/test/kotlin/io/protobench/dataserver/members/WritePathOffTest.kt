@@ -56,6 +56,7 @@ class WritePathOffTest {
             .expectBody().jsonPath("$.error").isEqualTo(MembersOffController.MESSAGE)
         web.get().uri("/internal/members").exchange().expectStatus().isNotFound
             .expectBody().jsonPath("$.error").value<String> { assertThat(it).contains("protobench.data.members.enabled=true") }
+        web.delete().uri("/internal/members").exchange().expectStatus().isNotFound
     }
 
     @Test
