@@ -396,4 +396,5 @@ private fun ownerAlive(dir: Path): Boolean {
 }
 
 fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
-    ExportCommand().subcommands(K6OperatorExportCommand())).main(args)
+    ExportCommand().subcommands(K6OperatorExportCommand()),
+    DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand())).main(args)

@@ -7,6 +7,7 @@ import io.protobench.bench.measure.RunRecord
 import java.nio.file.Files
 import java.nio.file.Path
 import java.nio.file.StandardCopyOption
+import java.nio.file.attribute.PosixFilePermissions
 
 /**
  * Reads and writes `run.json`; writes go through a temporary file so a crash never
@@ -56,12 +57,15 @@ class RunStore(val dir: Path) {
         /**
          * Writes [bytes] to [target] through a temporary file that is flushed to disk
          * before it replaces the target, so a crash or power loss leaves the old file or
-         * the new one, never half of one.
+         * the new one, never half of one. [ownerOnly]: readable by its owner alone (rw-------),
+         * from its first byte, for a file that holds a password.
          */
-        fun writeAtomically(target: Path, bytes: ByteArray) {
+        fun writeAtomically(target: Path, bytes: ByteArray, ownerOnly: Boolean = false) {
             val temporary = target.resolveSibling(target.fileName.toString() + ".tmp")
-            java.nio.channels.FileChannel.open(temporary, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE).use { channel ->
+            val permissions: Array<java.nio.file.attribute.FileAttribute<*>> = if (ownerOnly) arrayOf(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))) else emptyArray()
+            if (ownerOnly) Files.deleteIfExists(temporary) // permissions are given only to a file created now
+            val options = setOf(java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE)
+            java.nio.channels.FileChannel.open(temporary, options, *permissions).use { channel ->
                 channel.write(java.nio.ByteBuffer.wrap(bytes))
                 channel.force(true)
             }
