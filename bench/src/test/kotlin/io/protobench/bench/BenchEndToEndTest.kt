@@ -6,6 +6,7 @@ import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
+import io.protobench.bench.database.PostgresBinaries
 import io.protobench.bench.runner.ChildProcesses
 import io.protobench.bench.runner.ServerSettingRejected
 import io.protobench.bench.report.ReportWriter
@@ -163,6 +164,48 @@ class BenchEndToEndTest {
         }
         assertThat(Files.readString(store.dir.resolve("logs/data-server.log"))).contains("members=on")
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Member creation (seed 003): each request creates 3", "DB time/req")
+    }
+
+    @Test
+    fun `a PostgreSQL variant writes into the run's throw-away cluster, stopped when the run ends, beside H2`(@TempDir results: Path) {
+        val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
+        assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
+        val scenario = ScenarioParser.parse("""
+            name: e2e-postgres
+            members: {images: [1kb]}
+            protocols: [HTTP/JSON, gRPC/Stream]
+            load: {model: closed, vus: [2]}
+            duration: 2s
+            forks: 2
+            maxForks: 2
+            probes: first-fork
+            soak: {window: 1s, min: 3s, max: 6s}
+            variants:
+              - {name: h2, database: h2}
+              - {name: pg, database: postgresql}
+        """.trimIndent(), "e2e postgres test")
+
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 17))
+        val record = RunStore.load(store.dir)
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        val written = record.trials.filter { it.kind == TrialKind.COST && !it.arm.startsWith("Null hop") }
+        assertThat(written.map { it.arm }.distinct()).containsExactlyInAnyOrder("HTTP/JSON · h2", "gRPC/Stream · h2", "HTTP/JSON · pg", "gRPC/Stream · pg")
+        written.forEach { trial ->
+            assertThat(trial.error).describedAs(trial.arm).isNull()
+            assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
+            assertThat(trial.figures[Figure.ROWS_WRITTEN.key]).describedAs(trial.arm).isEqualTo(trial.correctAnswers.toDouble()).isPositive()
+        }
+        // The pg variant's data-servers were pointed at the cluster, its password kept out of the recorded commands.
+        val commands = record.environment["serverCommands"].toString()
+        assertThat(commands).contains("jdbc:postgresql://127.0.0.1:").doesNotContain("db.password")
+        assertThat((record.environment["postgresql"] as Map<*, *>)["version"]).isNotNull()
+        // Stopped with the run and thrown away, its log kept: no server of the run's cluster is left.
+        val dataDir = Path.of((record.environment["postgresql"] as Map<*, *>)["dataDir"].toString())
+        assertThat(dataDir).doesNotExist()
+        assertThat(store.dir.resolve("logs/postgres.log")).exists()
+        assertThat(ProcessHandle.allProcesses().filter { p -> p.info().arguments().orElse(emptyArray()).any { it == dataDir.toString() } }.count()).isZero()
+        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("different databases are compared on latency and throughput only")
     }
 
     @Test

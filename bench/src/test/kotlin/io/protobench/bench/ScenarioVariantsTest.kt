@@ -1,6 +1,7 @@
 package io.protobench.bench
 
 import io.protobench.bench.runner.RunStore
+import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.ScenarioFile
 import io.protobench.bench.scenario.ScenarioParser
@@ -108,6 +109,23 @@ class ScenarioVariantsTest {
               - {name: d, jvm: []}
         """)
         assertThat(v.map { it.problem }).containsExactly("variants a and b differ in nothing", "variants c and d differ in nothing")
+    }
+
+    @Test
+    fun `a database is a variant's only where members are created, h2 or postgresql`() {
+        val writes = ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, database: H2}, {name: b, database: postgresql}]", "t")
+        assertThat(writes.variants.map { it.store }).containsExactly(Database.H2, Database.POSTGRESQL)
+        assertThat(writes.toFile().variants!!.map { it.database }).containsExactly("h2", "postgresql")
+        // Leaving it out is H2: the same configuration under two names.
+        val same = catchThrowableOfType(InvalidScenario::class.java) {
+            ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a}, {name: b, database: h2}]", "t")
+        }.violations
+        assertThat(same.single().problem).contains("differ in nothing")
+        assertThat(violations("variants: [{name: a, database: postgresql}, {name: b}]").at("variants[0].database").accepted).contains("only with members")
+        val unknown = catchThrowableOfType(InvalidScenario::class.java) {
+            ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, database: mysql}, {name: b}]", "t")
+        }.violations
+        assertThat(unknown.single().accepted).isEqualTo("h2 or postgresql")
     }
 
     @Test

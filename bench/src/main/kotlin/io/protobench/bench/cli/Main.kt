@@ -117,21 +117,10 @@ class RunCommand : CliktCommand(name = "run") {
             (scenario.budget?.let { ", budget ${it.toMinutes()} min" } ?: ""))
         val store = try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { store, record -> writeReport(store, record, texts) }).run(scenario, options)
-        } catch (e: ToolchainProblem) {
-            echo("cannot run: ${e.message}", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        } catch (e: io.protobench.bench.network.LinkSetupFailed) {
-            echo("cannot run: ${e.message}", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        } catch (e: io.protobench.bench.runner.ServerSettingRejected) {
-            echo("bad server setting: ${e.message}", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        } catch (e: NoSuchJdk) {
-            echo("cannot run: ${e.message}", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        } catch (e: java.io.IOException) {
-            echo("cannot write results: ${e.message}", err = true)
-            throw ProgramResult(EXIT_RUN_FAILED)
+        } catch (e: Exception) {
+            val (what, exit) = runFailure(e) ?: throw e
+            echo("$what: ${e.message}", err = true)
+            throw ProgramResult(exit)
         }
         val record = RunStore.load(store.dir)
         try {
@@ -244,15 +233,10 @@ class ResumeCommand : CliktCommand(name = "resume") {
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
         try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { s, record -> writeReport(s, record, texts) }).run(scenario, options, resumed = store)
-        } catch (e: ToolchainProblem) {
-            echo("cannot run: ${e.message}", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        } catch (e: io.protobench.bench.network.LinkSetupFailed) {
-            echo("cannot run: ${e.message}", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
-        } catch (e: NoSuchJdk) {
-            echo("cannot run: ${e.message}", err = true)
-            throw ProgramResult(EXIT_INVALID_INPUT)
+        } catch (e: Exception) {
+            val (what, exit) = runFailure(e) ?: throw e
+            echo("$what: ${e.message}", err = true)
+            throw ProgramResult(exit)
         }
         if (RunStore.load(store.dir).status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
     }
@@ -393,6 +377,20 @@ private fun ownerAlive(dir: Path): Boolean {
         ?: return false
     val pid = first.substringBefore(" ").toLongOrNull() ?: return false
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
+}
+
+/**
+ * How a run that stopped is reported: a missing tool or a refused setting is bad input
+ * (exit 2, found before anything was measured), a failed database cluster or disk a
+ * failed run (exit 3); null for anything else, a bug that should surface.
+ */
+private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
+    is ToolchainProblem, is io.protobench.bench.network.LinkSetupFailed, is NoSuchJdk, is io.protobench.bench.database.PostgresMissing ->
+        "cannot run" to EXIT_INVALID_INPUT
+    is io.protobench.bench.runner.ServerSettingRejected -> "bad server setting" to EXIT_INVALID_INPUT
+    is io.protobench.bench.database.ClusterProblem -> "the run's PostgreSQL cluster failed" to EXIT_RUN_FAILED
+    is java.io.IOException -> "cannot write results" to EXIT_RUN_FAILED
+    else -> null
 }
 
 fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),

@@ -9,6 +9,7 @@ import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.runner.Judge
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
@@ -130,10 +131,10 @@ object Analysis {
         fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(on.flatMap { figure ->
             pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
         }, margin = record.scenario.margin)
-        val (sameNetwork, acrossNetworks) = acrossVariants.partition { (x, y) -> networkOf(record.scenario, x) == networkOf(record.scenario, y) }
+        val (samePlace, acrossPlaces) = acrossVariants.partition { (x, y) -> placeOf(record.scenario, x) == placeOf(record.scenario, y) }
         val variantFigures = figures.map(::variantFigure)
-        return Family(kind, figures, decide(withinVariant, figures) + decide(sameNetwork, variantFigures) +
-            decide(acrossNetworks, variantFigures.filterNot { it in CPU_PER_REQUEST }))
+        return Family(kind, figures, decide(withinVariant, figures) + decide(samePlace, variantFigures) +
+            decide(acrossPlaces, variantFigures.filterNot { it in CPU_PER_REQUEST }))
     }
 
     /**
@@ -141,13 +142,17 @@ object Analysis {
      * rate (a tenth over wan of what region carries), so background work is spread over
      * other request counts, and a lossy link is shaped per segment, which adds the
      * kernel's work per packet to the servers' CPU. Latency and throughput are the link's
-     * answer; CPU per request is compared between protocols on one network.
+     * answer; CPU per request is compared between protocols on one network. Nor between
+     * variants writing to different databases: H2 works inside the data-server's JVM,
+     * PostgreSQL in processes of its own whose CPU the servers' figures do not hold.
      */
     val CPU_PER_REQUEST = setOf(Figure.HOP_CPU_US, Figure.TOTAL_CPU_US)
 
-    /** The network profile of the variant in an arm's label; null for loopback or the run's own `--network`. */
-    private fun networkOf(scenario: ScenarioRecord, label: String): String? =
-        Variant.split(label).second?.let { name -> scenario.variants.firstOrNull { it.name == name }?.network }
+    /** Where the variant in an arm's label runs: its network profile (null: loopback or the run's own) and database. */
+    private fun placeOf(scenario: ScenarioRecord, label: String): Pair<String?, Database> {
+        val variant = Variant.split(label).second?.let { name -> scenario.variants.firstOrNull { it.name == name } }
+        return variant?.network to (variant?.store ?: Database.H2)
+    }
 
     /**
      * What a variant comparison weighs in place of [figure]: CPU per request of both

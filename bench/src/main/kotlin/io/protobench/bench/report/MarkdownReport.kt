@@ -184,6 +184,7 @@ object MarkdownReport {
                 family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
                 family.variantDecisions.forEach { appendLine("- ${t("condition.variants")} ${sentence(it, t)}") }
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1) appendLine(t("condition.variants.networks"))
+                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) appendLine(t("condition.variants.databases"))
                 family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
                 appendLine()
             }

@@ -12,6 +12,8 @@ import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.Workload
+import io.protobench.bench.database.PostgresBinaries
+import io.protobench.bench.database.RunDatabases
 import io.protobench.bench.scenario.toFile
 import java.nio.file.Files
 import java.nio.file.Path
@@ -64,18 +66,25 @@ class BenchmarkRunner(
         val variantJdks = variantJdks(scenario)
         // A profile this machine cannot apply, or a link that measures off, is found out
         // before a results folder exists; the link lives until the run is over.
+        val postgres = RunDatabases.programs(scenario)
         val networks = HopNetworks.open(scenario.variants, options.network, progress)
         try {
-            return runOn(scenario, options, resumed, toolchain, k6, variantJdks, networks)
+            val started = clock.instant()
+            val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
+            return RunDatabases.open(postgres, store.dir, progress).use { databases ->
+                runOn(scenario, options, resumed, store, started, Outside(toolchain, k6, variantJdks, networks, databases))
+            }
         } finally {
             networks.close()
         }
     }
 
-    private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, toolchain: Toolchain, k6: Path,
-                      variantJdks: Map<String, Jdk>, networks: HopNetworks): RunStore {
-        val started = clock.instant()
-        val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
+    /** What a run uses besides its scenario and options, all found or started before the first fork. */
+    private class Outside(val toolchain: Toolchain, val k6: Path, val variantJdks: Map<String, Jdk>, val networks: HopNetworks, val databases: RunDatabases)
+
+    private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, store: RunStore, started: java.time.Instant, outside: Outside): RunStore {
+        val (toolchain, k6, variantJdks) = Triple(outside.toolchain, outside.k6, outside.variantJdks)
+        val (networks, databases) = outside.networks to outside.databases
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
         val processes = if (scenario.topology == Topology.DIRECT) CpuPlacement.DIRECT_PROCESSES else CpuPlacement.PROCESSES
         val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning, processes = processes)
@@ -88,7 +97,7 @@ class BenchmarkRunner(
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
                     "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
                 variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +
-                networks.records(scenario.variants),
+                networks.records(scenario.variants) + databases.records(),
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
@@ -100,7 +109,7 @@ class BenchmarkRunner(
 
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
             options.gatewayArguments, options.dataServerArguments, placement, children,
-            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks, writes = scenario.writes)
+            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks, writes = scenario.writes, databases = databases)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology)
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)

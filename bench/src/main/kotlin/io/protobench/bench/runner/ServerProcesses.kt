@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.database.RunDatabases
 import io.protobench.bench.scenario.Variant
 import java.net.InetAddress
 import java.net.InetSocketAddress
@@ -97,6 +98,8 @@ class ServerLauncher(
      * and warm a larger JVM for nothing.
      */
     private val writes: Boolean = false,
+    /** Where each variant's data-server writes members (H2 needs nothing; PostgreSQL the run's cluster). */
+    private val databases: RunDatabases = RunDatabases.NONE,
 ) {
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
@@ -130,7 +133,7 @@ class ServerLauncher(
         // Logs grow over the run: only what this start-up writes tells why it failed.
         val logStarts = listOf("data-server", "api-server").associateWith { runCatching { Files.size(log(it)) }.getOrDefault(0L) }
         // Both JVMs start at once: the gateway reaches the data-server only when asked.
-        val data = try { launch(dataCommand, "data-server") } catch (e: Exception) { relays.forEach { it.close() }; throw e }
+        val data = try { launch(dataCommand, "data-server", databases.dataServerEnvironment(variant)) } catch (e: Exception) { relays.forEach { it.close() }; throw e }
         val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); relays.forEach { it.close() }; throw e }
         val set = ServerSet(
             gatewayUrl = "http://127.0.0.1:$gateway",
@@ -153,7 +156,7 @@ class ServerLauncher(
         val command = dataServerCommand(variant, http, grpc)
         Files.createDirectories(logDir)
         val logStarts = mapOf("data-server" to runCatching { Files.size(log("data-server")) }.getOrDefault(0L))
-        val data = launch(command, "data-server")
+        val data = launch(command, "data-server", databases.dataServerEnvironment(variant))
         val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
             logs = mapOf("data-server" to log("data-server")))
         val client = DataServerClient(set.dataServerUrl)
@@ -166,7 +169,7 @@ class ServerLauncher(
         placement.wrap("data-server", listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
             "-jar", toolchain.serverJar("data-server").toString(),
             "--server.port=$http", "--protobench.data.grpc.port=$grpc", parentWatch, "--protobench.data.members.enabled=$writes",
-        ) + dataServerArguments + variant?.dataServerArguments().orEmpty())
+        ) + dataServerArguments + databases.dataServerArguments(variant) + variant?.dataServerArguments().orEmpty())
 
     private fun healthyOrClosed(set: ServerSet, processes: List<Pair<String, Process>>, logStarts: Map<String, Long>, healthy: () -> Boolean): ServerSet {
         try {
@@ -178,11 +181,11 @@ class ServerLauncher(
         return set
     }
 
-    private fun launch(command: List<String>, name: String): Process {
+    private fun launch(command: List<String>, name: String, environment: Map<String, String> = emptyMap()): Process {
         val builder = ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log(name).toFile()))
-        ChildEnvironment.apply(builder)
+        ChildEnvironment.apply(builder, environment)
         return builder.start().also(children::track)
     }
 

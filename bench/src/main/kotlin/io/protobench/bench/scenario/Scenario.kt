@@ -121,15 +121,31 @@ enum class Topology(override val id: String) : Choice {
     GATEWAY("gateway"),
     DIRECT("direct");
 
-    companion object {
-        fun parse(text: String): Topology? = entries.named(text)
-        val accepted = entries.choices()
-    }
+    companion object : Choices<Topology>({ entries })
+}
+
+/**
+ * Where the data-server stores members. [H2]: embedded and in memory, in the data-server's
+ * own JVM, fresh at every start (the seed's setup; nothing to install). [POSTGRESQL]: a
+ * throw-away cluster the runner starts on loopback in the run's folder and stops with it
+ * (its server programs installed), in processes of its own.
+ */
+enum class Database(override val id: String) : Choice {
+    H2("h2"),
+    POSTGRESQL("postgresql");
+
+    companion object : Choices<Database>({ entries })
 }
 
 /** A scenario field's value, named in files and on the command line by [id] ("cost", "first-fork", "direct"). */
 interface Choice {
     val id: String
+}
+
+/** An enum of [Choice]s' companion: [parse] a name, and what is [accepted], for the error message. */
+abstract class Choices<E : Choice>(private val all: () -> List<E>) {
+    fun parse(text: String): E? = all().named(text)
+    val accepted: String get() = all().choices()
 }
 
 /** The entry named [text], in any case and with blanks around ignored; null when none is. */
@@ -147,10 +163,7 @@ enum class Probes(override val id: String) : Choice {
     EVERY_FORK("every-fork"),
     FIRST_FORK("first-fork");
 
-    companion object {
-        fun parse(text: String): Probes? = entries.named(text)
-        val accepted = entries.choices()
-    }
+    companion object : Choices<Probes>({ entries })
 }
 
 /** One phase's worth of conditions: a workload under a load. */
@@ -170,10 +183,7 @@ enum class Mode(override val id: String) : Choice {
     COST("cost"),
     CAPACITY("capacity");
 
-    companion object {
-        fun parse(text: String): Mode? = entries.named(text)
-        val accepted = entries.choices()
-    }
+    companion object : Choices<Mode>({ entries })
 }
 
 /**
@@ -349,10 +359,16 @@ data class Variant(
     val heap: String? = null,
     val jdk: String? = null,
     val network: String? = null,
+    /** Where a member-creation scenario stores members: `h2` (in the data-server's JVM) or `postgresql` (a throw-away cluster); null: H2. */
+    val database: String? = null,
 ) {
     /** What makes this variant itself: two variants with equal settings measure the same thing. */
     @get:com.fasterxml.jackson.annotation.JsonIgnore
-    val settings: List<Any?> get() = listOf(gateway, dataServer, jvmOptions, heap, jdk, network)
+    val settings: List<Any?> get() = listOf(gateway, dataServer, jvmOptions, heap, jdk, network, database ?: Database.H2.id)
+
+    /** The database this variant's data-server writes to. */
+    @get:com.fasterxml.jackson.annotation.JsonIgnore
+    val store: Database get() = database?.let(Database::parse) ?: Database.H2
 
     /** Both servers' JVM options: the run's, the variant's heap (replacing the run's), then the variant's own. */
     fun jvmOptions(runOptions: List<String>): List<String> {

@@ -61,6 +61,8 @@ data class VariantFile(
     val jdk: String? = null,
     /** A network profile for this variant's hop: lan, region, … or rtt=…,bandwidth=…,loss=…. */
     val network: String? = null,
+    /** h2 | postgresql: where a member-creation scenario stores members. */
+    val database: String? = null,
 )
 
 /** `members:` as written: profile image sizes (one condition each) and members per request. */
@@ -205,6 +207,7 @@ object ScenarioParser {
         val variants = VariantChecks.check(file.variants, source)
         violations += variants.violations
         val topology = topology(file, parts, variants.variants, ::violation)
+        checkDatabases(file, parts, ::violation)
 
         if (violations.isNotEmpty()) return Checked(null, violations)
         return Checked(Scenario(
@@ -234,6 +237,15 @@ object ScenarioParser {
      * gateway's (there is none), levels have no exact answer size k6 could check without
      * the gateway's catalogue, and a network profile would put k6 itself behind the link.
      */
+    /** A database matters only where members are created: a variant of a reading scenario naming one is a mistake. */
+    private fun checkDatabases(file: ScenarioFile, parts: List<Part>?, violation: (String, Any?, String) -> Unit) {
+        val writes = parts.orEmpty().any { part -> part.workload is Workload.Members }
+        if (writes || parts == null) return
+        file.variants.orEmpty().forEachIndexed { i, variant ->
+            if (variant.database != null) violation("variants[$i].database", variant.database, "no database for a scenario that reads (only with members:)")
+        }
+    }
+
     private fun topology(file: ScenarioFile, parts: List<Part>?, variants: List<Variant>, violation: (String, Any?, String) -> Unit): Topology? {
         val topology = Topology.parse(file.topology ?: Topology.GATEWAY.id)
         if (topology == null) violation("topology", file.topology, Topology.accepted)
@@ -450,4 +462,5 @@ private fun Variant.toFile() = VariantFile(
     heap = heap,
     jdk = jdk,
     network = network,
+    database = database,
 )

@@ -86,6 +86,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             heap = text(variant, "heap", VariantChecks.HEAP_ACCEPTED),
             jdk = text(variant, "jdk", VariantChecks.JDK_ACCEPTED),
             network = text(variant, "network", VariantChecks.NETWORK_ACCEPTED),
+            database = text(variant, "database", Database.accepted),
         )
     }
 

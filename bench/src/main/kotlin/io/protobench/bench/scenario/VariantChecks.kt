@@ -90,8 +90,9 @@ internal object VariantChecks {
             file.heap?.let { if (heapBytes(it) == null) violation("$path.heap", it, HEAP_ACCEPTED) }
             file.jdk?.let { if (!isJdk(it)) violation("$path.jdk", it, JDK_ACCEPTED) }
             val network = file.network?.let { network("$path.network", it) }
+            val database = file.database?.let { text -> Database.parse(text)?.id.also { if (it == null) violation("$path.database", text, Database.accepted) } }
             if (violations.size > before) return null
-            return Variant(file.name!!, gateway, dataServer, file.jvm.orEmpty(), file.heap, file.jdk, network)
+            return Variant(file.name!!, gateway, dataServer, file.jvm.orEmpty(), file.heap, file.jdk, network, database)
         }
 
         /** [properties] with each value in the catalogue's spelling, after reporting each one it refuses. */
@@ -139,7 +140,7 @@ internal object VariantChecks {
         fun distinctSettings(variants: List<Variant>) {
             variants.groupBy { it.settings }.values.filter { it.size > 1 }.forEach { same ->
                 val names = same.map { it.name }
-                violation("variants", names, "variants that differ in a property, jvm, heap, jdk or network",
+                violation("variants", names, "variants that differ in a property, jvm, heap, jdk, network or database",
                     "variants ${names.dropLast(1).joinToString(", ")} and ${names.last()} differ in nothing")
             }
         }

@@ -60,12 +60,12 @@ class MemberStore(
     }
 
     /**
-     * Deletes every row (one statement) and answers the counts after it; creations since
+     * Deletes every row (one `TRUNCATE`) and answers the counts after it; creations since
      * start keep counting. The runner empties the table before each trial, so that every arm
      * writes into the same table and an in-memory database holds one trial's rows, not a run's.
      */
     suspend fun clear(): MemberCounts {
-        onJdbc(emptyList()) { transactions.executeWithoutResult { repository.deleteAllInBatch() } }
+        onJdbc(emptyList()) { transactions.executeWithoutResult { repository.truncate() } }
         return counts()
     }
 
