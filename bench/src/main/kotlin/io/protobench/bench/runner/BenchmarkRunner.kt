@@ -83,8 +83,11 @@ class BenchmarkRunner(
     private class Outside(val toolchain: Toolchain, val k6: Path, val variantJdks: Map<String, Jdk>, val networks: HopNetworks, val databases: RunDatabases)
 
     private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, store: RunStore, started: java.time.Instant, outside: Outside): RunStore {
-        val (toolchain, k6, variantJdks) = Triple(outside.toolchain, outside.k6, outside.variantJdks)
-        val (networks, databases) = outside.networks to outside.databases
+        val toolchain = outside.toolchain
+        val k6 = outside.k6
+        val variantJdks = outside.variantJdks
+        val networks = outside.networks
+        val databases = outside.databases
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
         val processes = if (scenario.topology == Topology.DIRECT) CpuPlacement.DIRECT_PROCESSES else CpuPlacement.PROCESSES
         val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning, processes = processes)

@@ -70,9 +70,7 @@ data class K6Target(
                 is Target.Level -> K6Target(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
                 is Target.Members -> {
                     val body = checkNotNull(bodies) { "member creation needs the bodies' folder" }.of(target)
-                    // The null hop reads and checks the members but creates none.
-                    val created = if (cell.arm == Arm.NullHop) 0L else target.batch.toLong()
-                    K6Target(target.gatewayPath(cell.arm), "created", created, body = body.path.toString(), emails = body.emailOffsets)
+                    K6Target(target.gatewayPath(cell.arm), "created", target.createdBy(cell.arm).toLong(), body = body.path.toString(), emails = body.emailOffsets)
                 }
             }
     }
@@ -107,7 +105,8 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
         ): K6Invocation {
             val goRuntime = if (offered is LoadLevel.Rate) FIXED_RATE_GO_RUNTIME else emptyMap()
             val environment = scriptEnvironment(baseUrl, targets, offered, duration) +
-                ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + emailLayout() + goRuntime +
+                ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + goRuntime +
+                (if (targets.any { it.body != null }) emailLayout() else emptyMap()) +
                 listOfNotNull(grpcAddress?.let { "GRPC_ADDR" to it })
             return K6Invocation(script, environment, duration)
         }

@@ -2,7 +2,6 @@ package io.protobench.bench.runner
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
-import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Target
 import io.protobench.contract.members.MemberCounts
@@ -52,7 +51,7 @@ class MemberLedger(
         /** The ledger of [cell] when it creates members; null for reads. */
         fun of(cell: Cell, dataServer: DataServerClient): MemberLedger? {
             val target = cell.condition.target as? Target.Members ?: return null
-            return MemberLedger(dataServer::clearMembers, dataServer::members, if (cell.arm == Arm.NullHop) 0 else target.batch)
+            return MemberLedger(dataServer::clearMembers, dataServer::members, target.createdBy(cell.arm))
         }
     }
 }

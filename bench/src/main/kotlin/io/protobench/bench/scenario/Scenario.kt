@@ -258,6 +258,9 @@ sealed interface Target {
         override val label get() = if (batch == 1) "image=$image" else "image=$image batch=$batch"
         val imageBytes: Int get() = PayloadSize.parse(image).bytes
         override val bytes get() = imageBytes * batch
+
+        /** Members one correct answer of [arm] stands for: the batch, or none for the null hop, which creates nothing. */
+        fun createdBy(arm: Arm): Int = if (arm == Arm.NullHop) 0 else batch
     }
 }
 

@@ -356,15 +356,14 @@ object ScenarioParser {
         val images = file.images ?: listOf(DEFAULT_IMAGE)
         if (images.isEmpty()) violation("members.images", "[]", "at least one profile image size")
         val normalised = sizeList("members.images", images, violation)
-        normalised.forEachIndexed { i, image ->
-            val bytes = runCatching { PayloadSize.parse(image).bytes }.getOrNull() ?: return@forEachIndexed
-            if (bytes > MemberRules.MAX_IMAGE_BYTES) violation("members.images[$i]", images[i], MemberRules.IMAGE_ACCEPTED)
-        }
+        // Bytes of each image that parsed (sizeList reported the others).
+        val bytes = normalised.map { runCatching { PayloadSize.parse(it).bytes.toLong() }.getOrNull() }
+        bytes.forEachIndexed { i, b -> if (b != null && b > MemberRules.MAX_IMAGE_BYTES) violation("members.images[$i]", images[i], MemberRules.IMAGE_ACCEPTED) }
         val batch = file.batch ?: 1
         if (batch !in 1..MemberRules.MAX_BATCH_MEMBERS) {
             violation("members.batch", batch, "members per request, from 1 to ${MemberRules.MAX_BATCH_MEMBERS}")
         } else {
-            val largest = normalised.maxOfOrNull { runCatching { PayloadSize.parse(it).bytes.toLong() }.getOrDefault(0L) } ?: 0L
+            val largest = bytes.filterNotNull().maxOrNull() ?: 0L
             if (largest * batch > MemberRules.MAX_BATCH_IMAGE_BYTES) {
                 violation("members.batch", batch, "at most ${MemberRules.MAX_BATCH_IMAGE_BYTES} image bytes (32 MiB) per request: " +
                     "${MemberRules.MAX_BATCH_IMAGE_BYTES / largest} members of the largest image")
