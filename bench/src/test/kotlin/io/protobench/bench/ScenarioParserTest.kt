@@ -155,6 +155,31 @@ class ScenarioParserTest {
     }
 
     @Test
+    fun `cost rates are fixed per target name and rounds per fork, and survive the round trip`() {
+        val fixed = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb, 1mb]\ncostRates: {1kb: 1500, 1mb: 140}\nrounds: 3", "t")
+        assertThat(fixed.costRates).isEqualTo(mapOf("1kb" to 1500, "1mb" to 140))
+        assertThat(fixed.rounds).isEqualTo(3)
+        assertThat(ScenarioParser.validate(fixed.toFile(), "again")).isEqualTo(fixed)
+        // Complexity levels and member images are named as their lists name them.
+        assertThat(ScenarioParser.parse("name: x\nduration: 1s\ncomplexities: [simple]\ncostRates: {simple: 900}", "t").costRates).containsEntry("simple", 900)
+        assertThat(ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]", "t").rounds).isEqualTo(1)
+    }
+
+    @Test
+    fun `a cost rate for no target, out of range, in capacity mode or with an open load is refused with what is accepted`() {
+        val unknown = violations("name: x\nduration: 1s\nsizes: [1kb, 1mb]\ncostRates: {10kb: 900}").single()
+        assertThat(unknown.field).isEqualTo("costRates.10kb")
+        assertThat(unknown.accepted).contains("1kb, 1mb")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncostRates: {1kb: 0}").single().accepted).contains("from 1 to")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncostRates: {1kb: fast}").single().field).isEqualTo("costRates.1kb")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncostRates: [1500]").single().accepted).contains("{1kb: 1500, 1mb: 150}")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmode: capacity\ncostRates: {1kb: 900}").single().accepted).contains("only in cost mode")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nload: {model: open, rates: [100]}\ncostRates: {1kb: 900}").single().accepted)
+            .contains("only with a closed load")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nrounds: 0").single().accepted).contains("from 1 to")
+    }
+
+    @Test
     fun `topology direct has no null hop and refuses what needs the gateway, naming what is accepted`() {
         val direct = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct", "t")
         assertThat(direct.topology).isEqualTo(Topology.DIRECT)

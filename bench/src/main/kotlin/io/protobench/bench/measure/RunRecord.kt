@@ -78,6 +78,10 @@ data class ScenarioRecord(
     val topology: String = "gateway",
     /** Members each request creates when the scenario writes (seed 003); null for reads. */
     val membersPerRequest: Int? = null,
+    /** Trials of every arm per fork; the fork's value is their median (records from before the field: 1). */
+    val rounds: Int = 1,
+    /** Cost rates the scenario fixed by target name instead of calibrating. */
+    val costRates: Map<String, Int> = emptyMap(),
 )
 
 data class ConditionRecord(val label: String, val phases: List<String>)
@@ -96,6 +100,8 @@ data class Calibration(
      * capacity: region's rate would overload wan); null: one rate for every variant.
      */
     val variant: String? = null,
+    /** The scenario fixed [ratePerSecond] (costRates); the probe only gives its share of capacity. */
+    val declared: Boolean = false,
 )
 
 /**
@@ -184,6 +190,8 @@ data class TrialRecord(
     val k6: JsonNode? = null,
     /** The gateway's /benchmark/end answer (the contract's type). */
     val gateway: WindowReport? = null,
+    /** Which of the fork's rounds of this arm (1 unless the scenario has several). */
+    val round: Int = 1,
 ) {
     /** Counted in verdicts: it ran, and (almost) every answer was correct. */
     val valid: Boolean get() = error == null && invalidReason() == null

@@ -18,6 +18,7 @@ import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
 import io.protobench.bench.verdict.PairedRatio
 import io.protobench.bench.verdict.Verdicts
+import org.apache.commons.statistics.descriptive.Median
 
 /** Per-fork values of one arm: fork index → figure key → value, from its valid trials of one kind. */
 typealias ForkValues = Map<Int, Map<String, Double?>>
@@ -182,9 +183,14 @@ object Analysis {
         return withinVariant to acrossVariants
     }
 
-    /** Valid trials as fork → figures per arm, with the hop figures derived against the null hop of the same fork and variant. */
+    /**
+     * Valid trials as fork → figures per arm (the median of the fork's rounds), with the hop
+     * figures derived against the null hop of the same fork and variant.
+     */
     private fun forkValues(trials: List<TrialRecord>, direct: Boolean): Map<String, ForkValues> {
-        val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) -> ts.associate { it.fork to it.figures } }
+        val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) ->
+            ts.groupBy { it.fork }.mapValues { (_, rounds) -> medianOfRounds(rounds.map { it.figures }) }
+        }
         return byArm.mapValues { (arm, forks) ->
             val nullHop = byArm[Variant.label(Arm.NullHop.LABEL, Variant.split(arm).second)].orEmpty()
             forks.mapValues { (fork, figures) -> figures + derived(figures, nullHop[fork], direct) }
@@ -207,6 +213,19 @@ object Analysis {
             Figure.HOP_CPU_US.key to hop,
             Figure.HOP_SHARE.key to if (hop != null && all != null && all > 0) hop / all else null,
         )
+    }
+
+    /**
+     * One arm's figures in one fork from its rounds: per figure, the median of the rounds
+     * that have it. The median, not the mean: a trial disturbed by something outside the
+     * servers (another process, a late compilation) is one round of three and is left out.
+     */
+    internal fun medianOfRounds(rounds: List<Map<String, Double?>>): Map<String, Double?> {
+        if (rounds.size == 1) return rounds.single()
+        val keys = rounds.flatMap { it.keys }.distinct()
+        return keys.associateWith { key ->
+            rounds.mapNotNull { it[key] }.takeIf { it.isNotEmpty() }?.let { Median.withDefaults().evaluate(it.toDoubleArray()) }
+        }
     }
 
     private fun summaries(arms: List<String>, values: Map<String, ForkValues>): List<ArmSummary> =

@@ -1,6 +1,7 @@
 package io.protobench.bench.report
 
 import io.protobench.bench.scenario.Topology
+import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkRecord
@@ -105,9 +106,14 @@ object MarkdownReport {
             appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
                 warmUpText(), s.durationMs / 1000.0,
-                if (s.mode == "cost") t("header.at-rate", Numbers.percentText(s.utilisation)) else t("header.closed"),
+                when {
+                    s.mode != "cost" -> t("header.closed")
+                    s.costRates.isNotEmpty() -> t("header.at-fixed-rate")
+                    else -> t("header.at-rate", Numbers.percentText(s.utilisation))
+                },
                 r.seed, Numbers.percentText(s.margin),
-                if (s.mode == "cost" && s.minRequests > 0) t("header.min-requests", s.minRequests) else ""))
+                if (s.mode == "cost" && s.minRequests > 0) t("header.min-requests", s.minRequests) else "",
+                if (s.rounds > 1) t("header.rounds", s.rounds) else ""))
             appendLine()
             missing(out)
             appendLine(t(if (s.topology == Topology.DIRECT.id) "header.method.direct" else "header.method"))
@@ -164,14 +170,23 @@ object MarkdownReport {
             return (properties + jvm).joinToString("; ")
         }
 
+        /** Where a condition's rate came from: the calibration, or the scenario with its share of the capacity probed. */
+        private fun calibration(c: Calibration): String {
+            val utilisation = r.scenario.utilisation
+            val share = c.ratePerSecond / c.capacityRps
+            val line = if (c.declared) {
+                t("condition.calibration.declared", c.ratePerSecond, Numbers.percentText(share), c.slowestProtocol, Numbers.number(c.capacityRps), c.fork) +
+                    if (share > utilisation) t("condition.calibration.above", Numbers.percentText(utilisation)) else ""
+            } else {
+                t("condition.calibration", c.ratePerSecond, Numbers.percentText(utilisation), c.slowestProtocol, Numbers.number(c.capacityRps), c.fork)
+            }
+            return c.variant?.let { variant -> t("condition.calibration.variant", variant, line) } ?: line
+        }
+
         fun condition(out: StringBuilder, a: ConditionAnalysis): Unit = with(out) {
             appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
             appendLine()
-            a.calibrations.forEach {
-                val line = t("condition.calibration", it.ratePerSecond, Numbers.percentText(r.scenario.utilisation), it.slowestProtocol,
-                    Numbers.number(it.capacityRps), it.fork)
-                appendLine(it.variant?.let { variant -> t("condition.calibration.variant", variant, line) } ?: line)
-            }
+            a.calibrations.forEach { appendLine(calibration(it)) }
             if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
             if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)

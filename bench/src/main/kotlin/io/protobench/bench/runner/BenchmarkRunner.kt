@@ -196,4 +196,6 @@ fun Scenario.toRecord() = ScenarioRecord(
     membersPerRequest = parts.map { it.workload }.filterIsInstance<Workload.Members>().firstOrNull()?.batch,
     soak = mapOf("window" to DurationText.k6(soak.window), "min" to DurationText.k6(soak.min),
         "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),
+    rounds = rounds,
+    costRates = costRates,
 )

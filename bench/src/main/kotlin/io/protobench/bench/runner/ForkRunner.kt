@@ -152,20 +152,24 @@ class ForkRunner(
 
     private class ConditionOutcome(val fork: ForkRecord, val record: RunRecord, val serverDied: Boolean)
 
-    /** Capacity probes of the protocols, calibration when needed, then every arm once at the fixed rate. */
+    /** Capacity probes of the protocols, calibration when needed, then every arm at the fixed rate once per round. */
     private fun measureCondition(servers: Fork, condition: Condition, start: ForkRecord, before: RunRecord, random: Random, variant: Variant?): ConditionOutcome {
         var fork = start
         var r = before
-        fun measure(cell: Cell, kind: TrialKind, offered: LoadLevel): Boolean {
+        fun measure(cell: Cell, kind: TrialKind, offered: LoadLevel, round: Int = 1): Boolean {
             if (stopping.get()) return true
             val arm = Variant.label(cell.arm.label, variant?.name)
-            // Capacity probes too: in cost mode they set the rate of every later trial.
-            fork = fork.copy(warmIns = fork.warmIns + warmUp(servers, cell, arm, offered, fork.index))
-            r = keep(r.withFork(fork))
+            // Capacity probes too: in cost mode they set the rate of every later trial. Later
+            // rounds follow trials at the same load, with every arm's code already warm.
+            if (round == 1) {
+                fork = fork.copy(warmIns = fork.warmIns + warmUp(servers, cell, arm, offered, fork.index))
+                r = keep(r.withFork(fork))
+            }
             if (stopping.get()) return true
             val sequence = r.trials.size + 1
+            val rounds = if (scenario.rounds > 1) " round $round/${scenario.rounds}" else ""
             progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
-                "${kind.name.lowercase()} ${offered.label}")
+                "${kind.name.lowercase()} ${offered.label}$rounds")
             val startedAt = clock.instant().toString()
             val sample = servers.measure(LoadRun(cell, offered, scenario.trialDuration(offered)))
             // A stop closes the servers under a running trial: that is an interruption, not a death.
@@ -173,7 +177,7 @@ class ForkRunner(
             val alive = interrupted || servers.alive()
             val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
             val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, offered.label,
-                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway)
+                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway, round)
             fork = fork.copy(trials = fork.trials + trial)
             r = keep(r.withFork(fork))
             return alive
@@ -184,9 +188,11 @@ class ForkRunner(
         // With probes in the first fork only, every variant of that fork is still probed: its capacity is context.
         val calibration = calibrationOf(r, condition, variant)
         val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || calibration == null || calibration.fork == fork.index
+        // In capacity mode the probes are the compared trials: they get the rounds.
+        val probeRounds = if (scenario.mode == Mode.CAPACITY) scenario.rounds else 1
         if (closed != null && probe) {
-            for (arm in probed.shuffled(random)) {
-                if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed)) return ConditionOutcome(fork, r, true)
+            for (round in 1..probeRounds) for (arm in probed.shuffled(random)) {
+                if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round)) return ConditionOutcome(fork, r, true)
             }
         }
         if (scenario.mode == Mode.COST) {
@@ -196,8 +202,8 @@ class ForkRunner(
             if (offered == null) {
                 progress("fork ${fork.index}: ${condition.label} has no valid capacity probe to calibrate its rate; cost trials skipped")
             } else {
-                for (arm in scenario.arms.shuffled(random)) {
-                    if (!measure(Cell(condition, arm), TrialKind.COST, offered)) return ConditionOutcome(fork, r, true)
+                for (round in 1..scenario.rounds) for (arm in scenario.arms.shuffled(random)) {
+                    if (!measure(Cell(condition, arm), TrialKind.COST, offered, round)) return ConditionOutcome(fork, r, true)
                 }
             }
         }
@@ -205,7 +211,8 @@ class ForkRunner(
     }
 
     /**
-     * The fixed rate of a condition: as given for an open-model condition; otherwise
+     * The fixed rate of a condition: as given for an open-model condition, or by the
+     * scenario's [Scenario.costRates]; otherwise
      * [Scenario.utilisation] of the slowest protocol's capacity, calibrated once, in the
      * first fork that probed the condition, and kept for every later fork. One rate serves
      * every variant (the same operating point), unless the variants differ in network: then
@@ -215,12 +222,15 @@ class ForkRunner(
     private fun costLoad(condition: Condition, fork: ForkRecord, r: RunRecord, variant: Variant?): Pair<LoadLevel, Calibration?>? {
         (condition.load as? LoadLevel.Rate)?.let { return it to null }
         calibrationOf(r, condition, variant)?.let { return LoadLevel.Rate(it.ratePerSecond, it.maxVus) to null }
+        val maxVus = rateVus((condition.load as LoadLevel.Vus).vus)
+        val declared = scenario.costRates[condition.target.name]
         val probes = fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
-        val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second } ?: return null
-        val vus = (condition.load as LoadLevel.Vus).vus
-        val rate = maxOf(1, (slowest.second * scenario.utilisation).toInt())
-        val maxVus = rateVus(vus)
-        return LoadLevel.Rate(rate, maxVus) to Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus, rateOwner(variant))
+        val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second }
+            // A fixed rate needs no probe; without one there is nothing to record its share of.
+            ?: return declared?.let { LoadLevel.Rate(it, maxVus) to null }
+        val rate = declared ?: maxOf(1, (slowest.second * scenario.utilisation).toInt())
+        return LoadLevel.Rate(rate, maxVus) to
+            Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus, rateOwner(variant), declared = declared != null)
     }
 
     private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =

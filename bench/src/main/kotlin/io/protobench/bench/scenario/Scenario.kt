@@ -48,6 +48,17 @@ data class Scenario(
     val minRequests: Int = DEFAULT_MIN_REQUESTS,
     /** Who calls the data-server: the gateway (the seeds' path) or k6 itself. */
     val topology: Topology = Topology.GATEWAY,
+    /**
+     * Cost mode: fixed arrival rates by target name ("1kb", "simple", an image size) that
+     * replace the calibrated rate, so that two runs, or two machines, measure the same
+     * operating point. The capacity probe still runs and the report gives the share.
+     */
+    val costRates: Map<String, Int> = emptyMap(),
+    /**
+     * Trials of every arm per fork, each round in a fresh shuffled order: the fork's value
+     * of an arm is the median of its rounds, so one disturbed trial does not move it.
+     */
+    val rounds: Int = 1,
 ) {
     /**
      * How long one trial runs: [duration], or longer at a fixed rate too low to fit
@@ -87,11 +98,11 @@ data class Scenario(
 
     /**
      * Rough wall time of the minimum forks: each fork starts its JVMs, soaks (at most
-     * [Soak.max]), probes capacity once per protocol (cost mode) and warms up and measures
-     * every arm once.
+     * [Soak.max]), probes capacity once per protocol (cost mode), warms up every arm once
+     * and measures it in each of the [rounds].
      */
     fun estimatedSeconds(): Long {
-        val perArm = duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
+        val perArm = rounds * (duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS)
         val probesPerFork = if (probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
         // Probes in cost mode; every measured trial, probes included, after its own warm-up of at least two quiet windows.
         val warmUp = Soak.ARM_QUIET_WINDOWS * Soak.WARM_UP_WINDOW.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
@@ -233,18 +244,22 @@ sealed interface Target {
     /** Gateway path for an arm, e.g. `/api/data/grpc?size=1kb`. */
     fun gatewayPath(arm: Arm): String
     val label: String
+    /** The target as the workload lists it ("1kb", "simple", an image size): the key of [Scenario.costRates]. */
+    val name: String
     /** The bytes one request carries that the protocol must move (payload, or images of a batch); null when unknown. */
     val bytes: Int?
 
     data class Size(val size: String) : Target {
         override fun gatewayPath(arm: Arm) = "/api/data/${arm.pathSegment}?size=$size"
         override val label get() = "size=$size"
+        override val name get() = size
         override val bytes get() = PayloadSize.parse(size).bytes
     }
 
     data class Level(val complexity: String) : Target {
         override fun gatewayPath(arm: Arm) = "/api/complex/${arm.pathSegment}?complexity=$complexity"
         override val label get() = "complexity=$complexity"
+        override val name get() = complexity
         override val bytes: Int? get() = null
     }
 
@@ -256,6 +271,7 @@ sealed interface Target {
     data class Members(val image: String, val batch: Int) : Target {
         override fun gatewayPath(arm: Arm) = "/api/members/${arm.pathSegment}"
         override val label get() = if (batch == 1) "image=$image" else "image=$image batch=$batch"
+        override val name get() = image
         val imageBytes: Int get() = PayloadSize.parse(image).bytes
         override val bytes get() = imageBytes * batch
 

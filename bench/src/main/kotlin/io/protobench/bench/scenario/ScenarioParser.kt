@@ -47,6 +47,10 @@ data class ScenarioFile(
     val topology: String? = null,
     /** Named configurations of the server pair, each measured in every fork. */
     val variants: List<VariantFile>? = null,
+    /** Cost mode: a fixed rate per target name instead of the calibrated one, e.g. {1kb: 1500}. */
+    val costRates: Map<String, Int>? = null,
+    /** Trials of every arm per fork (the fork keeps their median). */
+    val rounds: Int? = null,
 )
 
 /** One variant as written: `protobench.*` properties per server, JVM options, heap and JDK. */
@@ -114,6 +118,9 @@ object ScenarioParser {
     const val DEFAULT_FORKS = 5
     const val MAX_MIN_REQUESTS = 100_000
     const val MAX_SOAK_VUS = 500
+    const val MAX_ROUNDS = 9
+    const val ROUNDS_ACCEPTED = "a whole number of trials per arm and fork from 1 to $MAX_ROUNDS"
+    const val RATE_ACCEPTED = "a whole number of requests per second from 1 to $MAX_RATE"
     /** The profile image of `members:` when `images` is not given. */
     const val DEFAULT_IMAGE = "1kb"
     private val MAX_DURATION: Duration = Duration.ofMinutes(10)
@@ -208,6 +215,9 @@ object ScenarioParser {
         violations += variants.violations
         val topology = topology(file, parts, variants.variants, ::violation)
         checkDatabases(file, parts, ::violation)
+        val costRates = costRates(file, parts, mode, ::violation)
+        val rounds = file.rounds ?: 1
+        if (rounds !in 1..MAX_ROUNDS) violation("rounds", rounds, ROUNDS_ACCEPTED)
 
         if (violations.isNotEmpty()) return Checked(null, violations)
         return Checked(Scenario(
@@ -229,6 +239,8 @@ object ScenarioParser {
             variants = variants.variants,
             minRequests = minRequests,
             topology = topology!!,
+            costRates = costRates,
+            rounds = rounds,
         ), violations)
     }
 
@@ -237,6 +249,23 @@ object ScenarioParser {
      * gateway's (there is none), levels have no exact answer size k6 could check without
      * the gateway's catalogue, and a network profile would put k6 itself behind the link.
      */
+    /**
+     * Rates that replace the calibration, by target name: only in cost mode, only for
+     * conditions under a closed load (an open load gives its rates itself), each name one
+     * of the workload's targets.
+     */
+    private fun costRates(file: ScenarioFile, parts: List<Part>?, mode: Mode?, violation: (String, Any?, String) -> Unit): Map<String, Int> {
+        val rates = file.costRates ?: return emptyMap()
+        if (mode != Mode.COST) violation("costRates", rates, "costRates only in cost mode (capacity mode saturates the machine)")
+        if (parts != null && parts.any { it.load is Load.Open }) violation("costRates", rates, "costRates only with a closed load; an open load's rates are the trials' rates")
+        val names = parts.orEmpty().flatMap { part -> part.workload.targets.map { it.name } }.distinct()
+        rates.forEach { (name, rate) ->
+            if (parts != null && name !in names) violation("costRates.$name", rate, "the names of the workload's targets: ${names.joinToString()}")
+            if (rate !in 1..MAX_RATE) violation("costRates.$name", rate, RATE_ACCEPTED)
+        }
+        return rates
+    }
+
     /** A database matters only where members are created: a variant of a reading scenario naming one is a mistake. */
     private fun checkDatabases(file: ScenarioFile, parts: List<Part>?, violation: (String, Any?, String) -> Unit) {
         val writes = parts.orEmpty().any { part -> part.workload is Workload.Members }
@@ -450,6 +479,8 @@ fun Scenario.toFile(): ScenarioFile {
         minRequests = minRequests,
         topology = topology.id.takeIf { topology != Topology.GATEWAY },
         variants = variants.map { it.toFile() }.ifEmpty { null },
+        costRates = costRates.ifEmpty { null },
+        rounds = rounds.takeIf { it != 1 },
     )
 }
 

@@ -48,7 +48,20 @@ internal class ScenarioTree private constructor(private val source: String) {
             minRequests = number(top, "minRequests", "a whole number from 0 (no minimum) to ${ScenarioParser.MAX_MIN_REQUESTS}"),
             topology = text(top, "topology", Topology.accepted),
             variants = list(top, "variants", VARIANTS, ::variant),
+            costRates = costRates(top),
+            rounds = number(top, "rounds", ScenarioParser.ROUNDS_ACCEPTED),
         )
+    }
+
+    /** `costRates: {1kb: 1500}`: a rate per target name; names are judged by validation, each value must be a whole number. */
+    private fun costRates(mapping: Mapping): Map<String, Int>? {
+        val field = child(mapping, "costRates", COST_RATES) ?: return null
+        if (!field.value.isObject) return wrong(field.path, field.value, COST_RATES)
+        return field.value.fields().asSequence().mapNotNull { (name, node) ->
+            val entry = Field("${field.path}.$name", node)
+            val rate: Int? = if (node.isNull) empty(entry.path, ScenarioParser.RATE_ACCEPTED) else wholeNumber(entry, ScenarioParser.RATE_ACCEPTED)
+            rate?.let { name to it }
+        }.toMap(LinkedHashMap())
     }
 
     private fun load(field: Field) = mapping(field.value, "load", LOAD)?.let { load ->
@@ -223,6 +236,7 @@ internal class ScenarioTree private constructor(private val source: String) {
         private const val VARIANT = "a mapping such as {name: copy, dataServer: {protobench.data.grpc-payload-mode: copy}}"
         private const val VARIANTS = "a list of variants, each $VARIANT"
         private const val VALUE = VariantChecks.VALUE_ACCEPTED
+        private const val COST_RATES = "a mapping of the workload's sizes, levels or images to requests per second, e.g. {1kb: 1500, 1mb: 150}"
 
         fun read(root: JsonNode, source: String): Read {
             val tree = ScenarioTree(source)

@@ -374,6 +374,61 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `rounds measure every arm once per round, each round in its own order, warming an arm up only before its first`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("rounds: 3\nprobes: first-fork"), lab)
+        val rate = r.calibrations.single().let { LoadLevel.Rate(it.ratePerSecond, it.maxVus).label }
+        val orders = mutableSetOf<List<String>>()
+        for (fork in r.forks) {
+            val costs = fork.trials.filter { it.kind == TrialKind.COST }
+            assertThat(costs.groupBy { it.arm }.mapValues { (_, ts) -> ts.map { it.round } })
+                .containsOnlyKeys("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
+                .allSatisfy { _, rounds -> assertThat(rounds).containsExactly(1, 2, 3) }
+            assertThat(costs.map { it.round }).isSorted
+            costs.groupBy { it.round }.values.forEach { orders += it.map { t -> t.arm } }
+            assertThat(fork.warmIns.filter { it.load == rate }.map { it.arm }).hasSize(3).doesNotHaveDuplicates()
+            // Round 2 and 3 follow the trial before them with no warm-up in between.
+            val log = lab.events.getValue(fork.index)
+            assertThat(log.takeLast(6)).allSatisfy { assertThat(it).startsWith("cost ") }
+        }
+        assertThat(orders).`as`("rounds are shuffled afresh").hasSizeGreaterThan(1)
+        assertThat(MarkdownReport.render(r)).contains("in each of 3 rounds")
+    }
+
+    @Test
+    fun `a fork's value of an arm is the median of its rounds, so one disturbed round does not move it`() {
+        val steady = mapOf(Figure.TOTAL_CPU_US.key to 300.0, Figure.HOP_P50.key to 0.30)
+        val rounds = listOf(steady, mapOf(Figure.TOTAL_CPU_US.key to 900.0, Figure.HOP_P50.key to 1.5), mapOf(Figure.TOTAL_CPU_US.key to 310.0, Figure.HOP_P50.key to null))
+        val fork = Analysis.medianOfRounds(rounds)
+        assertThat(fork[Figure.TOTAL_CPU_US.key]).isEqualTo(310.0)
+        // A figure only some rounds have: the median of those that have it.
+        assertThat(fork[Figure.HOP_P50.key]).isEqualTo(0.9)
+        assertThat(Analysis.medianOfRounds(listOf(steady))).isEqualTo(steady)
+    }
+
+    @Test
+    fun `a rate the scenario fixes replaces the calibration, and the probe still gives its share of capacity`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("costRates: {1kb: 777}\nprobes: first-fork"), lab)
+        val calibration = r.calibrations.single()
+        assertThat(calibration.declared).isTrue()
+        assertThat(calibration.ratePerSecond).isEqualTo(777)
+        assertThat(calibration.capacityRps).isGreaterThan(0.0)
+        assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond }).containsOnly(777)
+        val share = Regex("""the rate the scenario fixes: ([0-9.]+)% of the capacity""").find(MarkdownReport.render(r))
+        assertThat(share).isNotNull
+        assertThat(share!!.groupValues[1].toDouble()).isCloseTo(77700 / calibration.capacityRps, org.assertj.core.data.Offset.offset(0.1))
+    }
+
+    @Test
+    fun `a fixed rate above the share a calibration would take is measured, and the report says so`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("costRates: {1kb: 100000}\nprobes: first-fork"), lab)
+        assertThat(r.calibrations.single().ratePerSecond).isEqualTo(100000)
+        assertThat(MarkdownReport.render(r)).contains("above the 50% a calibrated rate would take")
+    }
+
+    @Test
     fun `a plateau is steady only once the JIT is quiet, and noise within the tolerance is allowed`() {
         fun w(rps: Double, cpu: Double, jit: Double) = SoakWindow(rps, cpu, 0, jit)
         val plateauWhileCompiling = listOf(w(590.0, 3100.0, 1.6), w(594.0, 3040.0, 1.7), w(586.0, 3085.0, 1.5))
