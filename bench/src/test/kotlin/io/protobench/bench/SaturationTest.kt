@@ -67,6 +67,36 @@ class SaturationTest {
     }
 
     @Test
+    fun `a process tree counts the root, every descendant alive and the children it reaped, and nothing else`(@TempDir proc: Path) {
+        fun process(pid: Int, parent: Int, ticks: Long, reaped: Long = 0) {
+            Files.createDirectories(proc.resolve("$pid"))
+            Files.writeString(proc.resolve("$pid/stat"), "$pid (postgres: x) S $parent 1 1 0 -1 0 0 0 0 0 $ticks 0 $reaped 0 20 0")
+        }
+        val accounting = CpuAccounting(proc, ticksPerSecond = 100)
+        writeProc(proc, serverTicks = 1000, childTicks = 0, busy = 10_000, idle = 10_000)
+        process(500, parent = 1, ticks = 10)
+        process(501, parent = 500, ticks = 100)
+        process(502, parent = 500, ticks = 50)
+        process(600, parent = 502, ticks = 5)
+        val start = accounting.read(mapOf("data-server" to 42L), mapOf(CpuAccounting.DATABASE to 500L)).copy(monotonicNs = 0)
+        // 501 exits and is reaped (its whole life, 130 ticks, moves into 500's cutime); 503 is forked; 42 works but is no child.
+        writeProc(proc, serverTicks = 2000, childTicks = 0, busy = 10_200, idle = 10_200)
+        Files.walk(proc.resolve("501")).sorted(Comparator.reverseOrder()).forEach(Files::delete)
+        process(500, parent = 1, ticks = 12, reaped = 130)
+        process(502, parent = 500, ticks = 80)
+        process(600, parent = 502, ticks = 9)
+        process(503, parent = 500, ticks = 20)
+        val end = accounting.read(mapOf("data-server" to 42L), mapOf(CpuAccounting.DATABASE to 500L)).copy(monotonicNs = 1_000_000_000)
+
+        val usage = accounting.usage(start, end, cores = 2)
+        // (12 + 130 + 80 + 9 + 20) - (10 + 100 + 50 + 5) = 86 ticks in 1 s
+        assertThat(usage.coresUsed[CpuAccounting.DATABASE]!!).isCloseTo(0.86, within(1e-9))
+        assertThat(usage.coresUsed["data-server"]!!).isCloseTo(10.0, within(1e-9))
+        // A tree whose root is gone gives no figure rather than a wrong one.
+        assertThat(accounting.usage(start, accounting.read(emptyMap(), mapOf(CpuAccounting.DATABASE to 999L)), 2).coresUsed[CpuAccounting.DATABASE]).isNull()
+    }
+
+    @Test
     fun `a quiet machine is not flagged`() {
         val usage = CpuUsage(10.0, mapOf("k6" to 0.3, "api-server" to 0.5), machineBusyShare = 0.6, cores = 4)
         assertThat(usage.flags(CpuUsage.MACHINE_SATURATED)).isEmpty()

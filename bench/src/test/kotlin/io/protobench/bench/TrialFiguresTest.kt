@@ -1,6 +1,8 @@
 package io.protobench.bench
 
 import com.fasterxml.jackson.databind.ObjectMapper
+import io.protobench.bench.measure.CpuAccounting
+import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.contract.metrics.ProcessUsage
@@ -56,6 +58,18 @@ class TrialFiguresTest {
             Figure.API_JIT_CPU_US.key to 40.0, Figure.DATA_JIT_CPU_US.key to 10.0)
         assertThat(TrialFigures.totals(figures)[Figure.TOTAL_CPU_US.key]).isEqualTo(450.0)
         assertThat(TrialFigures.totals(figures - Figure.API_JIT_CPU_US.key)[Figure.TOTAL_CPU_US.key]).isEqualTo(490.0)
+    }
+
+    @Test
+    fun `a PostgreSQL server's CPU per request is counted with the servers', as H2's is inside the data-server's`() {
+        val usage = CpuUsage(2.0, mapOf("k6" to 0.5, CpuAccounting.DATABASE to 0.25), 0.5, 2)
+        val figures = TrialFigures.fromCpu(usage, requests = 1000.0)
+        assertThat(figures[Figure.DB_CPU_US.key]).isEqualTo(500.0) // 0.25 cores for 2 s over 1000 requests
+        val servers = mapOf(Figure.API_CPU_US.key to 300.0, Figure.DATA_CPU_US.key to 200.0)
+        assertThat(TrialFigures.totals(servers + figures)[Figure.TOTAL_CPU_US.key]).isEqualTo(1000.0)
+        // Without a database apart (H2), nothing is added.
+        assertThat(TrialFigures.fromCpu(usage.copy(coresUsed = mapOf("k6" to 0.5)), 1000.0)[Figure.DB_CPU_US.key]).isNull()
+        assertThat(TrialFigures.totals(servers)[Figure.TOTAL_CPU_US.key]).isEqualTo(500.0)
     }
 
     @Test

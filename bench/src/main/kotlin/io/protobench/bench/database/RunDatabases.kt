@@ -37,6 +37,9 @@ class RunDatabases private constructor(
         return mapOf(PASSWORD_VARIABLE to cluster.password)
     }
 
+    /** The postmaster of [variant]'s database when it runs apart from the data-server (PostgreSQL); null for H2. */
+    fun postmasterPid(variant: Variant?): Long? = if (cluster != null && variant?.store == Database.POSTGRESQL) cluster.state.pid else null
+
     /** For run.json: the cluster's version, address and settings. */
     fun records(): Map<String, Any> = cluster?.let { c ->
         mapOf("postgresql" to mapOf(

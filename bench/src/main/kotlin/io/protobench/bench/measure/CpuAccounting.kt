@@ -26,6 +26,9 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     )
 
     companion object {
+        /** The name readings give a database server's process tree (PostgreSQL's, when a variant writes there). */
+        const val DATABASE = "database"
+
         /** HotSpot's compiler threads, as /proc/<pid>/task/<tid>/comm shows them. */
         private val COMPILER_THREAD = Regex("""C[12] CompilerThre.*""")
 
@@ -42,12 +45,19 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         }.getOrDefault(100L)
     }
 
-    fun read(processes: Map<String, Long>): Reading {
+    /**
+     * The counters now: of each of [processes] (one process each), and of each of [trees]
+     * (a root process and all its descendants, as a PostgreSQL server's postmaster and the
+     * backends and workers it forks), under the same names.
+     */
+    fun read(processes: Map<String, Long>, trees: Map<String, Long> = emptyMap()): Reading {
         val machine = machineTicks()
         val threads = processes.mapValues { (_, pid) -> threadTicks(pid) }
+        val parents = if (trees.isEmpty()) emptyMap() else parentsOfAll()
         return Reading(
             monotonicNs = System.nanoTime(),
-            processTicks = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } },
+            processTicks = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } } +
+                trees.mapValues { (_, root) -> treeTicks(root, parents) },
             compilerTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COMPILER_THREAD) } },
             collectorTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COLLECTOR_THREAD) } },
             reapedChildrenTicks = statFields(proc.resolve("self/stat"))?.let { it[13] + it[14] },
@@ -80,6 +90,29 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
             }
         }
     }.getOrNull()
+
+    /** Every process's parent, from /proc/<pid>/stat (ppid is field 4, index 1 here). */
+    private fun parentsOfAll(): Map<Long, Long> = runCatching {
+        Files.list(proc).use { entries ->
+            entries.toList().mapNotNull { entry ->
+                entry.fileName.toString().toLongOrNull()?.let { pid -> statFields(entry.resolve("stat"))?.let { pid to it[1] } }
+            }.toMap()
+        }
+    }.getOrDefault(emptyMap())
+
+    /**
+     * CPU ticks of [root] and every descendant alive now, plus what [root]'s children that
+     * have exited and been reaped used (its cutime + cstime). A child alive at one reading
+     * and reaped by the next is counted once at each: first as itself, then inside the
+     * root's reaped ticks, which hold its whole life, so the difference stays exact.
+     */
+    private fun treeTicks(root: Long, parents: Map<Long, Long>): Long? {
+        val rootFields = statFields(proc.resolve("$root/stat")) ?: return null
+        val children = parents.entries.groupBy({ it.value }, { it.key })
+        val descendants = generateSequence(children[root].orEmpty()) { level -> level.flatMap { children[it].orEmpty() }.ifEmpty { null } }.flatten()
+        val alive = descendants.sumOf { pid -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } ?: 0L }
+        return rootFields[11] + rootFields[12] + rootFields[13] + rootFields[14] + alive
+    }
 
     private fun List<Pair<String, Long>>.sumFor(names: Regex) = filter { names.matches(it.first) }.sumOf { it.second }
 

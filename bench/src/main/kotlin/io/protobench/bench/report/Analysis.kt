@@ -9,7 +9,6 @@ import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.runner.Judge
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.scenario.Arm
-import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
@@ -143,17 +142,15 @@ object Analysis {
      * rate (a tenth over wan of what region carries), so background work is spread over
      * other request counts, and a lossy link is shaped per segment, which adds the
      * kernel's work per packet to the servers' CPU. Latency and throughput are the link's
-     * answer; CPU per request is compared between protocols on one network. Nor between
-     * variants writing to different databases: H2 works inside the data-server's JVM,
-     * PostgreSQL in processes of its own whose CPU the servers' figures do not hold.
+     * answer; CPU per request is compared between protocols on one network. Variants
+     * writing to different databases are compared on CPU too: a PostgreSQL server's
+     * processes are counted in its variant's CPU per request ([Figure.DB_CPU_US]).
      */
     val CPU_PER_REQUEST = setOf(Figure.HOP_CPU_US, Figure.TOTAL_CPU_US)
 
-    /** Where the variant in an arm's label runs: its network profile (null: loopback or the run's own) and database. */
-    private fun placeOf(scenario: ScenarioRecord, label: String): Pair<String?, Database> {
-        val variant = Variant.split(label).second?.let { name -> scenario.variants.firstOrNull { it.name == name } }
-        return variant?.network to (variant?.store ?: Database.H2)
-    }
+    /** Where the variant in an arm's label runs: its network profile (null: loopback or the run's own). */
+    private fun placeOf(scenario: ScenarioRecord, label: String): String? =
+        Variant.split(label).second?.let { name -> scenario.variants.firstOrNull { it.name == name } }?.network
 
     /**
      * What a variant comparison weighs in place of [figure]: CPU per request of both

@@ -26,6 +26,7 @@ object MarkdownReport {
     private class Column(val title: String, val figures: List<Figure>, val optional: Boolean = false)
 
     private val databaseColumn = Column("column.db-time", listOf(Figure.DB_MS_PER_REQ, Figure.DB_TX_P99), optional = true)
+    private val databaseCpuColumn = Column("column.db-cpu", listOf(Figure.DB_CPU_US), optional = true)
 
     private val costColumns = listOf(
         Column("column.hop-cpu", listOf(Figure.HOP_CPU_US)),
@@ -38,6 +39,7 @@ object MarkdownReport {
         Column("column.gc-data", listOf(Figure.DATA_GC_COUNT, Figure.DATA_GC_TIME)),
         Column("column.machine-busy", listOf(Figure.MACHINE_BUSY)),
         databaseColumn,
+        databaseCpuColumn,
     )
     private val capacityColumns = listOf(
         Column("column.throughput", listOf(Figure.THROUGHPUT)),
@@ -46,6 +48,7 @@ object MarkdownReport {
         Column("column.peak-heap", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
         Column("column.gcs", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
         databaseColumn,
+        databaseCpuColumn,
     )
 
     /** What a part of the report is about: the HTML report places charts by it and moves the guide to the top. */

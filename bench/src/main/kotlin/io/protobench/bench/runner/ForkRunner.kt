@@ -167,7 +167,8 @@ class ForkRunner(
             }
             if (stopping.get()) return true
             val sequence = r.trials.size + 1
-            val rounds = if (scenario.rounds > 1) " round $round/${scenario.rounds}" else ""
+            val compared = if (scenario.mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
+            val rounds = if (kind == compared && scenario.rounds > 1) " round $round/${scenario.rounds}" else ""
             progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
                 "${kind.name.lowercase()} ${offered.label}$rounds")
             val startedAt = clock.instant().toString()

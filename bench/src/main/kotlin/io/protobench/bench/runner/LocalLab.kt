@@ -73,7 +73,7 @@ class LocalLab(
             return try {
                 // The ledger's reads (a count of the table) stay outside the CPU measured.
                 ledger?.open()
-                val before = cpu.read(servers.pids)
+                val before = cpu.read(servers.pids, servers.processTrees)
                 gateway.startWindow(run.cell.arm.label, "${run.cell.label} ${run.offered.label}")
                 val summary = try {
                     k6.run(invocation(listOf(run.cell), run.offered, run.duration))
@@ -83,7 +83,7 @@ class LocalLab(
                     throw e
                 }
                 val end = gateway.endWindow()
-                val sample = sample(summary, end, cpu.usage(before, cpu.read(servers.pids), cores), run.offered)
+                val sample = sample(summary, end, cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores), run.offered)
                 ledger?.close(sample.correctAnswers)?.let { (figures, flags) -> sample.copy(figures = sample.figures + figures, flags = sample.flags + flags) }
                     ?: sample
             } catch (e: Exception) {
@@ -159,10 +159,10 @@ class LocalLab(
 
         override fun measure(run: LoadRun): Sample = try {
             dataServer.resetPeakHeap()
-            val before = cpu.read(servers.pids)
+            val before = cpu.read(servers.pids, servers.processTrees)
             val start = dataServer.snapshot()
             val summary = k6.run(invocation(listOf(run.cell), run.offered, run.duration))
-            val usage = cpu.usage(before, cpu.read(servers.pids), cores)
+            val usage = cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores)
             val (correct, wrong) = TrialFigures.answers(summary)
             val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)

@@ -1,6 +1,7 @@
 package io.protobench.bench.runner
 
 import io.protobench.bench.database.RunDatabases
+import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.scenario.Variant
 import java.net.InetAddress
 import java.net.InetSocketAddress
@@ -25,8 +26,13 @@ class ServerSet(
     private val dataServerHttp: InetSocketAddress? = null,
     /** Each server's log, by name, for saying why one died. */
     private val logs: Map<String, Path> = emptyMap(),
+    /** The postmaster of the PostgreSQL server the data-server writes to, when it does: its processes' CPU is counted too. */
+    private val databasePid: Long? = null,
 ) : AutoCloseable {
     val pids: Map<String, Long> get() = SERVERS.zip(processes).associate { (name, process) -> name to process.pid() }
+
+    /** Processes counted with all their descendants, by name: the database server's, when it runs apart. */
+    val processTrees: Map<String, Long> get() = databasePid?.let { mapOf(CpuAccounting.DATABASE to it) }.orEmpty()
 
     /** The data-server's HTTP base URL, for the runner's own calls and for k6 in direct runs. */
     val dataServerUrl: String get() =
@@ -144,6 +150,7 @@ class ServerLauncher(
             companions = relays,
             dataServerHttp = httpRoute,
             logs = mapOf("data-server" to log("data-server"), "api-server" to log("api-server")),
+            databasePid = databases.postmasterPid(variant),
         )
         val gatewayClient = GatewayClient(set.gatewayUrl!!)
         return healthyOrClosed(set, listOf("data-server" to data, "api-server" to api), logStarts) { gatewayClient.isHealthy() }
@@ -158,7 +165,7 @@ class ServerLauncher(
         val logStarts = mapOf("data-server" to runCatching { Files.size(log("data-server")) }.getOrDefault(0L))
         val data = launch(command, "data-server", databases.dataServerEnvironment(variant))
         val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
-            logs = mapOf("data-server" to log("data-server")))
+            logs = mapOf("data-server" to log("data-server")), databasePid = databases.postmasterPid(variant))
         val client = DataServerClient(set.dataServerUrl)
         return healthyOrClosed(set, listOf("data-server" to data), logStarts) { client.isHealthy() }
     }
