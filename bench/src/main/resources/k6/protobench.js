@@ -11,6 +11,8 @@
 //                   user cycles through them. Topology direct adds `call` (http-json,
 //                   http-binary, grpc-unary, grpc-stream) and, for gRPC, `size`: k6 calls
 //                   the data-server itself and checks the answer it sends (see direct()).
+//                   A member creation adds `body` (a file to send) and `emails` (the byte
+//                   offsets of its email placeholders), with EMAIL_TAG and EMAIL_LAYOUT.
 //   GRPC_ADDR       topology direct: the data-server's gRPC host:port
 //   LOAD_MODEL      closed (constant VUs) | open (constant arrival rate)
 //   VUS             closed: virtual users
@@ -68,17 +70,32 @@ export default function () {
 
 // Member bodies, read once at start (k6 shares a file's bytes between virtual users); each
 // virtual user then keeps its own copy with its run tag and number written into every email.
+// gRPC messages are built from the JSON body's text instead (k6 encodes them itself).
 const bodyFiles = {};
-for (const t of targets) if (t.body && !(t.body in bodyFiles)) bodyFiles[t.body] = open(t.body, 'b');
+const bodyTexts = {};
+for (const t of targets) {
+  if (!t.body) continue;
+  if (t.call && t.call.startsWith('grpc')) bodyTexts[t.body] = open(t.body);
+  else if (!(t.body in bodyFiles)) bodyFiles[t.body] = open(t.body, 'b');
+}
 const emailLayout = env.EMAIL_LAYOUT ? JSON.parse(env.EMAIL_LAYOUT) : null;
 const ownBodies = {};
+const ownMessages = {};
 
-function writeDigits(bytes, at, number, digits) {
+// The last `width` digits of a number, zeros in front.
+function digitsOf(number, width) {
   const text = String(number);
-  for (let i = 0; i < digits; i++) {
-    const k = text.length - digits + i;
-    bytes[at + i] = k >= 0 ? text.charCodeAt(k) : 48; // '0'
+  let digits = '';
+  for (let i = 0; i < width; i++) {
+    const k = text.length - width + i;
+    digits += k >= 0 ? text[k] : '0';
   }
+  return digits;
+}
+
+function writeDigits(bytes, at, number, width) {
+  const digits = digitsOf(number, width);
+  for (let i = 0; i < width; i++) bytes[at + i] = digits.charCodeAt(i);
 }
 
 function ownBody(target) {
@@ -94,13 +111,34 @@ function ownBody(target) {
   return bytes;
 }
 
+// This virtual user's body with this iteration's number in every email.
+function filledBody(target) {
+  const bytes = ownBody(target);
+  for (const at of target.emails) writeDigits(bytes, at + emailLayout.iterationAt, __ITER, emailLayout.iterationDigits);
+  return bytes;
+}
+
 // POST /api/members/<protocol>: seed 003's member (or a batch), every email new. The body
 // is sent as bytes: turning a string of a large image into UTF-8 on every post cost k6
 // milliseconds per request.
 function createMembers(target) {
-  const bytes = ownBody(target);
-  for (const at of target.emails) writeDigits(bytes, at + emailLayout.iterationAt, __ITER, emailLayout.iterationDigits);
-  return http.post(env.BASE_URL + target.path, bytes.buffer, { timeout: '30s', headers: { 'Content-Type': 'application/json' } });
+  return http.post(env.BASE_URL + target.path, filledBody(target).buffer, { timeout: '30s', headers: { 'Content-Type': 'application/json' } });
+}
+
+// The member as a gRPC message (proto3 JSON names, the image as base64), its email this
+// virtual user's and iteration's, laid out as in the HTTP bodies.
+function memberMessage(target) {
+  let member = ownMessages[target.body];
+  if (!member) {
+    member = JSON.parse(bodyTexts[target.body]);
+    ownMessages[target.body] = member;
+  }
+  const p = member.email; // the placeholder, as written in the file
+  const L = emailLayout;
+  const email = p.slice(0, L.tagAt) + env.EMAIL_TAG + p.slice(L.tagAt + env.EMAIL_TAG.length, L.vuAt) +
+    digitsOf(__VU, L.vuDigits) + p.slice(L.vuAt + L.vuDigits, L.iterationAt) +
+    digitsOf(__ITER, L.iterationDigits) + p.slice(L.iterationAt + L.iterationDigits);
+  return { email, password: member.password, name: member.name, profileImage: member.profileImage, etcInfo: member.etcInfo };
 }
 
 // Bytes a base64 text decodes to.
@@ -121,6 +159,7 @@ function connected() {
 // Topology direct: k6 calls the data-server over the target's protocol and checks the
 // answer itself: the payload's bytes as decoded, not a size the server merely claims.
 function direct(target) {
+  if (target.body) return createDirect(target);
   const pass = (ok) => check(null, { [CORRECT]: () => ok });
   switch (target.call) {
     case 'http-json': {
@@ -148,6 +187,39 @@ function direct(target) {
       stream.on('error', () => finish(false));
       stream.on('end', () => finish(received === target.value));
       stream.write({ size: target.size });
+      stream.end();
+      return undefined;
+    }
+    default:
+      throw new Error('unknown call ' + target.call);
+  }
+}
+
+// Topology direct, member creation: one member to the data-server's own endpoints, the
+// answer checked for the new id (or, for the client stream, a count of one).
+function createDirect(target) {
+  const pass = (ok) => check(null, { [CORRECT]: () => ok });
+  switch (target.call) {
+    case 'http-json':
+    case 'http-binary': {
+      const type = target.call === 'http-json' ? 'application/json' : 'application/x-protobuf';
+      const r = http.post(env.BASE_URL + target.path, filledBody(target).buffer,
+        { timeout: '30s', headers: { 'Content-Type': type, Accept: 'application/json' } });
+      return pass(r.status === 201 && r.json(target.field) > 0);
+    }
+    case 'grpc-unary': {
+      const r = connected().invoke(target.path, memberMessage(target), { timeout: '30s' });
+      return pass(r.status === grpc.StatusOK && Number(r.message[target.field]) > 0);
+    }
+    case 'grpc-stream': {
+      // Client streaming: the member, the end of the stream, then the server's one answer.
+      const stream = new grpc.Stream(connected(), target.path, { timeout: '30s' });
+      let checked = false;
+      const finish = (ok) => { if (!checked) { checked = true; pass(ok); } };
+      stream.on('data', (answer) => finish(Number(answer[target.field]) === target.value));
+      stream.on('error', () => finish(false));
+      stream.on('end', () => finish(false));
+      stream.write(memberMessage(target));
       stream.end();
       return undefined;
     }

@@ -18,6 +18,7 @@ import io.protobench.bench.runner.ServerLauncher
 import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
+import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.network.LinkSetupFailed
@@ -94,11 +95,11 @@ class BenchEndToEndTest {
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1) // only the runner: no child left
     }
 
-    @Test
-    fun `topology direct - k6 calls the data-server itself over all four protocols, no gateway started`(@TempDir results: Path) {
+    /** A short run of [workload] with k6 calling the data-server itself, and its record. */
+    private fun runDirect(workload: String, results: Path, seed: Long): Pair<RunStore, RunRecord> {
         val scenario = ScenarioParser.parse("""
             name: e2e-direct
-            sizes: [1kb]
+            $workload
             load: {model: closed, vus: [2]}
             duration: 2s
             forks: 2
@@ -107,9 +108,13 @@ class BenchEndToEndTest {
             topology: direct
             soak: {window: 1s, min: 3s, max: 6s}
         """.trimIndent(), "e2e direct test")
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, seed))
+        return store to RunStore.load(store.dir)
+    }
 
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 11))
-        val record = RunStore.load(store.dir)
+    @Test
+    fun `topology direct - k6 calls the data-server itself over all four protocols, no gateway started`(@TempDir results: Path) {
+        val (store, record) = runDirect("sizes: [1kb]", results, 11)
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         assertThat(record.forks).hasSize(2).allSatisfy { fork ->
@@ -164,6 +169,25 @@ class BenchEndToEndTest {
         }
         assertThat(Files.readString(store.dir.resolve("logs/data-server.log"))).contains("members=on")
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Member creation (seed 003): each request creates 3", "DB time/req")
+    }
+
+    @Test
+    fun `topology direct creates members on the data-server itself over all four protocols, every creation a row`(@TempDir results: Path) {
+        val (store, record) = runDirect("members: {images: [1kb]}", results, 19)
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        // Soak windows count the data-server's creations: throughput without a gateway.
+        assertThat(record.forks).allSatisfy { fork -> assertThat(fork.soak!!.windows).isNotEmpty.allSatisfy { assertThat(it.throughputRps).isPositive() } }
+        assertThat(record.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.distinct())
+            .containsExactlyInAnyOrder("HTTP/JSON", "HTTP/Binary", "gRPC/Unary", "gRPC/Stream")
+        record.trials.forEach { trial ->
+            assertThat(trial.error).describedAs(trial.arm).isNull()
+            assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero() // every answer carried a new id (or a count of one)
+            assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
+            assertThat(trial.figures[Figure.ROWS_WRITTEN.key]).describedAs(trial.arm).isEqualTo(trial.correctAnswers.toDouble()).isPositive()
+            assertThat(trial.figures[Figure.DB_MS_PER_REQ.key]).describedAs(trial.arm).isPositive()
+        }
+        assertThat(store.dir.resolve("k6-bodies")).isDirectoryContaining { it.fileName.toString().endsWith(".pb") }
     }
 
     @Test

@@ -190,8 +190,14 @@ class ScenarioParserTest {
 
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: mesh").single().accepted).isEqualTo("gateway or direct")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nnullHop: true").single().field).isEqualTo("nullHop")
-        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\ntopology: direct").single().accepted).contains("payload sizes only")
-        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb]}\ntopology: direct").single().accepted).contains("member creation")
+        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\ntopology: direct").single().accepted).contains("payload sizes and member creation")
+        // Member creation goes direct one member per request: the data-server's HTTP side takes no batch.
+        val writes = ScenarioParser.parse("name: x\nduration: 1s\nmembers: {images: [1kb]}\ntopology: direct", "t")
+        assertThat(writes.writes).isTrue()
+        assertThat(writes.arms.map { it.label }).doesNotContain("Null hop")
+        val batch = violations("name: x\nduration: 1s\nmembers: {images: [1kb], batch: 10}\ntopology: direct").single()
+        assertThat(batch.field).isEqualTo("members.batch")
+        assertThat(batch.accepted).contains("batches need the gateway")
         val network = violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a}, {name: b, network: region}]")
         assertThat(network.single().accepted).contains("network")
     }

@@ -118,6 +118,22 @@ class TrialFiguresTest {
     }
 
     @Test
+    fun `a member created directly goes to the data-server endpoints, HTTP-Binary with the protobuf body`(@TempDir dir: Path) {
+        val scenario = ScenarioParser.parse("name: t\nduration: 3s\nmembers: {images: [1kb]}\ntopology: direct", "t")
+        val bodies = MemberBodies(dir)
+        val targets = scenario.cells.associate { it.arm.label to K6Target.direct(it, bodies) }
+        assertThat(targets.mapValues { (_, t) -> listOf(t.path, t.call, t.field, t.value) }).isEqualTo(mapOf(
+            "HTTP/JSON" to listOf("/api/members", "http-json", "id", 1L),
+            "HTTP/Binary" to listOf("/api/members", "http-binary", "id", 1L),
+            "gRPC/Unary" to listOf("protobench.MemberService/CreateMember", "grpc-unary", "id", 1L),
+            "gRPC/Stream" to listOf("protobench.MemberService/CreateMembers", "grpc-stream", "count", 1L),
+        ))
+        assertThat(targets.getValue("HTTP/Binary").body).endsWith(".pb")
+        assertThat(targets.filterKeys { it != "HTTP/Binary" }.values.map { it.body }.distinct()).singleElement().asString().endsWith(".json")
+        assertThat(targets.values).allSatisfy { assertThat(it.emails).hasSize(1) }
+    }
+
+    @Test
     fun `called directly, k6 checks the answer the data-server itself sends, byte for byte`() {
         val scenario = ScenarioParser.parse("name: t\nduration: 3s\nsizes: [1kb, 1mb]\ntopology: direct", "t")
         val targets = scenario.cells.associate { it.label to K6Target.direct(it) }

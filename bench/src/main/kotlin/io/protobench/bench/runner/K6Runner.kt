@@ -34,19 +34,47 @@ data class K6Target(
          * The data-server's own endpoint for a payload [cell] and the exact answer:
          * `http-json` (the `size` field and the base64 payload's decoded length), `http-binary`
          * (the protobuf body's exact length, request id empty), `grpc-unary` (`GetData`: size and
-         * payload) and `grpc-stream` (`GetDataStream`: the chunks' bytes together).
+         * payload) and `grpc-stream` (`GetDataStream`: the chunks' bytes together). A member
+         * creation goes to `POST /api/members` or `MemberService` (see [directCreation]).
          */
-        fun direct(cell: Cell): K6Target {
-            val size = (cell.condition.target as? Target.Size)?.size
-                ?: throw IllegalArgumentException("topology direct measures payload sizes only, not ${cell.condition.target.label}")
+        fun direct(cell: Cell, bodies: MemberBodies? = null): K6Target {
+            val target = cell.condition.target
+            if (target is Target.Members) return directCreation(target, protocolOf(cell.arm), checkNotNull(bodies) { "member creation needs the bodies' folder" })
+            val size = (target as? Target.Size)?.size
+                ?: throw IllegalArgumentException("topology direct measures payload sizes and member creation, not ${target.label}")
             val bytes = PayloadSize.parse(size).bytes
-            return when (protocolOf(cell.arm)) {
-                Protocol.HTTP_JSON -> K6Target("/data/json?size=$size", "size", bytes.toLong(), "http-json")
-                Protocol.HTTP_BINARY -> K6Target("/data/binary?size=$size", "bodyBytes", protobufBodyBytes(bytes), "http-binary")
-                Protocol.GRPC_UNARY -> K6Target("protobench.DataService/GetData", "size", bytes.toLong(), "grpc-unary", size)
-                Protocol.GRPC_STREAM -> K6Target("protobench.DataService/GetDataStream", "bytes", bytes.toLong(), "grpc-stream", size)
+            val protocol = protocolOf(cell.arm)
+            val call = DIRECT_CALLS.getValue(protocol)
+            return when (protocol) {
+                Protocol.HTTP_JSON -> K6Target("/data/json?size=$size", "size", bytes.toLong(), call)
+                Protocol.HTTP_BINARY -> K6Target("/data/binary?size=$size", "bodyBytes", protobufBodyBytes(bytes), call)
+                Protocol.GRPC_UNARY -> K6Target("protobench.DataService/GetData", "size", bytes.toLong(), call, size)
+                Protocol.GRPC_STREAM -> K6Target("protobench.DataService/GetDataStream", "bytes", bytes.toLong(), call, size)
             }
         }
+
+        /**
+         * One member created on the data-server itself: seed 003's `POST /api/members` with the
+         * JSON body (HTTP/JSON) or the protobuf one (HTTP/Binary), answered 201 with the new id;
+         * `CreateMember` (gRPC/Unary) answering the id; `CreateMembers` (gRPC/Stream) with a
+         * client stream of the one member, answering a count of 1. k6 builds the gRPC messages
+         * from the JSON body (proto3 JSON has the same field names).
+         */
+        private fun directCreation(target: Target.Members, protocol: Protocol, bodies: MemberBodies): K6Target {
+            require(target.batch == 1) { "topology direct creates one member per request, not ${target.batch}" }
+            val body = bodies.of(target, if (protocol == Protocol.HTTP_BINARY) MemberBodies.Form.PROTOBUF else MemberBodies.Form.JSON)
+            val (path, field) = when (protocol) {
+                Protocol.HTTP_JSON, Protocol.HTTP_BINARY -> "/api/members" to "id"
+                Protocol.GRPC_UNARY -> "protobench.MemberService/CreateMember" to "id"
+                Protocol.GRPC_STREAM -> "protobench.MemberService/CreateMembers" to "count"
+            }
+            return K6Target(path, field, 1, DIRECT_CALLS.getValue(protocol), body = body.path.toString(), emails = body.emailOffsets)
+        }
+
+        /** How the script calls the data-server for each protocol (`direct()` in protobench.js). */
+        private val DIRECT_CALLS = mapOf(
+            Protocol.HTTP_JSON to "http-json", Protocol.HTTP_BINARY to "http-binary", Protocol.GRPC_UNARY to "grpc-unary", Protocol.GRPC_STREAM to "grpc-stream",
+        )
 
         private fun protocolOf(arm: Arm): Protocol = when (arm) {
             is Arm.Of -> arm.protocol

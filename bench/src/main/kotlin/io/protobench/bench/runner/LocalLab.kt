@@ -150,7 +150,8 @@ class LocalLab(
      * A fork without a gateway (`topology: direct`): k6 calls the data-server over each
      * protocol itself. A trial's figures come from k6 (answers, latency: the hop), /proc
      * (CPU of the data-server and of k6) and the data-server's own counters before and
-     * after (allocation, GC, heap); a soak window's from the data-server's request count
+     * after (allocation, GC, heap), and for member creation the table's ([MemberLedger]);
+     * a soak window's from the data-server's request count (reads) or creations (writes)
      * and counters, as there is no gateway window to read.
      */
     private inner class DirectFork(private val servers: ServerSet) : Fork {
@@ -158,6 +159,9 @@ class LocalLab(
         private val cores = Runtime.getRuntime().availableProcessors()
 
         override fun measure(run: LoadRun): Sample = try {
+            val ledger = MemberLedger.of(run.cell, dataServer)
+            // The ledger's reads stay outside the CPU measured, as through the gateway.
+            ledger?.open()
             dataServer.resetPeakHeap()
             val before = cpu.read(servers.pids, servers.processTrees)
             val start = dataServer.snapshot()
@@ -166,19 +170,25 @@ class LocalLab(
             val (correct, wrong) = TrialFigures.answers(summary)
             val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
-            Sample(figures, correct.toLong(), wrong.toLong(), commonFlags(figures, usage, run.offered, correct, wrong), null, summary.path("metrics"))
+            val sample = Sample(figures, correct.toLong(), wrong.toLong(), commonFlags(figures, usage, run.offered, correct, wrong), null, summary.path("metrics"))
+            ledger?.close(sample.correctAnswers)?.let { (rows, flags) -> sample.copy(figures = sample.figures + rows, flags = sample.flags + flags) } ?: sample
         } catch (e: Exception) {
             failed(servers, e)
         }
 
         override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {
+            val writes = cells.any { it.condition.target is Target.Members }
+            // Reads count in the data handlers; a creation (one member per request here) in the table's counts.
+            fun requestsSoFar() = if (writes) dataServer.members().created else dataServer.served()
             val process = k6.start(invocation(cells, load, limit))
             return object : Mix {
                 // k6 reports answers only at its end: a window cannot count failures, the trials do.
                 override fun window(length: Duration): SoakWindow {
-                    val (served, start) = dataServer.served() to dataServer.snapshot()
+                    // Each window starts from an empty table: a soak's rows would otherwise fill an in-memory database.
+                    if (writes) dataServer.clearMembers()
+                    val (served, start) = requestsSoFar() to dataServer.snapshot()
                     Thread.sleep(length.toMillis())
-                    val (requests, end) = (dataServer.served() - served) to dataServer.snapshot()
+                    val (requests, end) = (requestsSoFar() - served) to dataServer.snapshot()
                     val seconds = (end.monotonicNs - start.monotonicNs) / 1e9
                     val cpuPerRequest = if (requests > 0) (end.cpuTimeNs - start.cpuTimeNs) / 1e3 / requests else null
                     val jitShare = (end.jitCompileTimeMs - start.jitCompileTimeMs) / (seconds * 1000).coerceAtLeast(1.0)
@@ -197,7 +207,7 @@ class LocalLab(
         override fun close() = servers.close()
 
         private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
-            script, servers.dataServerUrl, cells.map(K6Target::direct), offered, duration, dir.resolve("logs/k6-summary.json"),
+            script, servers.dataServerUrl, cells.map { K6Target.direct(it, memberBodies) }, offered, duration, dir.resolve("logs/k6-summary.json"),
             grpcAddress = servers.dataServerGrpc,
         )
     }

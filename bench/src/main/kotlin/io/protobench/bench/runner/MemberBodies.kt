@@ -1,18 +1,23 @@
 package io.protobench.bench.runner
 
+import com.google.protobuf.ByteString
 import io.protobench.bench.scenario.Target
 import io.protobench.contract.Json
 import io.protobench.contract.members.CreateMemberJson
 import io.protobench.contract.payload.PayloadGenerator
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.CreateMemberRequest
 import java.nio.file.Files
 import java.nio.file.Path
 import java.util.Base64
 
 /**
- * The JSON bodies k6 POSTs to create members, written once per image size and batch
+ * The bodies k6 sends to create members, written once per image size, batch and form
  * into the run's folder, with every email a fixed-width placeholder that k6 overwrites in
- * place ([EmailLayout]).
+ * place ([EmailLayout]): seed 003's JSON (through the gateway, and to the data-server's
+ * `POST /api/members`), or one serialized `CreateMemberRequest` (`topology: direct`,
+ * HTTP/Binary). The email is a string field, so its bytes stand in the protobuf as they
+ * are and keep their length: k6 writes into them the same way.
  *
  * Built in k6 instead, a 100 KB member cost k6 about 3 ms of CPU per request (the body
  * string turned into UTF-8 on every post) and each virtual user's start another
@@ -22,23 +27,34 @@ import java.util.Base64
  * (measured on the AMD EPYC VM: ≈1.0 ms per request at 100/s either way).
  */
 class MemberBodies(private val dir: Path) {
-    private val written = mutableMapOf<Target.Members, Body>()
+    private val written = mutableMapOf<Pair<Target.Members, Form>, Body>()
 
     /** A body on disk and the byte offsets of its emails, one per member. */
     data class Body(val path: Path, val emailOffsets: List<Int>)
 
-    /** The body of [target]: one member object, or an array of `batch` of them. */
-    @Synchronized
-    fun of(target: Target.Members): Body = written.getOrPut(target) { write(target) }
+    /** How a body is encoded, and its file's extension. */
+    enum class Form(val extension: String) { JSON("json"), PROTOBUF("pb") }
 
-    private fun write(target: Target.Members): Body {
-        val image = Base64.getEncoder().encodeToString(PayloadGenerator.payloadFor(PayloadSize.parse(target.image)))
-        val members = List(target.batch) { index -> member(EmailLayout.placeholder(index), image) }
-        val bytes = json.writeValueAsBytes(if (target.batch == 1) members.single() else members)
+    /** The body of [target]: one member object, or an array of `batch` of them (JSON only). */
+    @Synchronized
+    fun of(target: Target.Members, form: Form = Form.JSON): Body = written.getOrPut(target to form) { write(target, form) }
+
+    private fun write(target: Target.Members, form: Form): Body {
+        val image = PayloadGenerator.payloadFor(PayloadSize.parse(target.image))
+        val bytes = when (form) {
+            Form.JSON -> {
+                val members = List(target.batch) { index -> member(EmailLayout.placeholder(index), Base64.getEncoder().encodeToString(image)) }
+                json.writeValueAsBytes(if (target.batch == 1) members.single() else members)
+            }
+            Form.PROTOBUF -> {
+                require(target.batch == 1) { "a protobuf body holds one member, not ${target.batch}" }
+                protobufMember(EmailLayout.placeholder(0), image).toByteArray()
+            }
+        }
         val offsets = EmailLayout.offsetsIn(bytes)
         check(offsets.size == target.batch) { "expected ${target.batch} email placeholders, found ${offsets.size}" }
         Files.createDirectories(dir)
-        val path = dir.resolve("members-${target.image}-x${target.batch}.json")
+        val path = dir.resolve("members-${target.image}-x${target.batch}.${form.extension}")
         Files.write(path, bytes)
         return Body(path.toAbsolutePath(), offsets)
     }
@@ -49,11 +65,19 @@ class MemberBodies(private val dir: Path) {
         /** Seed 003's member with [email] and the base64 [image]: its password, name and free text, exactly. */
         fun member(email: String, image: String) = CreateMemberJson(
             email = email,
-            password = "test123!",
-            name = "LargeDataTester",
+            password = SEED_003_PASSWORD,
+            name = SEED_003_NAME,
             profileImage = image,
             etcInfo = SEED_003_ETC_INFO,
         )
+
+        /** The same member as the protobuf message, the [image] as bytes. */
+        fun protobufMember(email: String, image: ByteArray): CreateMemberRequest = CreateMemberRequest.newBuilder()
+            .setEmail(email).setPassword(SEED_003_PASSWORD).setName(SEED_003_NAME)
+            .setProfileImage(ByteString.copyFrom(image)).setEtcInfo(SEED_003_ETC_INFO).build()
+
+        const val SEED_003_PASSWORD = "test123!"
+        const val SEED_003_NAME = "LargeDataTester"
 
         /** Seed 003's own `etcInfo` example: Korean text with embedded JSON, 104 characters (182 bytes of UTF-8). */
         const val SEED_003_ETC_INFO =

@@ -280,8 +280,11 @@ object ScenarioParser {
         if (topology == null) violation("topology", file.topology, Topology.accepted)
         if (topology != Topology.DIRECT) return topology
         if (file.nullHop == true) violation("nullHop", true, "false with topology direct (the null hop is the gateway's; direct has no gateway)")
-        if (parts.orEmpty().any { part -> part.workload.targets.any { it !is Target.Size } }) {
-            violation("topology", "direct", "gateway for complexity levels and member creation (direct measures payload sizes only, so far)")
+        if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Level } }) {
+            violation("topology", "direct", "gateway for complexity levels (direct measures payload sizes and member creation)")
+        }
+        if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Members && it.batch > 1 } }) {
+            violation("members.batch", "direct", "1 with topology direct (the data-server's HTTP side creates one member per request; batches need the gateway)")
         }
         if (variants.any { it.network != null || it.gateway.isNotEmpty() }) {
             violation("topology", "direct", "gateway for variants with a network or gateway settings (direct has no gateway, and puts no link between k6 and the data-server yet)")

@@ -6,6 +6,7 @@ import io.protobench.contract.members.CreateMemberJson
 import io.protobench.contract.members.MemberRules
 import io.protobench.contract.payload.PayloadGenerator
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.CreateMemberRequest
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
@@ -44,6 +45,20 @@ class MemberBodiesTest {
         members.forEach { member ->
             MemberRules.fromJson(json.treeToValue(member, CreateMemberJson::class.java))
         }
+    }
+
+    @Test
+    fun `a protobuf body is seed 003's member as CreateMemberRequest, its email filled in place as in JSON`() {
+        val body = MemberBodies(dir).of(Target.Members("1kb", 1), MemberBodies.Form.PROTOBUF)
+        assertThat(body.path.fileName.toString()).endsWith(".pb")
+        val member = CreateMemberRequest.parseFrom(filled(body, "abc12345", 3, 99))
+        assertThat(member.email).isEqualTo("mabc12345.000003.0000000099.0000@protobench.test")
+        assertThat(member.profileImage.toByteArray()).isEqualTo(PayloadGenerator.payloadFor(PayloadSize.parse("1kb")))
+        assertThat(member.etcInfo).isEqualTo(MemberBodies.SEED_003_ETC_INFO)
+        MemberRules.fromProto(member)
+        // The same member as the JSON body: k6 builds the gRPC messages from that one.
+        val fromJson = json.readValue(filled(MemberBodies(dir).of(Target.Members("1kb", 1)), "abc12345", 3, 99), CreateMemberJson::class.java)
+        assertThat(MemberRules.fromJson(fromJson)).usingRecursiveComparison().isEqualTo(MemberRules.fromProto(member))
     }
 
     @Test
