@@ -18,6 +18,9 @@ import io.protobench.bench.runner.ServerLauncher
 import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
+import io.protobench.bench.runner.Remote
+import io.protobench.bench.runner.RemoteCheck
+import io.protobench.bench.runner.RemoteUnreachable
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Variant
@@ -46,16 +49,7 @@ class BenchEndToEndTest {
 
     @Test
     fun `a tiny cost-mode scenario runs two forks with the null hop and a calibrated rate`(@TempDir results: Path) {
-        val scenario = ScenarioParser.parse("""
-            name: e2e
-            sizes: [1kb]
-            protocols: [HTTP/JSON, gRPC/Unary]
-            load: {model: closed, vus: [2]}
-            duration: 2s
-            forks: 2
-            maxForks: 2
-            soak: {window: 1s, min: 3s, max: 6s}
-        """.trimIndent(), "e2e test")
+        val scenario = tinyScenario
 
         val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 7))
         val record = RunStore.load(store.dir)
@@ -389,6 +383,92 @@ class BenchEndToEndTest {
      * way): without netem the link measures off the profile and the run is refused, with the
      * figures, before anything is created.
      */
+    @Test
+    fun `remote - each fork starts only a gateway here, in front of a data-server another process serves`(@TempDir dir: Path) {
+        val (httpPort, grpcPort) = List(2) { java.net.ServerSocket(0).use { it.localPort } }
+        val served = serve(dir, "data-server", "--port", "$httpPort", "--grpc-port", "$grpcPort")
+        val remote = Remote.DataServer("127.0.0.1", httpPort, grpcPort)
+        try {
+            awaitTrue(Duration.ofSeconds(90)) { RemoteCheck(Duration.ofSeconds(1)).problem(remote) == null }
+            val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 23).copy(remote = remote))
+            val record = RunStore.load(store.dir)
+
+            assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+            assertThat(record.environment["remote"]).isEqualTo(mapOf("dataServer" to "127.0.0.1:$httpPort:$grpcPort"))
+            assertThat(record.resume!!.remote).isEqualTo("--data-server 127.0.0.1:$httpPort:$grpcPort")
+            record.trials.filter { it.arm != "Null hop" }.forEach { trial ->
+                assertThat(trial.error).describedAs(trial.arm).isNull()
+                assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
+                // The served data-server answers for its own CPU: the hop is still whole.
+                assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
+                assertThat(trial.figures[Figure.API_CPU_US.key]).describedAs(trial.arm).isPositive()
+            }
+            assertThat(store.dir.resolve("logs/data-server.log")).doesNotExist()
+            assertThat(Files.readString(ReportWriter.write(store.dir, record)))
+                .contains("the data-server runs on another host at 127.0.0.1:$httpPort:$grpcPort", "k6 and api-server run on the same machine")
+            assertThat(served.isAlive).describedAs("the served data-server outlives the run").isTrue()
+        } finally {
+            served.destroy()
+            served.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)
+        }
+        // Stopping `serve` stops its server: nothing is left listening.
+        awaitTrue(Duration.ofSeconds(20)) { RemoteCheck(Duration.ofMillis(500)).problem(remote) != null }
+    }
+
+    @Test
+    fun `remote - with a served gateway nothing but k6 runs here, and every figure comes from the two JVMs`(@TempDir dir: Path) {
+        val (httpPort, grpcPort, gatewayPort) = List(3) { java.net.ServerSocket(0).use { it.localPort } }
+        val data = serve(dir, "data-server", "--port", "$httpPort", "--grpc-port", "$grpcPort")
+        val gateway = serve(dir, "api-server", "--port", "$gatewayPort", "--data-server", "127.0.0.1:$httpPort:$grpcPort")
+        val remote = Remote.Gateway("http://127.0.0.1:$gatewayPort")
+        try {
+            awaitTrue(Duration.ofSeconds(120)) { RemoteCheck(Duration.ofSeconds(1)).problem(remote) == null }
+            val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 29).copy(remote = remote))
+            val record = RunStore.load(store.dir)
+
+            assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+            record.trials.filter { it.arm != "Null hop" }.forEach { trial ->
+                assertThat(trial.error).describedAs(trial.arm).isNull()
+                assertThat(trial.figures[Figure.API_CPU_US.key]).describedAs(trial.arm).isPositive()
+                assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
+            }
+            assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
+            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("only k6 runs on this machine", "the gateway at http://127.0.0.1:$gatewayPort")
+        } finally {
+            listOf(gateway, data).forEach { it.destroy(); it.waitFor(20, java.util.concurrent.TimeUnit.SECONDS) }
+        }
+    }
+
+    /** Two protocols at 1 KB, two forks of a few seconds: the least a run can be and still compare. */
+    private val tinyScenario = ScenarioParser.parse("""
+        name: e2e
+        sizes: [1kb]
+        protocols: [HTTP/JSON, gRPC/Unary]
+        load: {model: closed, vus: [2]}
+        duration: 2s
+        forks: 2
+        maxForks: 2
+        soak: {window: 1s, min: 3s, max: 6s}
+    """.trimIndent(), "e2e test")
+
+    /** `protobench serve SERVER ARGS` in a process of its own, as on another host. */
+    private fun serve(dir: Path, server: String, vararg args: String): Process =
+        ProcessBuilder(listOf(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), "io.protobench.bench.cli.MainKt",
+            "serve", server, "--jvm-opt", "-Xmx512m") + args)
+            .also { it.environment()["PROTOBENCH_HOME"] = projectDir.toString() }
+            .redirectErrorStream(true).redirectOutput(dir.resolve("serve-$server.log").toFile()).start()
+
+    @Test
+    fun `a remote data-server that does not answer stops the run before a results folder exists`(@TempDir dir: Path) {
+        val closed = java.net.ServerSocket(0).use { it.localPort }
+        val scenario = ScenarioParser.parse("name: gone\nsizes: [1kb]\nduration: 1s", "gone test")
+        val options = options(dir.resolve("results"), 1).copy(remote = Remote.DataServer("127.0.0.1", closed, closed + 1))
+        val error = runCatching { BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
+        assertThat(error).isInstanceOf(RemoteUnreachable::class.java).hasMessageContaining("127.0.0.1 port $closed (HTTP) could not be reached")
+        assertThat(dir.resolve("results")).doesNotExist()
+    }
+
     @Test
     fun `a network profile the link does not hold stops the run before a results folder exists`(@TempDir results: Path) {
         val caps = NetworkCapabilities.detect()

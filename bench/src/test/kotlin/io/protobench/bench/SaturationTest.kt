@@ -137,6 +137,16 @@ class SaturationTest {
     }
 
     @Test
+    fun `with a remote data-server the gateway takes the cores k6 leaves, and k6 alone is not pinned`() {
+        val gatewayOnly = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("k6", "api-server"))
+        assertThat(gatewayOnly.sets).containsOnlyKeys("k6", "api-server").containsEntry("k6", "0-1").containsEntry("api-server", "2-7")
+        val k6Alone = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("k6"))
+        assertThat(k6Alone.sets).isEmpty()
+        assertThat(k6Alone.note).contains("k6 runs alone")
+        assertThat(CpuPlacement.sharing(listOf("k6"))).isEqualTo("only k6 runs on this machine")
+    }
+
+    @Test
     fun `pinning can be turned off and needs taskset`() {
         assertThat(CpuPlacement.plan(8, enabled = false, tasksetAvailable = true).sets).isEmpty()
         assertThat(CpuPlacement.plan(8, enabled = true, tasksetAvailable = false).note).contains("taskset is not installed")

@@ -6,6 +6,7 @@ import io.protobench.bench.cli.ListCommand
 import io.protobench.bench.cli.Protobench
 import io.protobench.bench.cli.ReportCommand
 import io.protobench.bench.cli.RunCommand
+import io.protobench.bench.cli.ServeCommand
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.LoadFile
 import io.protobench.bench.scenario.MembersFile
@@ -230,6 +231,43 @@ class ScenarioInputTest {
         val file = protobench("run", tmp.resolve("nothing.yaml").toString(), "--results", results.toString())
         assertThat(file.statusCode).isEqualTo(2)
         assertThat(results).doesNotExist()
+    }
+
+    @Test
+    fun `a malformed or second remote server exits 2 with the accepted forms, before any results folder exists`() {
+        val results = tmp.resolve("results")
+        val cases = mapOf(
+            listOf("--data-server", "10.0.0.2:8081") to "not three parts; accepted: HOST:HTTP_PORT:GRPC_PORT",
+            listOf("--gateway", "https://10.0.0.3:8080") to "not a gateway address; accepted: an http:// URL",
+            listOf("--data-server", "10.0.0.2:8081:9091", "--gateway", "http://10.0.0.3:8080") to "give one remote server",
+            listOf("--data-server", "protobench.data.grpc-payload-mode") to "or a remote server's address, HOST:HTTP_PORT:GRPC_PORT",
+        )
+        for ((flags, message) in cases) {
+            val result = protobench("run", "quick", "--results", results.toString(), *flags.toTypedArray())
+            assertThat(result.statusCode).describedAs("exit of %s", flags).isEqualTo(2)
+            assertThat(result.stderr).describedAs("message of %s", flags).contains(message).doesNotContain("Exception")
+        }
+        assertThat(results).doesNotExist()
+    }
+
+    @Test
+    fun `serve refuses bad input with exit 2 before starting anything`() {
+        val cases = mapOf(
+            listOf("data-server", "--port", "70000") to "--port 70000: accepted: a TCP port from 1 to 65535",
+            listOf("api-server", "--grpc-port", "9091") to "only the data-server serves gRPC",
+            listOf("data-server", "--data-server", "10.0.0.2:8081:9091") to "only the api-server (the gateway) has a data-server",
+            listOf("api-server", "--data-server", "10.0.0.2:8081") to "not three parts",
+            listOf("data-server", "--property", "protobench.data.grpc.executor") to "a Spring property as name=value",
+            listOf("data-server", "--bind", "no-such-host.invalid") to "--bind no-such-host.invalid: cannot be resolved",
+            listOf("data-server", "--bind", "0.0.0.0") to "listens on every interface: name the address or host name the load host will use with --reachable-as",
+            listOf("data-server", "--reachable-as", "10.0.0.2:8081") to "--reachable-as 10.0.0.2:8081: accepted: a host name or address without a port",
+            listOf("data-server", "--reachable-as", "[fd00::2]:8081") to "--reachable-as [fd00::2]:8081: accepted: a host name or address without a port",
+        )
+        for ((argv, message) in cases) {
+            val result = Protobench().subcommands(ServeCommand()).test(listOf("serve") + argv)
+            assertThat(result.statusCode).describedAs("exit of %s", argv).isEqualTo(2)
+            assertThat(result.stderr).describedAs("message of %s", argv).contains(message).doesNotContain("Exception")
+        }
     }
 
     @Test

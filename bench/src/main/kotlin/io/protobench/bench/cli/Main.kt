@@ -25,6 +25,11 @@ import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.runner.BenchmarkRunner
 import io.protobench.bench.runner.RunOptions
+import io.protobench.bench.runner.InvalidRemote
+import io.protobench.bench.runner.Remote
+import io.protobench.bench.runner.RemoteUnreachable
+import io.protobench.bench.runner.remoteFlag
+import io.protobench.bench.runner.remoteOfFlag
 import io.protobench.bench.runner.RunStore
 import io.protobench.bench.runner.Jdks
 import io.protobench.bench.runner.NoSuchJdk
@@ -51,6 +56,9 @@ private const val EXIT_INVALID_INPUT = 2
 private const val EXIT_RUN_FAILED = 3
 private const val EXIT_REGRESSION = 4
 
+/** A server property as the command line takes it, name=value: without the '=' Spring would read an empty value. */
+internal val SPRING_PROPERTY = Regex("""[A-Za-z][\w.\[\]-]*=.*""")
+
 /** The project checkout: where the server jars, tools/ and results/ live. The wrapper sets PROTOBENCH_HOME. */
 internal fun projectDir(): Path = Path.of(System.getenv("PROTOBENCH_HOME") ?: ".").toAbsolutePath().normalize()
 
@@ -67,8 +75,12 @@ class RunCommand : CliktCommand(name = "run") {
     private val scenarioName by argument("SCENARIO").default("quick")
     private val overrides by ScenarioOverrides()
     private val jvmOptions by option("--jvm-opt", help = "JVM option for both servers (repeatable; default -Xms1g -Xmx1g)").multiple()
-    private val gatewayProperties by option("--gateway", help = "Spring property for the gateway, e.g. protobench.gateway.http.version=H2C (repeatable)").multiple()
-    private val dataProperties by option("--data-server", help = "Spring property for the data-server, e.g. protobench.data.grpc-payload-mode=copy (repeatable)").multiple()
+    private val gatewayValues by option("--gateway", help = "Spring property for the gateway, e.g. protobench.gateway.http.version=H2C (repeatable); " +
+        "or the address of a gateway another host runs (`protobench serve api-server`), e.g. http://10.0.0.3:8080: nothing is started here but k6").multiple()
+    private val dataValues by option("--data-server", help = "Spring property for the data-server, e.g. protobench.data.grpc-payload-mode=copy (repeatable); " +
+        "or HOST:HTTP:GRPC of a data-server another host runs (`protobench serve data-server`): each fork starts only a gateway here").multiple()
+    private val gatewayProperties get() = gatewayValues.filterNot(Remote::isGatewayAddress)
+    private val dataProperties get() = dataValues.filterNot(Remote::isDataServerAddress)
     private val noPinning by option("--no-pinning", help = "Do not pin k6 and the servers to disjoint CPU sets even when there are enough cores").flag()
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
@@ -92,6 +104,7 @@ class RunCommand : CliktCommand(name = "run") {
                 "--network and --gateway need topology gateway", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
+        val remote = validRemote()
         val serverJavaBinary = serverJava?.let(::checkedJava)
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)
@@ -104,8 +117,9 @@ class RunCommand : CliktCommand(name = "run") {
             pinning = !noPinning,
             serverJava = serverJavaBinary,
             network = network?.let(::validProfile),
+            remote = remote,
             given = overrides.given() + mapOf(
-                "network" to (network ?: "loopback"),
+                "network" to (network ?: "loopback"), "remote" to (remote?.let(::remoteFlag) ?: "none"),
                 "scenario" to scenarioName, "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
                 "gateway" to gatewayProperties.joinToString(" "), "dataServer" to dataProperties.joinToString(" "),
                 "serverJava" to (serverJava ?: "default"),
@@ -136,6 +150,17 @@ class RunCommand : CliktCommand(name = "run") {
         if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
     }
 
+    /** The one remote server named by --data-server HOST:HTTP:GRPC or --gateway URL, if any; exit 2 when malformed or more than one. */
+    private fun validRemote(): Remote? = try {
+        val named = dataValues.filter(Remote::isDataServerAddress).map(Remote::dataServer) + gatewayValues.filter(Remote::isGatewayAddress).map(Remote::gateway)
+        if (named.size > 1) throw InvalidRemote("${named.joinToString { it.text }}: give one remote server, " +
+            "--data-server ${Remote.DATA_SERVER_FORM} or --gateway ${Remote.GATEWAY_FORM}")
+        named.singleOrNull()
+    } catch (e: InvalidRemote) {
+        echo("protobench: ${e.message}", err = true)
+        throw ProgramResult(EXIT_INVALID_INPUT)
+    }
+
     /** The --network profile, or exit 2 with the profiles and fields accepted. */
     private fun validProfile(text: String): io.protobench.bench.network.NetworkProfile = try {
         io.protobench.bench.network.NetworkProfile.parse(text)
@@ -157,8 +182,8 @@ class RunCommand : CliktCommand(name = "run") {
      * Every bad input ends here with exit 2, before anything is created.
      */
     private fun validScenario(jvm: List<String>) = try {
-        checkProperties("--gateway", gatewayProperties)
-        checkProperties("--data-server", dataProperties)
+        checkProperties("--gateway", gatewayProperties, "protobench.gateway.http.version=H2C", Remote.GATEWAY_FORM)
+        checkProperties("--data-server", dataProperties, "protobench.data.grpc-payload-mode=copy", Remote.DATA_SERVER_FORM)
         val heapBytes = ServerHeap.maxHeapBytes(jvm)
         overrides.applyTo(ScenarioCatalog.load(scenarioName, heapBytes), heapBytes)
     } catch (e: InvalidScenario) {
@@ -167,10 +192,10 @@ class RunCommand : CliktCommand(name = "run") {
     }
 
     /** A server property is passed on as --name=value; without the '=' Spring would read it as an empty value. */
-    private fun checkProperties(flag: String, properties: List<String>) {
-        val bad = properties.filterNot { it.matches(Regex("""[A-Za-z][\w.\[\]-]*=.*""")) }
+    private fun checkProperties(flag: String, properties: List<String>, example: String, address: String) {
+        val bad = properties.filterNot { it.matches(SPRING_PROPERTY) }
         if (bad.isNotEmpty()) throw InvalidScenario(bad.map {
-            Violation("command line", flag, it, "a Spring property as name=value, e.g. protobench.gateway.http.version=H2C")
+            Violation("command line", flag, it, "a Spring property as name=value, e.g. $example; or a remote server's address, $address")
         })
     }
 
@@ -229,7 +254,7 @@ class ResumeCommand : CliktCommand(name = "resume") {
         }
         val options = RunOptions(store.dir.parent, resume.jvmOptions, resume.gatewayArguments, resume.dataServerArguments,
             record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) },
-            network = resume.network?.let(io.protobench.bench.network.NetworkProfile::parse))
+            network = resume.network?.let(io.protobench.bench.network.NetworkProfile::parse), remote = resume.remote?.let(::remoteOfFlag))
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
         try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { s, record -> writeReport(s, record, texts) }).run(scenario, options, resumed = store)
@@ -385,7 +410,8 @@ private fun ownerAlive(dir: Path): Boolean {
  * failed run (exit 3); null for anything else, a bug that should surface.
  */
 private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
-    is ToolchainProblem, is io.protobench.bench.network.LinkSetupFailed, is NoSuchJdk, is io.protobench.bench.database.PostgresMissing ->
+    is ToolchainProblem, is io.protobench.bench.network.LinkSetupFailed, is NoSuchJdk, is io.protobench.bench.database.PostgresMissing,
+    is InvalidRemote, is RemoteUnreachable ->
         "cannot run" to EXIT_INVALID_INPUT
     is io.protobench.bench.runner.ServerSettingRejected -> "bad server setting" to EXIT_INVALID_INPUT
     is io.protobench.bench.database.ClusterProblem -> "the run's PostgreSQL cluster failed" to EXIT_RUN_FAILED
@@ -394,5 +420,6 @@ private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
 }
 
 fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
+    ServeCommand(),
     ExportCommand().subcommands(K6OperatorExportCommand()),
     DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand())).main(args)

@@ -48,6 +48,8 @@ data class ResumeRecord(
     val serverJava: String?,
     /** The network profile the run named (`--network`); null = loopback. */
     val network: String? = null,
+    /** The remote servers the run measured, as the flag that named them (`--data-server HOST:HTTP:GRPC`); null = none. */
+    val remote: String? = null,
 )
 
 /** The scenario as it was run (after command-line overrides). */

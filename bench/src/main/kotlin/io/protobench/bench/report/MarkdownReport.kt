@@ -105,7 +105,12 @@ object MarkdownReport {
             appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
-            if (s.topology == Topology.DIRECT.id) appendLine(t("header.topology.direct")) else networkLines(env).forEach(::appendLine)
+            val remote = (env[io.protobench.bench.runner.REMOTE_KEY] as? Map<*, *>)?.let(::remoteLine)
+            when {
+                s.topology == Topology.DIRECT.id -> appendLine(t("header.topology.direct") + (remote?.let { "\n$it" } ?: ""))
+                remote != null -> appendLine(remote)
+                else -> networkLines(env).forEach(::appendLine)
+            }
             appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
                 warmUpText(), s.durationMs / 1000.0,
@@ -298,6 +303,10 @@ object MarkdownReport {
             }
             appendLine()
         }
+
+        /** Which server another host ran, at what address, and what that means for forks and CPU figures. */
+        private fun remoteLine(remote: Map<*, *>): String = remote["gateway"]?.let { t("header.remote.gateway", it) }
+            ?: t("header.remote.data-server", remote["dataServer"])
 
         /**
          * Where the hop ran: loopback, or the link of a network profile with what was applied and

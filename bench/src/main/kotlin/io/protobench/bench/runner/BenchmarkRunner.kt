@@ -36,6 +36,8 @@ data class RunOptions(
     val folder: String? = null,
     /** The link between the gateway and the data-server; null = both on loopback. */
     val network: NetworkProfile? = null,
+    /** Servers another host runs, measured instead of starting them here; null = both started here. */
+    val remote: Remote? = null,
 )
 
 /**
@@ -63,6 +65,7 @@ class BenchmarkRunner(
         toolchain.serverJar("data-server")
         toolchain.serverJar("api-server")
         val k6 = toolchain.k6(progress)
+        options.remote?.let { checkRemote(it, scenario, options) }
         val variantJdks = variantJdks(scenario)
         // A profile this machine cannot apply, or a link that measures off, is found out
         // before a results folder exists; the link lives until the run is over.
@@ -79,6 +82,13 @@ class BenchmarkRunner(
         }
     }
 
+    /** Remote servers that cannot serve this run, or do not answer within 10 s, are bad input. */
+    private fun checkRemote(remote: Remote, scenario: Scenario, options: RunOptions) {
+        remoteRefusal(remote, scenario, options)?.let { throw InvalidRemote("with remote servers (${remote.text}): $it") }
+        RemoteCheck().problem(remote)?.let { throw RemoteUnreachable(it) }
+        progress("remote ${if (remote is Remote.Gateway) "gateway" else "data-server"} ${remote.text} answers")
+    }
+
     /** What a run uses besides its scenario and options, all found or started before the first fork. */
     private class Outside(val toolchain: Toolchain, val k6: Path, val variantJdks: Map<String, Jdk>, val networks: HopNetworks, val databases: RunDatabases)
 
@@ -89,7 +99,7 @@ class BenchmarkRunner(
         val networks = outside.networks
         val databases = outside.databases
         val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
-        val processes = if (scenario.topology == Topology.DIRECT) CpuPlacement.DIRECT_PROCESSES else CpuPlacement.PROCESSES
+        val processes = processesHere(scenario.topology, options.remote)
         val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning, processes = processes)
         val script = extractScript(store.dir)
         val initial = resumed?.let { resumedRecord(RunStore.load(it.dir), started) } ?: RunRecord(
@@ -100,19 +110,22 @@ class BenchmarkRunner(
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
                     "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
                 variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +
-                networks.records(scenario.variants) + databases.records(),
+                networks.records(scenario.variants) + databases.records() + remoteRecord(options.remote),
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
             resume = ResumeRecord(scenario.toFile(), options.jvmOptions, options.gatewayArguments, options.dataServerArguments,
-                options.pinning, options.serverJava?.toString(), options.network?.name),
+                options.pinning, options.serverJava?.toString(), options.network?.name, options.remote?.let(::remoteFlag)),
         )
         store.save(initial)
         progress("results: ${store.dir}")
 
+        // k6's log lives here even when no server is started on this machine (a remote gateway).
+        Files.createDirectories(store.dir.resolve("logs"))
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
             options.gatewayArguments, options.dataServerArguments, placement, children,
-            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks, writes = scenario.writes, databases = databases)
+            variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks, writes = scenario.writes, databases = databases,
+            remote = options.remote)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology)
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)
@@ -129,8 +142,8 @@ class BenchmarkRunner(
         var rejected: ServerSettingRejected? = null
         try {
             record = runner.run(initial)
-            record = record.sealed(if (record.forks.any { it.status == ForkStatus.COMPLETE }) RunStatus.COMPLETE else RunStatus.FAILED,
-                if (record.forks.none { it.status == ForkStatus.COMPLETE }) "no fork completed; see the fork failures" else null)
+            val failure = outcomeFailure(record)
+            record = record.sealed(if (failure == null) RunStatus.COMPLETE else RunStatus.FAILED, failure)
         } catch (e: Exception) {
             record = (runner.record ?: record).sealed(RunStatus.FAILED, e.message ?: e.javaClass.simpleName)
             progress("run failed: ${record.failure}")
@@ -146,6 +159,31 @@ class BenchmarkRunner(
         if (!store.sealed) onFinished(store, record)
         rejected?.let { throw it }
         return store
+    }
+
+    /** Why a run that ended on its own measured nothing, or null: forks that all failed, or trials that all did. */
+    private fun outcomeFailure(record: RunRecord): String? = when {
+        record.forks.none { it.status == ForkStatus.COMPLETE } -> "no fork completed; see the fork failures"
+        record.trials.none { it.error == null } ->
+            "every trial failed, the first with: ${record.trials.firstNotNullOfOrNull { it.error } ?: "no trial ran"}"
+        else -> null
+    }
+
+    /** The processes this machine runs, which share its cores: no server another host runs. */
+    private fun processesHere(topology: Topology, remote: Remote?): List<String> {
+        val started = if (topology == Topology.DIRECT) CpuPlacement.DIRECT_PROCESSES else CpuPlacement.PROCESSES
+        return when (remote) {
+            null -> started
+            is Remote.DataServer -> started - "data-server"
+            is Remote.Gateway -> listOf("k6")
+        }
+    }
+
+    /** run.json's environment: which server runs elsewhere, and at what address. */
+    private fun remoteRecord(remote: Remote?): Map<String, Any?> = when (remote) {
+        null -> emptyMap()
+        is Remote.DataServer -> mapOf(REMOTE_KEY to mapOf("dataServer" to remote.text))
+        is Remote.Gateway -> mapOf(REMOTE_KEY to mapOf("gateway" to remote.text))
     }
 
     /** The JDK of each variant that names one; [NoSuchJdk] naming the variant and the JDKs installed when one is missing. */
@@ -174,6 +212,21 @@ class BenchmarkRunner(
         javaClass.getResourceAsStream("/k6/protobench.js")!!.use { Files.copy(it, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING) }
         return script
     }
+}
+
+/** run.json's environment key of the remote servers (see [Remote]). */
+const val REMOTE_KEY = "remote"
+
+/** The command-line form of [remote], as `resume` gives it back: `--data-server HOST:HTTP:GRPC` or `--gateway URL`. */
+fun remoteFlag(remote: Remote): String = when (remote) {
+    is Remote.DataServer -> "--data-server ${remote.text}"
+    is Remote.Gateway -> "--gateway ${remote.text}"
+}
+
+/** [remoteFlag] read back. */
+fun remoteOfFlag(flag: String): Remote {
+    val (name, value) = flag.split(' ', limit = 2)
+    return if (name == "--gateway") Remote.gateway(value) else Remote.dataServer(value)
 }
 
 fun Scenario.toRecord() = ScenarioRecord(

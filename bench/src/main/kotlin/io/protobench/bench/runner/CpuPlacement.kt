@@ -30,6 +30,7 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
         fun plan(cores: Int, enabled: Boolean, tasksetAvailable: Boolean = onPath("taskset"), processes: List<String> = PROCESSES): CpuPlacement {
             val names = processes.joinToString(", ").replace(Regex(", (?=[^,]*$)"), " and ")
             return when {
+                processes.size == 1 -> shared("not pinned: $names runs alone on this machine")
                 !enabled -> shared("pinning turned off (--no-pinning): $names share all $cores cores")
                 cores < MIN_CORES -> shared("not pinned: $cores cores are too few to give $names " +
                     "disjoint CPU sets, so they compete for the same cores (see the saturation flags)")
@@ -39,13 +40,17 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
         }
 
         /** One sentence for the report: who shares the machine. */
-        fun sharing(processes: List<String>) =
+        fun sharing(processes: List<String>) = if (processes.size == 1) "only ${processes.single()} runs on this machine" else
             processes.joinToString(", ").replace(Regex(", (?=[^,]*$)"), " and ") + " run on the same machine and compete for its cores"
 
         /** k6 gets a third of the cores (at least one); the servers split the rest, the data-server getting any odd core. */
         private fun split(cores: Int, processes: List<String>): CpuPlacement {
             val k6 = maxOf(1, cores / 3)
-            val api = if ("api-server" in processes) (cores - k6) / 2 else 0
+            val api = when {
+                "api-server" !in processes -> 0
+                "data-server" !in processes -> cores - k6 // the data-server runs on another host
+                else -> (cores - k6) / 2
+            }
             val ranges = mapOf(
                 "k6" to (0 until k6),
                 "api-server" to (k6 until k6 + api),

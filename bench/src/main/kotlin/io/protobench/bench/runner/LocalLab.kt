@@ -63,13 +63,13 @@ class LocalLab(
 
     private inner class LocalFork(private val servers: ServerSet) : Fork {
         private val gateway = GatewayClient(servers.gatewayUrl!!)
-        /** For member creation: the members table's counts before and after each trial. */
-        private val dataServer = DataServerClient(servers.dataServerUrl)
+        /** For member creation: the members table's counts before and after each trial (never with a remote gateway). */
+        private val dataServer by lazy { DataServerClient(servers.dataServerUrl) }
         private val levelBytes: JsonNode by lazy { gateway.complexities() }
         private val cores = Runtime.getRuntime().availableProcessors()
 
         override fun measure(run: LoadRun): Sample {
-            val ledger = MemberLedger.of(run.cell, dataServer)
+            val ledger = MemberLedger.of(run.cell) { dataServer }
             return try {
                 // The ledger's reads (a count of the table) stay outside the CPU measured.
                 ledger?.open()
@@ -159,7 +159,7 @@ class LocalLab(
         private val cores = Runtime.getRuntime().availableProcessors()
 
         override fun measure(run: LoadRun): Sample = try {
-            val ledger = MemberLedger.of(run.cell, dataServer)
+            val ledger = MemberLedger.of(run.cell) { dataServer }
             // The ledger's reads stay outside the CPU measured, as through the gateway.
             ledger?.open()
             dataServer.resetPeakHeap()

@@ -49,9 +49,10 @@ class MemberLedger(
 
     companion object {
         /** The ledger of [cell] when it creates members; null for reads. */
-        fun of(cell: Cell, dataServer: DataServerClient): MemberLedger? {
+        fun of(cell: Cell, dataServer: () -> DataServerClient): MemberLedger? {
             val target = cell.condition.target as? Target.Members ?: return null
-            return MemberLedger(dataServer::clearMembers, dataServer::members, target.createdBy(cell.arm))
+            val client = dataServer()
+            return MemberLedger(client::clearMembers, client::members, target.createdBy(cell.arm))
         }
     }
 }

@@ -28,18 +28,22 @@ class ServerSet(
     private val logs: Map<String, Path> = emptyMap(),
     /** The postmaster of the PostgreSQL server the data-server writes to, when it does: its processes' CPU is counted too. */
     private val databasePid: Long? = null,
+    /** A data-server another host runs (`--data-server HOST:HTTP:GRPC`): none of [processes], reached there. */
+    private val remoteDataServer: Remote.DataServer? = null,
+    /** The name of each of [processes], in order. */
+    private val names: List<String> = SERVERS,
 ) : AutoCloseable {
-    val pids: Map<String, Long> get() = SERVERS.zip(processes).associate { (name, process) -> name to process.pid() }
+    val pids: Map<String, Long> get() = names.zip(processes).associate { (name, process) -> name to process.pid() }
 
     /** Processes counted with all their descendants, by name: the database server's, when it runs apart. */
     val processTrees: Map<String, Long> get() = databasePid?.let { mapOf(CpuAccounting.DATABASE to it) }.orEmpty()
 
     /** The data-server's HTTP base URL, for the runner's own calls and for k6 in direct runs. */
-    val dataServerUrl: String get() =
-        dataServerHttp?.let { "http://${it.address.hostAddress}:${it.port}" } ?: "http://127.0.0.1:${ports.getValue("data-server-http")}"
+    val dataServerUrl: String get() = remoteDataServer?.httpUrl
+        ?: dataServerHttp?.let { "http://${it.address.hostAddress}:${it.port}" } ?: "http://127.0.0.1:${ports.getValue("data-server-http")}"
 
     /** The data-server's gRPC address (host:port). */
-    val dataServerGrpc: String get() = "127.0.0.1:${ports.getValue("data-server-grpc")}"
+    val dataServerGrpc: String get() = remoteDataServer?.grpcAddress ?: "127.0.0.1:${ports.getValue("data-server-grpc")}"
 
     fun allAlive(): Boolean = processes.all { it.isAlive }
 
@@ -49,7 +53,7 @@ class ServerSet(
      * every server runs.
      */
     fun deathNotice(): String? {
-        val (name, process) = SERVERS.zip(processes).firstOrNull { !it.second.isAlive } ?: return null
+        val (name, process) = names.zip(processes).firstOrNull { !it.second.isAlive } ?: return null
         val lastWords = logs[name]?.let { log -> runCatching { Files.readAllLines(log) }.getOrNull() }
             ?.takeLast(LOG_LINES_SEARCHED)?.lastOrNull { line -> DEATH_WORDS.any { it in line } }?.trim()
         return "$name exited with code ${process.exitValue()}" + (lastWords?.let { ": $it" } ?: "") + (logs[name]?.let { " (see $it)" } ?: "")
@@ -106,6 +110,8 @@ class ServerLauncher(
     private val writes: Boolean = false,
     /** Where each variant's data-server writes members (H2 needs nothing; PostgreSQL the run's cluster). */
     private val databases: RunDatabases = RunDatabases.NONE,
+    /** Servers another host runs, used instead of starting them here (see [Remote]). */
+    private val remote: Remote? = null,
 ) {
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
@@ -113,28 +119,28 @@ class ServerLauncher(
     /**
      * Both servers with the run's settings, then [variant]'s (its JDK, heap, JVM options and
      * properties) when given; without [gateway], the data-server alone (`topology: direct`).
+     * With [remote] servers only what the remote host does not run is started: a gateway in
+     * front of a remote data-server, or nothing.
      */
     fun start(variant: Variant? = null, gateway: Boolean = true): ServerSet {
+        when (remote) {
+            is Remote.Gateway -> return ServerSet(remote.url, emptyMap(), emptyMap(), emptyList(), children, names = emptyList())
+            is Remote.DataServer -> return if (gateway) startGatewayFor(remote, variant)
+                else ServerSet(null, emptyMap(), emptyMap(), emptyList(), children, remoteDataServer = remote, names = emptyList())
+            null -> Unit
+        }
         if (!gateway) return startDataServerAlone(variant)
         val network = networks.forVariant(variant)
         val dataHttp = freePort()
         val dataGrpc = freePort()
         val gateway = freePort()
-        val java = java(variant)
-        val jvm = variant?.jvmOptions(jvmOptions) ?: jvmOptions
         val dataOnLoopback = dataServerCommand(variant, dataHttp, dataGrpc)
         val dataCommand = network?.dataServer(dataOnLoopback) ?: dataOnLoopback
         // Through a network profile the gateway reaches each port by the link (and its relay).
         val routes = listOf(dataHttp, dataGrpc).map { port -> network?.route(port) ?: (InetSocketAddress("127.0.0.1", port) to null) }
         val (httpRoute, grpcRoute) = routes.map { it.first }
         val relays = routes.mapNotNull { it.second }
-        val gatewayCommand = placement.wrap("api-server", listOf(java) + jvm + listOf(
-            "-jar", toolchain.serverJar("api-server").toString(),
-            "--server.port=$gateway",
-            "--protobench.gateway.data-server.host=${httpRoute.address.hostAddress}",
-            "--protobench.gateway.data-server.http-port=${httpRoute.port}",
-            "--protobench.gateway.data-server.grpc-port=${grpcRoute.port}", parentWatch,
-        ) + gatewayArguments + variant?.gatewayArguments().orEmpty())
+        val gatewayCommand = gatewayCommand(variant, gateway, httpRoute.address.hostAddress, httpRoute.port, grpcRoute.port)
         Files.createDirectories(logDir)
         // Logs grow over the run: only what this start-up writes tells why it failed.
         val logStarts = listOf("data-server", "api-server").associateWith { runCatching { Files.size(log(it)) }.getOrDefault(0L) }
@@ -155,6 +161,28 @@ class ServerLauncher(
         val gatewayClient = GatewayClient(set.gatewayUrl!!)
         return healthyOrClosed(set, listOf("data-server" to data, "api-server" to api), logStarts) { gatewayClient.isHealthy() }
     }
+
+    /** The gateway on loopback in front of a data-server another host runs. */
+    private fun startGatewayFor(remote: Remote.DataServer, variant: Variant?): ServerSet {
+        val port = freePort()
+        val command = gatewayCommand(variant, port, remote.host, remote.httpPort, remote.grpcPort)
+        Files.createDirectories(logDir)
+        val logStarts = mapOf("api-server" to runCatching { Files.size(log("api-server")) }.getOrDefault(0L))
+        val api = launch(command, "api-server")
+        val set = ServerSet("http://127.0.0.1:$port", mapOf("gateway" to port), mapOf("api-server" to command), listOf(api), children,
+            logs = mapOf("api-server" to log("api-server")), remoteDataServer = remote, names = listOf("api-server"))
+        val client = GatewayClient(set.gatewayUrl!!)
+        return healthyOrClosed(set, listOf("api-server" to api), logStarts) { client.isHealthy() }
+    }
+
+    private fun gatewayCommand(variant: Variant?, port: Int, dataHost: String, dataHttp: Int, dataGrpc: Int): List<String> =
+        placement.wrap("api-server", listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
+            "-jar", toolchain.serverJar("api-server").toString(),
+            "--server.port=$port",
+            "--protobench.gateway.data-server.host=$dataHost",
+            "--protobench.gateway.data-server.http-port=$dataHttp",
+            "--protobench.gateway.data-server.grpc-port=$dataGrpc", parentWatch,
+        ) + gatewayArguments + variant?.gatewayArguments().orEmpty())
 
     /** The data-server on loopback with nobody in front: k6 calls it itself. */
     private fun startDataServerAlone(variant: Variant?): ServerSet {
