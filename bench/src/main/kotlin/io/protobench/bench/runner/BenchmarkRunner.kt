@@ -61,11 +61,12 @@ class BenchmarkRunner(
     fun run(scenario: Scenario, options: RunOptions, resumed: RunStore? = null): RunStore {
         val toolchain = Toolchain(projectDir, options.serverJava)
         ChildProcesses.reapStale(options.resultsRoot).forEach(progress)
+        // Remote servers first: an unreachable host is told within 10 s, before any tool is installed.
+        options.remote?.let { checkRemote(it, scenario, options) }
         // Missing tools are bad input: found out before a results folder exists.
         toolchain.serverJar("data-server")
         toolchain.serverJar("api-server")
         val k6 = toolchain.k6(progress)
-        options.remote?.let { checkRemote(it, scenario, options) }
         val variantJdks = variantJdks(scenario)
         // A profile this machine cannot apply, or a link that measures off, is found out
         // before a results folder exists; the link lives until the run is over.
