@@ -24,6 +24,7 @@ import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.runner.BenchmarkRunner
+import io.protobench.bench.runner.Planner
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.InvalidRemote
 import io.protobench.bench.runner.Remote
@@ -36,6 +37,7 @@ import io.protobench.bench.runner.NoSuchJdk
 import io.protobench.bench.runner.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.scenario.InvalidScenario
+import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
@@ -129,6 +131,7 @@ class RunCommand : CliktCommand(name = "run") {
             (if (scenario.variants.isEmpty()) "" else " (${scenario.arms.size} under each of ${scenario.variants.size} variants)") + ", " +
             "${scenario.forks}-${scenario.maxForks} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
             (scenario.budget?.let { ", budget ${it.toMinutes()} min" } ?: ""))
+        budgetShortfall(scenario)?.let { echo(it) }
         val store = try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { store, record -> writeReport(store, record, texts) }).run(scenario, options)
         } catch (e: Exception) {
@@ -151,6 +154,16 @@ class RunCommand : CliktCommand(name = "run") {
     }
 
     /** The one remote server named by --data-server HOST:HTTP:GRPC or --gateway URL, if any; exit 2 when malformed or more than one. */
+    /** What a budget too small for every condition's minimum forks will leave out, said before the run starts. */
+    private fun budgetShortfall(scenario: Scenario): String? {
+        val budget = scenario.budget ?: return null
+        val first = Planner(scenario).firstFork()
+        if (first.size == scenario.conditions.size) return null
+        return "the budget of ${budget.toMinutes()} min is expected to bring ${first.size} of ${scenario.conditions.size} conditions " +
+            "to the minimum ${scenario.forks} forks, in the scenario's order; the report will name the others " +
+            "(--budget ${scenario.estimatedSeconds() / 60 + 1}m would cover all)"
+    }
+
     private fun validRemote(): Remote? = try {
         val named = dataValues.filter(Remote::isDataServerAddress).map(Remote::dataServer) + gatewayValues.filter(Remote::isGatewayAddress).map(Remote::gateway)
         if (named.size > 1) throw InvalidRemote("${named.joinToString { it.text }}: give one remote server, " +

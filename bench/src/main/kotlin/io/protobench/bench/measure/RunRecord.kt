@@ -214,7 +214,19 @@ data class TrialRecord(
     }
 }
 
-/** Why the planner stopped, and each comparison it left open with the forks it would take. */
-data class PlanningRecord(val stoppedBecause: String, val open: List<OpenComparison>)
+/**
+ * Why the planner stopped, each comparison it left open with the forks it would take,
+ * and the conditions the budget left below the minimum forks (0 = never measured) with
+ * the seconds their minimum would have taken more (null when none is short).
+ */
+data class PlanningRecord(
+    val stoppedBecause: String,
+    val open: List<OpenComparison>,
+    val belowMinimum: List<ForkCount> = emptyList(),
+    val secondsToMinimum: Long? = null,
+)
+
+/** A condition and its completed forks. */
+data class ForkCount(val condition: String, val forks: Int)
 
 data class OpenComparison(val condition: String, val comparison: String, val moreForks: Int?)

@@ -194,6 +194,10 @@ object MarkdownReport {
         fun condition(out: StringBuilder, a: ConditionAnalysis): Unit = with(out) {
             appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
             appendLine()
+            if (r.trials.none { it.condition == a.condition }) {
+                appendLine(t("condition.not-measured"))
+                appendLine()
+            }
             a.calibrations.forEach { appendLine(calibration(it)) }
             if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
@@ -362,6 +366,11 @@ object MarkdownReport {
                 appendLine()
                 appendLine(t("planning.open"))
                 p.open.forEach { appendLine("- ${it.condition}: ${it.comparison}" + (it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) } ?: t("planning.too-many", Numbers.MAX_FORKS))) }
+            }
+            if (p.belowMinimum.isNotEmpty()) {
+                appendLine()
+                appendLine(t("planning.below-minimum", r.scenario.forks, p.belowMinimum.size, (p.secondsToMinimum ?: 0) / 60 + 1))
+                p.belowMinimum.forEach { appendLine("- ${it.condition}: " + if (it.forks == 0) t("planning.not-measured") else t("planning.forks-done", it.forks)) }
             }
             appendLine()
         }

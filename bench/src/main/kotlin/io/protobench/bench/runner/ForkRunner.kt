@@ -5,6 +5,7 @@ import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.PlanningRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.SoakRecord
@@ -68,11 +69,16 @@ class ForkRunner(
             // The verdicts are recomputed from the whole record: once per step, for both uses.
             val open = judge.open(r)
             when (val step = planner.next(r, open, Duration.between(began, clock.instant()))) {
-                is Step.Stop -> return keep(r.copy(planning = PlanningRecord(step.reason, open.values.flatten())))
+                is Step.Stop -> return keep(r.copy(planning = planning(r, step, open)))
                 is Step.NextFork -> r = fork(r, step.conditions, random)
             }
         }
         return r
+    }
+
+    private fun planning(r: RunRecord, stop: Step.Stop, open: Map<String, List<OpenComparison>>): PlanningRecord {
+        val short = planner.belowMinimum(r)
+        return PlanningRecord(stop.reason, open.values.flatten(), short, planner.secondsToMinimum(r, short).takeIf { short.isNotEmpty() })
     }
 
     private fun keep(r: RunRecord): RunRecord {

@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.measure.ForkCount
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
@@ -26,6 +27,11 @@ sealed interface Step {
  * comparisons near their decision, which a second run would otherwise decide one way
  * or not at all, rather than to a difference of 2% that would take forty forks.
  * Completed forks count; a fork that failed does not (its valid trials still pair).
+ *
+ * Under a budget too small for every condition's minimum, conditions are taken in the
+ * scenario's order and a condition joins only when its minimum forks fit too: half the
+ * seeds measured three times decide something, all of them measured once decide
+ * nothing. The conditions left out are named when the run stops ([belowMinimum]).
  */
 class Planner(private val scenario: Scenario) {
 
@@ -41,12 +47,62 @@ class Planner(private val scenario: Scenario) {
             return Step.Stop("$MAX_FAILED_FORKS_IN_A_ROW forks in a row failed; see the fork failures")
         }
         scenario.budget?.let { budget ->
-            val needed = estimateForkSeconds(record, wanted.size)
-            if (elapsed.seconds + needed > budget.seconds) {
+            val chosen = withinBudget(counts, wanted, forkCosts(record), budget.seconds - elapsed.seconds)
+            if (chosen.isEmpty()) {
+                val needed = estimateForkSeconds(record, 1)
                 return Step.Stop("the budget of ${minutes(budget)} would be exceeded by the next fork (about ${needed / 60 + 1} min)")
             }
+            return Step.NextFork(chosen)
         }
         return Step.NextFork(wanted)
+    }
+
+    /**
+     * The conditions the budget lets the first fork take: how many of the scenario's
+     * conditions the run expects to bring to the minimum forks (all without a budget).
+     */
+    fun firstFork(): List<Condition> {
+        val budget = scenario.budget ?: return scenario.conditions
+        return withinBudget(emptyMap(), scenario.conditions, estimatedCosts(), budget.seconds)
+    }
+
+    /** Conditions with fewer completed forks than the minimum, with their count, in the scenario's order. */
+    fun belowMinimum(record: RunRecord): List<ForkCount> {
+        val counts = completedForks(record)
+        return scenario.conditions.map { ForkCount(it.label, counts[it.label] ?: 0) }.filter { it.forks < scenario.forks }
+    }
+
+    /** Seconds it would take to bring [short] to the minimum forks, at the costs measured so far. */
+    fun secondsToMinimum(record: RunRecord, short: List<ForkCount>): Long {
+        if (short.isEmpty()) return 0
+        val costs = forkCosts(record)
+        val forksLeft = short.map { scenario.forks - it.forks }
+        return ((forksLeft.max() * costs.overhead + forksLeft.sum() * costs.perCondition) * costs.pairs).toLong()
+    }
+
+    /**
+     * The next fork's conditions under a budget with [remaining] seconds left. Conditions
+     * already measured come first, below the minimum before those getting an extra fork,
+     * each while the next fork still fits; a condition not yet measured joins, in the
+     * scenario's order, only if every chosen condition can still reach its minimum forks.
+     */
+    private fun withinBudget(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long): List<Condition> {
+        fun forks(c: Condition) = counts[c.label] ?: 0
+        fun nextForkSeconds(n: Int) = (costs.overhead + n * costs.perCondition) * costs.pairs
+        fun secondsToMinimum(chosen: List<Condition>): Double {
+            val forksLeft = chosen.map { maxOf(1, scenario.forks - forks(it)) }
+            return (forksLeft.max() * costs.overhead + forksLeft.sum() * costs.perCondition) * costs.pairs
+        }
+        val (started, fresh) = wanted.partition { forks(it) > 0 }
+        val chosen = mutableListOf<Condition>()
+        for (c in started.sortedBy { if (forks(it) < scenario.forks) 0 else 1 }) {
+            if (nextForkSeconds(chosen.size + 1) <= remaining) chosen += c
+        }
+        for (c in fresh) {
+            if (secondsToMinimum(chosen + c) > remaining) break
+            chosen += c
+        }
+        return wanted.filter { it in chosen }
     }
 
     /** An open comparison is worth another fork when its estimate says it would be decided by [Scenario.maxForks]; unknown counts as worth it. */
@@ -71,18 +127,25 @@ class Planner(private val scenario: Scenario) {
      * starts. Before any fork: the scenario's estimate.
      */
     fun estimateForkSeconds(record: RunRecord, conditions: Int): Long {
+        val costs = forkCosts(record)
+        return ((costs.overhead + costs.perCondition * conditions) * costs.pairs).toLong()
+    }
+
+    /** What a fork costs in seconds: its fixed part, each condition, and the server pairs (variants) it starts. */
+    private data class ForkCosts(val overhead: Double, val perCondition: Double, val pairs: Int)
+
+    private fun estimatedCosts() = ForkCosts(scenario.estimatedForkOverheadSeconds(), scenario.estimatedConditionSeconds(), scenario.variantNames.size)
+
+    private fun forkCosts(record: RunRecord): ForkCosts {
         val done = record.forks.filter { it.status == ForkStatus.COMPLETE && it.finishedAt != null }
         val pairs = maxOf(1, liveVariants(record, scenario).size)
-        if (done.isEmpty()) {
-            return scenario.estimatedSeconds() / scenario.forks * conditions / maxOf(1, scenario.conditions.size) *
-                pairs / scenario.variantNames.size
-        }
+        if (done.isEmpty()) return estimatedCosts().copy(pairs = pairs)
         val perCondition = done.map { fork ->
             val total = Duration.between(java.time.Instant.parse(fork.startedAt), java.time.Instant.parse(fork.finishedAt)).seconds
             (total - (fork.soak?.seconds ?: 0.0) - Scenario.SERVER_START_SECONDS) / maxOf(1, fork.conditions.size)
         }.average()
         val overhead = done.map { (it.soak?.seconds ?: 0.0) + Scenario.SERVER_START_SECONDS }.average()
-        return ((overhead + perCondition * conditions) * pairs).toLong()
+        return ForkCosts(overhead, perCondition, pairs)
     }
 
     /**

@@ -97,18 +97,27 @@ data class Scenario(
     val seedPhases: List<String> get() = parts.mapNotNull { it.seedPhase }.distinct()
 
     /**
-     * Rough wall time of the minimum forks: each fork starts its JVMs, soaks (at most
-     * [Soak.max]), probes capacity once per protocol (cost mode), warms up every arm once
-     * and measures it in each of the [rounds].
+     * Rough wall time of the minimum forks: each fork starts its JVMs and soaks
+     * ([estimatedForkOverheadSeconds]), then measures every condition
+     * ([estimatedConditionSeconds]), once per variant.
      */
-    fun estimatedSeconds(): Long {
+    fun estimatedSeconds(): Long =
+        (forks * (estimatedForkOverheadSeconds() + conditions.size * estimatedConditionSeconds()) * variantNames.size).toLong()
+
+    /** A fork's start-up and soak (the middle of the soak's floor and cap). */
+    fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds
+
+    /**
+     * One condition in one fork: capacity probed once per protocol (cost mode), every arm
+     * warmed up and measured in each of the [rounds].
+     */
+    fun estimatedConditionSeconds(): Double {
         val perArm = rounds * (duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS)
         val probesPerFork = if (probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
         // Probes in cost mode; every measured trial, probes included, after its own warm-up of at least two quiet windows.
         val warmUp = Soak.ARM_QUIET_WINDOWS * Soak.WARM_UP_WINDOW.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
         val probing = if (mode == Mode.COST) probesPerFork * (perArm + warmUp) else 0.0
-        val perFork = SERVER_START_SECONDS + soak.typical().seconds + conditions.size * (probing + arms.size * (perArm + warmUp))
-        return (forks * perFork * variantNames.size).toLong()
+        return probing + arms.size * (perArm + warmUp)
     }
 
     companion object {

@@ -2,6 +2,7 @@ package io.protobench.bench.runner
 
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.ForkCount
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
@@ -124,9 +125,9 @@ class ForkRunnerTest {
         }
     }
 
-    private fun scenario(extra: String = "", forks: Int = 3, maxForks: Int = 3) = ScenarioParser.parse("""
+    private fun scenario(extra: String = "", forks: Int = 3, maxForks: Int = 3, sizes: String = "1kb") = ScenarioParser.parse("""
         name: fake
-        sizes: [1kb]
+        sizes: [$sizes]
         protocols: [HTTP/JSON, gRPC/Unary]
         load: {model: closed, vus: [10]}
         duration: 5s
@@ -235,15 +236,7 @@ class ForkRunnerTest {
 
     @Test
     fun `after the minimum, a fork goes only to a condition whose open comparison would be decided within the maximum`() {
-        val s = ScenarioParser.parse("""
-            name: fake
-            sizes: [1kb, 1mb]
-            protocols: [HTTP/JSON, gRPC/Unary]
-            load: {model: closed, vus: [10]}
-            duration: 5s
-            forks: 3
-            maxForks: 5
-        """.trimIndent(), "fake.yaml")
+        val s = scenario(forks = 3, maxForks = 5, sizes = "1kb, 1mb")
         val conditions = s.conditions.map { it.label }
         val done = (1..3).map { ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it}:50Z") }
         val record = start(s).copy(forks = done)
@@ -271,6 +264,39 @@ class ForkRunnerTest {
         val r = run(scenario("budget: 2m", forks = 3, maxForks = 3), lab)
         assertThat(r.forks.size).isLessThan(3)
         assertThat(r.planning!!.stoppedBecause).contains("budget")
+    }
+
+    @Test
+    fun `a budget too small for every condition's minimum brings the first conditions to it and names the rest`() {
+        fun twoSizes(budget: String) = scenario("budget: $budget", sizes = "1kb, 1mb")
+        // Estimated: 30 s per fork and 51 s per condition, so 3 forks of one condition take 243 s, of both 396 s.
+        assertThat(Planner(twoSizes("7m")).firstFork()).hasSize(2)
+        val s = twoSizes("5m")
+        val (small, large) = s.conditions.map { it.label }
+        assertThat(Planner(s).firstFork().map { it.label }).containsExactly(small)
+
+        val r = run(s, FakeLab(FakeClock(), clearCosts))
+        assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSize(3).allSatisfy { assertThat(it.conditions).containsExactly(small) }
+        assertThat(r.planning!!.stoppedBecause).contains("budget")
+        assertThat(r.planning!!.belowMinimum).containsExactly(ForkCount(large, 0))
+        assertThat(r.planning!!.secondsToMinimum).isPositive()
+        val measured = Analysis.of(r).single { it.condition == small }
+        assertThat(measured.family(TrialKind.COST)!!.decisions.single { it.figure == Figure.HOP_CPU_US.key }.isBetter).isTrue()
+        assertThat(MarkdownReport.render(r)).contains("Below the minimum of 3 forks when the run stopped (1 condition(s)", "- $large: not measured", "## $large\n\nNot measured: the run stopped")
+    }
+
+    @Test
+    fun `under a budget a condition already measured goes on before a new one joins`() {
+        val s = scenario("budget: 3m", sizes = "1kb, 10kb, 1mb")
+        val (first, second, third) = s.conditions.map { it.label }
+        // The third condition was measured once (a resumed run): 100 s a fork, 12 s of start-up and 88 s for its condition.
+        val record = start(s).copy(forks = listOf(ForkRecord(1, listOf(third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:01:40Z")))
+        val planner = Planner(s)
+        val next = planner.next(record, emptyMap(), Duration.ZERO) as Step.NextFork
+        // The third goes on because its next fork fits (100 s of 180); the first would need 3 forks more: 3 x 12 + 5 x 88 s.
+        assertThat(next.conditions.map { it.label }).containsExactly(third)
+        assertThat(planner.belowMinimum(record)).containsExactly(ForkCount(first, 0), ForkCount(second, 0), ForkCount(third, 1))
+        assertThat(planner.next(record, emptyMap(), Duration.ofSeconds(100))).isInstanceOf(Step.Stop::class.java)
     }
 
     @Test
