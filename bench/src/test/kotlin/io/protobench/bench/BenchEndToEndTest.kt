@@ -90,10 +90,11 @@ class BenchEndToEndTest {
     }
 
     /** A short run of [workload] with k6 calling the data-server itself, and its record. */
-    private fun runDirect(workload: String, results: Path, seed: Long): Pair<RunStore, RunRecord> {
+    private fun runDirect(workload: String, results: Path, seed: Long, extra: String = ""): Pair<RunStore, RunRecord> {
         val scenario = ScenarioParser.parse("""
             name: e2e-direct
             $workload
+            $extra
             load: {model: closed, vus: [2]}
             duration: 2s
             forks: 2
@@ -166,8 +167,8 @@ class BenchEndToEndTest {
     }
 
     @Test
-    fun `topology direct creates members on the data-server itself over all four protocols, every creation a row`(@TempDir results: Path) {
-        val (store, record) = runDirect("members: {images: [1kb]}", results, 19)
+    fun `topology direct creates members on the data-server itself over all four protocols, every creation a row, and the seed's tools too`(@TempDir results: Path) {
+        val (store, record) = runDirect("members: {images: [1kb]}", results, 19, extra = "seedTools: {2: 50}")
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         // Soak windows count the data-server's creations: throughput without a gateway.
@@ -182,6 +183,19 @@ class BenchEndToEndTest {
             assertThat(trial.figures[Figure.DB_MS_PER_REQ.key]).describedAs(trial.arm).isPositive()
         }
         assertThat(store.dir.resolve("k6-bodies")).isDirectoryContaining { it.fileName.toString().endsWith(".pb") }
+        // Seed 003's hey and ghz, one run each per fork, posting one fixed body into a table without the unique email index.
+        assertThat(record.toolRuns.groupBy { it.fork }.values).hasSize(2).allSatisfy { runs ->
+            assertThat(runs.map { it.tool }).containsExactlyInAnyOrder("hey", "ghz")
+        }
+        record.toolRuns.forEach { run ->
+            assertThat(run.error).describedAs(run.tool).isNull()
+            assertThat(run.failures).describedAs(run.tool).isEmpty()
+            assertThat(run.created).describedAs(run.tool).isEqualTo(50)
+            assertThat(run.figures[Figure.ROWS_WRITTEN.key]).describedAs(run.tool).isEqualTo(50.0)
+            assertThat(run.figures[Figure.THROUGHPUT.key]).describedAs(run.tool).isPositive()
+            assertThat(run.figures[Figure.DATA_CPU_US.key]).describedAs(run.tool).isPositive()
+        }
+        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Seed 003's own tools", "ghz against hey in requests/s")
     }
 
     @Test

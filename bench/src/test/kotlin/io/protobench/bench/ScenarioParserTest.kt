@@ -180,6 +180,24 @@ class ScenarioParserTest {
     }
 
     @Test
+    fun `seed 003 runs its own tools by virtual users, and seedTools is refused where the tools cannot do what the seed did`() {
+        val seed003 = ScenarioCatalog.load("seed003")
+        assertThat(seed003.seedTools).isEqualTo(mapOf(10 to 100, 100 to 10_000))
+        assertThat(ScenarioParser.validate(seed003.toFile(), "again").seedTools).isEqualTo(seed003.seedTools)
+
+        val direct = "name: x\nduration: 1s\nmembers: {images: [88]}\ntopology: direct\nload: {model: closed, vus: [10]}\n"
+        assertThat(ScenarioParser.parse(direct + "seedTools: {10: 100}", "t").seedTools).containsExactly(org.assertj.core.api.Assertions.entry(10, 100))
+        assertThat(violations(direct + "seedTools: {20: 100}").single().accepted).isEqualTo("the virtual users of the closed load: 10")
+        assertThat(violations(direct + "seedTools: {10: 0}").single().accepted).contains("from 1 to 1000000")
+        assertThat(violations(direct + "seedTools: {10: many}").single().field).isEqualTo("seedTools.10")
+        assertThat(violations(direct + "protocols: [HTTP/Binary]\nseedTools: {10: 100}").single().accepted).contains("HTTP/JSON (hey)", "gRPC/Unary (ghz)")
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [88]}\nload: {model: closed, vus: [10]}\nseedTools: {10: 100}").single().accepted)
+            .contains("only with topology direct")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nload: {model: closed, vus: [10]}\nseedTools: {10: 100}").single().accepted)
+            .contains("only with members:")
+    }
+
+    @Test
     fun `topology direct has no null hop and refuses what needs the gateway, naming what is accepted`() {
         val direct = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct", "t")
         assertThat(direct.topology).isEqualTo(Topology.DIRECT)

@@ -31,6 +31,9 @@ data class RunRecord(
 ) {
     val trials: List<TrialRecord> get() = forks.flatMap { it.trials }
 
+    /** Every fork's runs of the seed's own tools. */
+    val toolRuns: List<ToolRunRecord> get() = forks.flatMap { it.toolRuns }
+
     companion object {
         const val SCHEMA_VERSION = 2
     }
@@ -84,6 +87,8 @@ data class ScenarioRecord(
     val rounds: Int = 1,
     /** Cost rates the scenario fixed by target name instead of calibrating. */
     val costRates: Map<String, Int> = emptyMap(),
+    /** Requests per run of seed 003's own tools by virtual users; empty = the tools did not run. */
+    val seedTools: Map<Int, Int> = emptyMap(),
 )
 
 data class ConditionRecord(val label: String, val phases: List<String>)
@@ -131,6 +136,32 @@ data class ForkRecord(
     val variant: String? = null,
     /** The variant's `protobench.*` settings as both servers reported them before measuring. */
     val settings: Map<String, String> = emptyMap(),
+    /** Runs of seed 003's own tools in this fork (scenario field `seedTools`), after the k6 trials of their condition. */
+    val toolRuns: List<ToolRunRecord> = emptyList(),
+)
+
+/**
+ * One run of one of seed 003's own tools (hey for HTTP/JSON, ghz for gRPC/Unary) against
+ * the data-server: `-n [requests] -c [concurrency]`, one fixed body. [figures] are the
+ * tool's own throughput and latencies with the data-server's CPU per request and the
+ * machine's busy share, by [Figure] key; never part of a protocol verdict.
+ */
+data class ToolRunRecord(
+    val condition: String,
+    val tool: String,
+    val protocol: String,
+    val fork: Int,
+    val startedAt: String,
+    val concurrency: Int,
+    val requests: Int,
+    val figures: Map<String, Double?>,
+    /** Answers that created a member (HTTP 201, gRPC OK). */
+    val created: Long = 0,
+    /** The other answers, by status code or error text, with their counts. */
+    val failures: Map<String, Long> = emptyMap(),
+    val flags: List<Flag> = emptyList(),
+    /** Why the run produced no figures, when it failed. */
+    val error: String? = null,
 )
 
 /**

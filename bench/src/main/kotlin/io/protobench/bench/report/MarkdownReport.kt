@@ -216,6 +216,7 @@ object MarkdownReport {
                 appendLine()
             }
             flags(out, r.trials.filter { it.condition == a.condition })
+            SeedToolsReport.render(out, r, a.condition, t)
         }
 
         private fun table(out: StringBuilder, title: String, allColumns: List<Column>, arms: List<ArmSummary>): Unit = with(out) {

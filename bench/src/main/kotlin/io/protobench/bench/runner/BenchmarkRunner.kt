@@ -11,6 +11,7 @@ import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.SeedTool
 import io.protobench.bench.scenario.Workload
 import io.protobench.bench.database.PostgresBinaries
 import io.protobench.bench.database.RunDatabases
@@ -67,6 +68,8 @@ class BenchmarkRunner(
         toolchain.serverJar("data-server")
         toolchain.serverJar("api-server")
         val k6 = toolchain.k6(progress)
+        val seedTools = SeedTool.entries.filter { scenario.seedTools.isNotEmpty() && it.protocol in scenario.protocols }
+            .associateWith { toolchain.goInstalled(it.label, it.goPackage, it.version, progress) }
         val variantJdks = variantJdks(scenario)
         // A profile this machine cannot apply, or a link that measures off, is found out
         // before a results folder exists; the link lives until the run is over.
@@ -76,7 +79,7 @@ class BenchmarkRunner(
             val started = clock.instant()
             val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
             return RunDatabases.open(postgres, store.dir, progress).use { databases ->
-                runOn(scenario, options, resumed, store, started, Outside(toolchain, k6, variantJdks, networks, databases))
+                runOn(scenario, options, resumed, store, started, Outside(toolchain, k6, seedTools, variantJdks, networks, databases))
             }
         } finally {
             networks.close()
@@ -91,7 +94,10 @@ class BenchmarkRunner(
     }
 
     /** What a run uses besides its scenario and options, all found or started before the first fork. */
-    private class Outside(val toolchain: Toolchain, val k6: Path, val variantJdks: Map<String, Jdk>, val networks: HopNetworks, val databases: RunDatabases)
+    private class Outside(
+        val toolchain: Toolchain, val k6: Path, val seedTools: Map<SeedTool, Path>,
+        val variantJdks: Map<String, Jdk>, val networks: HopNetworks, val databases: RunDatabases,
+    )
 
     private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, store: RunStore, started: java.time.Instant, outside: Outside): RunStore {
         val toolchain = outside.toolchain
@@ -124,11 +130,12 @@ class BenchmarkRunner(
         // k6's log lives here even when no server is started on this machine (a remote gateway).
         Files.createDirectories(store.dir.resolve("logs"))
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
-            options.gatewayArguments, options.dataServerArguments, placement, children,
+            options.gatewayArguments, options.dataServerArguments + seedSchema(scenario), placement, children,
             variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks, writes = scenario.writes, databases = databases,
             remote = options.remote)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
-            CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology)
+            CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology,
+            outside.seedTools.takeIf { it.isNotEmpty() }?.let { SeedToolRunner(it, store.dir.resolve("logs"), children) })
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)
         val hook = Thread {
             runner.stop()
@@ -161,6 +168,13 @@ class BenchmarkRunner(
         rejected?.let { throw it }
         return store
     }
+
+    /**
+     * Seed 003's schema for a run of its tools: no unique index on email, because hey and
+     * ghz post one body over and over (the seed's server took every copy as a new member).
+     */
+    private fun seedSchema(scenario: Scenario): List<String> =
+        if (scenario.seedTools.isEmpty()) emptyList() else listOf("--protobench.data.members.unique-emails=false")
 
     /** Why a run that ended on its own measured nothing, or null: forks that all failed, or trials that all did. */
     private fun outcomeFailure(record: RunRecord): String? = when {
@@ -252,4 +266,5 @@ fun Scenario.toRecord() = ScenarioRecord(
         "max" to DurationText.k6(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),
     rounds = rounds,
     costRates = costRates,
+    seedTools = seedTools,
 )

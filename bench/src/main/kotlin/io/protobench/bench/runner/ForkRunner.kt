@@ -11,6 +11,7 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.SoakRecord
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.ToolRunRecord
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.scenario.Arm
@@ -20,6 +21,7 @@ import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.SeedTool
 import io.protobench.bench.scenario.Soak
 import io.protobench.bench.scenario.Variant
 import java.time.Clock
@@ -202,6 +204,10 @@ class ForkRunner(
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round)) return ConditionOutcome(fork, r, true)
             }
         }
+        val (afterTools, toolsAlive) = seedTools(servers, condition, fork, random)
+        fork = afterTools
+        r = keep(r.withFork(fork))
+        if (!toolsAlive) return ConditionOutcome(fork, r, true)
         if (scenario.mode == Mode.COST) {
             val offered = costLoad(condition, fork, r, variant)?.also { (rate, calibration) ->
                 if (calibration != null) r = keep(r.copy(calibrations = r.calibrations + calibration))
@@ -215,6 +221,30 @@ class ForkRunner(
             }
         }
         return ConditionOutcome(fork, r, false)
+    }
+
+    /**
+     * Seed 003's own tools on [condition], as the seed ran them (`-n` the scenario's
+     * requests for the condition's virtual users, `-c` those virtual users), each tool
+     * once, in shuffled order, after the condition's capacity trials. The fork after
+     * them, and false when a server died under one.
+     */
+    private fun seedTools(servers: Fork, condition: Condition, start: ForkRecord, random: Random): Pair<ForkRecord, Boolean> {
+        val vus = (condition.load as? LoadLevel.Vus)?.vus ?: return start to true
+        val requests = scenario.seedTools[vus] ?: return start to true
+        var fork = start
+        for (tool in SeedTool.entries.filter { it.protocol in scenario.protocols }.shuffled(random)) {
+            if (stopping.get()) break
+            progress("fork ${fork.index} ${tool.label} ${condition.label} -n $requests -c $vus (seed 003's own tool)")
+            val startedAt = clock.instant().toString()
+            val sample = servers.runSeedTool(Cell(condition, Arm.Of(tool.protocol)), ToolRun(tool, vus, requests))
+            val alive = stopping.get() || servers.alive()
+            val error = sample.error ?: if (!alive) "a server died during this run" else null
+            fork = fork.copy(toolRuns = fork.toolRuns + ToolRunRecord(condition.label, tool.label, tool.protocol.label, fork.index, startedAt,
+                vus, requests, sample.figures, sample.correctAnswers, sample.failures, sample.flags, error))
+            if (!alive) return fork to false
+        }
+        return fork to true
     }
 
     /**

@@ -35,6 +35,12 @@ interface Fork : AutoCloseable {
      */
     fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix
 
+    /**
+     * One run of one of seed 003's own tools against the data-server (`topology: direct`):
+     * [cell] the protocol the tool drives. Never throws: a failure is a [Sample] with an error.
+     */
+    fun runSeedTool(cell: Cell, run: ToolRun): Sample = Sample.failed("${run.tool.label} runs only with topology direct")
+
     /** Both servers are running and the gateway reports the data-server healthy. */
     fun alive(): Boolean
 
@@ -59,6 +65,8 @@ data class Sample(
     val error: String? = null,
     val k6: JsonNode? = null,
     val gateway: WindowReport? = null,
+    /** A seed tool's answers that were not a creation, by status or error text (k6's are in its summary). */
+    val failures: Map<String, Long> = emptyMap(),
 ) {
     companion object {
         fun failed(reason: String) = Sample(emptyMap(), 0, 0, error = reason)

@@ -32,6 +32,8 @@ class LocalLab(
     private val dir: Path,
     private val mode: Mode,
     private val topology: Topology = Topology.GATEWAY,
+    /** Seed 003's own tools, when the scenario runs them (`seedTools`). */
+    private val seedTools: SeedToolRunner? = null,
 ) : Lab {
     /** Member-creation bodies k6 reads, written once per run. */
     private val memberBodies = MemberBodies(dir.resolve("k6-bodies"))
@@ -172,6 +174,30 @@ class LocalLab(
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
             val sample = Sample(figures, correct.toLong(), wrong.toLong(), commonFlags(figures, usage, run.offered, correct, wrong), null, summary.path("metrics"))
             ledger?.close(sample.correctAnswers)?.let { (rows, flags) -> sample.copy(figures = sample.figures + rows, flags = sample.flags + flags) } ?: sample
+        } catch (e: Exception) {
+            failed(servers, e)
+        }
+
+        /**
+         * A seed tool's run, measured like a trial: the table emptied before and checked after
+         * ([MemberLedger]), the data-server's CPU per request from its own counters, the
+         * machine's from /proc; throughput and latency are the tool's own.
+         */
+        override fun runSeedTool(cell: Cell, run: ToolRun): Sample = try {
+            val tools = checkNotNull(seedTools) { "the seed tools were not installed for this run" }
+            val target = cell.condition.target as? Target.Members ?: error("the seed tools create members; ${cell.condition.label} reads")
+            val ledger = MemberLedger.of(cell) { dataServer }
+            ledger?.open()
+            val before = cpu.read(servers.pids, servers.processTrees)
+            val start = dataServer.snapshot()
+            val report = tools.run(run, servers.dataServerUrl, servers.dataServerGrpc, memberBodies.fixed(target))
+            val usage = cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores)
+            val data = ProcessUsage.between(start, dataServer.snapshot(), report.requests)
+            val figures = report.figures() + mapOf(Figure.DATA_CPU_US.key to data.cpuUsPerRequest, Figure.MACHINE_BUSY.key to usage.machineBusyShare)
+            val wrong = report.requests - report.ok
+            val flags = usage.flags(CpuUsage.MACHINE_SATURATED) + listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong, report.requests) else null)
+            val sample = Sample(figures, report.ok, wrong, flags, failures = report.failures)
+            ledger?.close(report.ok)?.let { (rows, more) -> sample.copy(figures = sample.figures + rows, flags = sample.flags + more) } ?: sample
         } catch (e: Exception) {
             failed(servers, e)
         }

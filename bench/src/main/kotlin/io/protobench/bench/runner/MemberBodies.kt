@@ -39,6 +39,21 @@ class MemberBodies(private val dir: Path) {
     @Synchronized
     fun of(target: Target.Members, form: Form = Form.JSON): Body = written.getOrPut(target to form) { write(target, form) }
 
+    /**
+     * The body seed 003's tools post ([SeedTool]): one member with one fixed email, as the
+     * seed's hey and ghz sent it (neither can vary a body), valid both as the HTTP/JSON body
+     * and as `CreateMemberRequest` in proto3 JSON (the image as base64 bytes).
+     */
+    @Synchronized
+    fun fixed(target: Target.Members): Path {
+        val path = dir.resolve("members-${target.image}-fixed.json")
+        if (Files.exists(path)) return path.toAbsolutePath()
+        val image = PayloadGenerator.payloadFor(PayloadSize.parse(target.image))
+        Files.createDirectories(dir)
+        Files.write(path, json.writeValueAsBytes(member(FIXED_EMAIL, Base64.getEncoder().encodeToString(image))))
+        return path.toAbsolutePath()
+    }
+
     private fun write(target: Target.Members, form: Form): Body {
         val image = PayloadGenerator.payloadFor(PayloadSize.parse(target.image))
         val bytes = when (form) {
@@ -76,6 +91,8 @@ class MemberBodies(private val dir: Path) {
             .setEmail(email).setPassword(SEED_003_PASSWORD).setName(SEED_003_NAME)
             .setProfileImage(ByteString.copyFrom(image)).setEtcInfo(SEED_003_ETC_INFO).build()
 
+        /** The one email of every member the seed tools create (the data-server then runs without a unique index on email). */
+        const val FIXED_EMAIL = "seed003-tools@protobench.test"
         const val SEED_003_PASSWORD = "test123!"
         const val SEED_003_NAME = "LargeDataTester"
 

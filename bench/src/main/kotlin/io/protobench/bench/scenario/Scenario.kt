@@ -59,6 +59,11 @@ data class Scenario(
      * of an arm is the median of its rounds, so one disturbed trial does not move it.
      */
     val rounds: Int = 1,
+    /**
+     * Seed 003's own tools beside k6 (hey for HTTP/JSON, ghz for gRPC/Unary): requests per
+     * run by virtual users (the run's `-c`), e.g. {10: 100, 100: 10000}; empty = none.
+     */
+    val seedTools: Map<Int, Int> = emptyMap(),
 ) {
     /**
      * How long one trial runs: [duration], or longer at a fixed rate too low to fit

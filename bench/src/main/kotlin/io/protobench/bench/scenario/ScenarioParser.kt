@@ -51,6 +51,8 @@ data class ScenarioFile(
     val costRates: Map<String, Int>? = null,
     /** Trials of every arm per fork (the fork keeps their median). */
     val rounds: Int? = null,
+    /** Seed 003's own tools beside k6: requests per run by virtual users, e.g. {10: 100, 100: 10000}. */
+    val seedTools: Map<String, Int>? = null,
 )
 
 /** One variant as written: `protobench.*` properties per server, JVM options, heap and JDK. */
@@ -119,6 +121,8 @@ object ScenarioParser {
     const val MAX_MIN_REQUESTS = 100_000
     const val MAX_SOAK_VUS = 500
     const val MAX_ROUNDS = 9
+    /** Most requests of one run of a seed tool (seed 003 ran 10,000). */
+    const val MAX_TOOL_REQUESTS = 1_000_000
     const val ROUNDS_ACCEPTED = "a whole number of trials per arm and fork from 1 to $MAX_ROUNDS"
     const val RATE_ACCEPTED = "a whole number of requests per second from 1 to $MAX_RATE"
     /** The profile image of `members:` when `images` is not given. */
@@ -218,6 +222,7 @@ object ScenarioParser {
         val costRates = costRates(file, parts, mode, ::violation)
         val rounds = file.rounds ?: 1
         if (rounds !in 1..MAX_ROUNDS) violation("rounds", rounds, ROUNDS_ACCEPTED)
+        val seedTools = seedTools(file, parts, topology, protocols, ::violation)
 
         if (violations.isNotEmpty()) return Checked(null, violations)
         return Checked(Scenario(
@@ -241,6 +246,7 @@ object ScenarioParser {
             topology = topology!!,
             costRates = costRates,
             rounds = rounds,
+            seedTools = seedTools,
         ), violations)
     }
 
@@ -264,6 +270,29 @@ object ScenarioParser {
             if (rate !in 1..MAX_RATE) violation("costRates.$name", rate, RATE_ACCEPTED)
         }
         return rates
+    }
+
+    /**
+     * Seed 003's tools: only where they can do what the seed did — create members one per
+     * request, on the data-server itself (topology direct), under a closed load whose
+     * virtual users are the keys — and only with a protocol one of them drives.
+     */
+    private fun seedTools(file: ScenarioFile, parts: List<Part>?, topology: Topology?, protocols: List<Protocol>?, violation: (String, Any?, String) -> Unit): Map<Int, Int> {
+        val tools = file.seedTools ?: return emptyMap()
+        if (topology != Topology.DIRECT) violation("seedTools", tools, "seedTools only with topology direct (hey and ghz call the data-server itself, as in seed 003)")
+        if (parts != null && parts.any { part -> part.workload !is Workload.Members }) {
+            violation("seedTools", tools, "seedTools only with members: (the seed's tools create members)")
+        }
+        if (protocols != null && SeedTool.entries.none { it.protocol in protocols }) {
+            violation("seedTools", tools, "a protocol one of the tools drives: ${SeedTool.entries.joinToString { "${it.protocol.label} (${it.label})" }}")
+        }
+        val vus = parts.orEmpty().mapNotNull { (it.load as? Load.Closed)?.vus }.flatten().distinct()
+        return tools.mapNotNull { (key, requests) ->
+            val users = key.toIntOrNull()
+            if (parts != null && (users == null || users !in vus)) violation("seedTools.$key", requests, "the virtual users of the closed load: ${vus.joinToString().ifEmpty { "none" }}")
+            if (requests !in 1..MAX_TOOL_REQUESTS) violation("seedTools.$key", requests, "requests per run from 1 to $MAX_TOOL_REQUESTS")
+            users?.let { it to requests }
+        }.toMap()
     }
 
     /** A database matters only where members are created: a variant of a reading scenario naming one is a mistake. */
@@ -484,6 +513,7 @@ fun Scenario.toFile(): ScenarioFile {
         variants = variants.map { it.toFile() }.ifEmpty { null },
         costRates = costRates.ifEmpty { null },
         rounds = rounds.takeIf { it != 1 },
+        seedTools = seedTools.mapKeys { (vus, _) -> vus.toString() }.ifEmpty { null },
     )
 }
 

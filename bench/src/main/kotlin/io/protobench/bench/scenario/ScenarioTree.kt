@@ -50,17 +50,21 @@ internal class ScenarioTree private constructor(private val source: String) {
             variants = list(top, "variants", VARIANTS, ::variant),
             costRates = costRates(top),
             rounds = number(top, "rounds", ScenarioParser.ROUNDS_ACCEPTED),
+            seedTools = wholeNumbers(top, "seedTools", SEED_TOOLS),
         )
     }
 
     /** `costRates: {1kb: 1500}`: a rate per target name; names are judged by validation, each value must be a whole number. */
-    private fun costRates(mapping: Mapping): Map<String, Int>? {
-        val field = child(mapping, "costRates", COST_RATES) ?: return null
-        if (!field.value.isObject) return wrong(field.path, field.value, COST_RATES)
-        return field.value.fields().asSequence().mapNotNull { (name, node) ->
-            val entry = Field("${field.path}.$name", node)
-            val rate: Int? = if (node.isNull) empty(entry.path, ScenarioParser.RATE_ACCEPTED) else wholeNumber(entry, ScenarioParser.RATE_ACCEPTED)
-            rate?.let { name to it }
+    private fun costRates(mapping: Mapping): Map<String, Int>? = wholeNumbers(mapping, "costRates", COST_RATES, ScenarioParser.RATE_ACCEPTED)
+
+    /** A mapping of names to whole numbers (`costRates`, `seedTools`); the names are judged by validation. */
+    private fun wholeNumbers(mapping: Mapping, name: String, accepted: String, valueAccepted: String = accepted): Map<String, Int>? {
+        val field = child(mapping, name, accepted) ?: return null
+        if (!field.value.isObject) return wrong(field.path, field.value, accepted)
+        return field.value.fields().asSequence().mapNotNull { (key, node) ->
+            val entry = Field("${field.path}.$key", node)
+            val number: Int? = if (node.isNull) empty(entry.path, valueAccepted) else wholeNumber(entry, valueAccepted)
+            number?.let { key to it }
         }.toMap(LinkedHashMap())
     }
 
@@ -236,6 +240,7 @@ internal class ScenarioTree private constructor(private val source: String) {
         private const val VARIANT = "a mapping such as {name: copy, dataServer: {protobench.data.grpc-payload-mode: copy}}"
         private const val VARIANTS = "a list of variants, each $VARIANT"
         private const val VALUE = VariantChecks.VALUE_ACCEPTED
+        private const val SEED_TOOLS = "a mapping of virtual users to requests per run of the seed's tools, e.g. {10: 100, 100: 10000}"
         private const val COST_RATES = "a mapping of the workload's sizes, levels or images to requests per second, e.g. {1kb: 1500, 1mb: 150}"
 
         fun read(root: JsonNode, source: String): Read {

@@ -111,6 +111,13 @@ class ForkRunnerTest {
                     override fun close() = Unit
                 }
 
+                override fun runSeedTool(cell: Cell, run: ToolRun): Sample {
+                    clock.advance(Duration.ofSeconds(1))
+                    log += "tool ${run.tool.label} -n ${run.requests} -c ${run.concurrency}"
+                    val throughput = 2e6 / (300.0 + cost.getValue(protocolOf(cell.arm))) * luck
+                    return Sample(mapOf(Figure.THROUGHPUT.key to throughput, Figure.ERROR_RATE.key to 0.0), run.requests.toLong(), 0)
+                }
+
                 override fun alive() = !dead && !closedNow
                 override fun effectiveSettings() = reported(variant!!)
                 var closedNow = false
@@ -297,6 +304,42 @@ class ForkRunnerTest {
         assertThat(next.conditions.map { it.label }).containsExactly(third)
         assertThat(planner.belowMinimum(record)).containsExactly(ForkCount(first, 0), ForkCount(second, 0), ForkCount(third, 1))
         assertThat(planner.next(record, emptyMap(), Duration.ofSeconds(100))).isInstanceOf(Step.Stop::class.java)
+    }
+
+    @Test
+    fun `the seed's tools run once per fork after the condition's trials, and the report shows them beside k6 with the seed's warning`() {
+        val s = ScenarioParser.parse("""
+            name: fake-seed003
+            members: {images: [88], batch: 1}
+            protocols: [HTTP/JSON, gRPC/Unary]
+            load: {model: closed, vus: [10, 100]}
+            mode: capacity
+            topology: direct
+            duration: 5s
+            forks: 3
+            maxForks: 3
+            soak: {window: 3s, min: 6s, max: 30s}
+            seedTools: {10: 100}
+        """.trimIndent(), "fake.yaml")
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(s, lab)
+
+        // Only the condition whose virtual users have a request count; each tool once per fork, after its capacity trials.
+        assertThat(r.toolRuns.map { it.condition }.distinct()).containsExactly(s.conditions.first { it.label.endsWith("vus=10") }.label)
+        assertThat(r.toolRuns.groupBy { it.fork }.values).hasSize(3).allSatisfy { runs ->
+            assertThat(runs.map { it.tool to it.protocol }).containsExactlyInAnyOrder("hey" to "HTTP/JSON", "ghz" to "gRPC/Unary")
+            assertThat(runs).allSatisfy { assertThat(it.requests to it.concurrency).isEqualTo(100 to 10) }
+        }
+        val fork1 = lab.events.getValue(1)
+        val tenUsers = fork1.indexOfFirst { it.startsWith("tool") }
+        assertThat(fork1[tenUsers - 1]).startsWith("capacity")
+        assertThat(fork1.filter { it.startsWith("tool") }).containsExactlyInAnyOrder("tool hey -n 100 -c 10", "tool ghz -n 100 -c 10")
+
+        val report = MarkdownReport.render(r)
+        assertThat(report).contains("**Seed 003's own tools**", "| hey | HTTP/JSON | 3 |", "| ghz | gRPC/Unary | 3 |",
+            "ghz against hey in requests/s:", "(paired over 3 forks)", "not the protocols'")
+        // Never a verdict: the tools are not among the compared arms.
+        assertThat(Analysis.of(r).flatMap { a -> a.families.flatMap { f -> f.decisions.map { it.a + it.b } } }).noneMatch { "hey" in it || "ghz" in it }
     }
 
     @Test

@@ -109,11 +109,13 @@ object SettableSettings {
 
     private val setByLab: Map<Server, List<String>> = mapOf(
         // The members database is the run's (one --db-url for every pair), not a variant's, and
-        // whether there is one follows from the scenario (a run that only reads has none).
+        // whether there is one follows from the scenario (a run that only reads has none), as does
+        // the email index (dropped only for seed 003's own tools, which post one body over and over).
         Server.DATA_SERVER to with(Server.DATA_SERVER) {
             listOf(
                 property("grpc.address"), property("grpc.port"), PARENT_PID, INTERNAL_HOSTS,
                 property("db.url"), property("db.user"), property("db.password"), property("members.enabled"),
+                property("members.unique-emails"),
             )
         },
         Server.GATEWAY to with(Server.GATEWAY) {

@@ -53,8 +53,12 @@ data class DataServerSettings(
         }
     }
 
-    /** `protobench.data.members.*`: [enabled] false leaves out the database and the write path's endpoints. */
-    data class Members(val enabled: Boolean = true)
+    /**
+     * `protobench.data.members.*`: [enabled] false leaves out the database and the write
+     * path's endpoints; [uniqueEmails] false drops the unique index on email, as seed 003's
+     * schema had none (its hey and ghz post one body over and over).
+     */
+    data class Members(val enabled: Boolean = true, val uniqueEmails: Boolean = true)
 
     /** The members database (`protobench.data.db.*`), reached through a HikariCP pool of [poolSize] connections. */
     data class Db(
