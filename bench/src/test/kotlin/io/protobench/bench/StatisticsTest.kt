@@ -24,4 +24,17 @@ class StatisticsTest {
         assertThat(e.ciLow).isNull()
         assertThat(Estimate.of(emptyList())).isNull()
     }
+
+    @Test
+    fun `rates get a geometric mean and an interval on the log scale that stays positive`() {
+        // logs: ln 1000 ± ln 10, s = ln 10: half-width = t(0.975, 2) * ln 10 / sqrt(3) = 5.719938
+        val rates = listOf(100.0, 1000.0, 10000.0)
+        assertThat(Estimate.of(rates)!!.ciLow!!).isNegative()
+        val e = Estimate.ofRates(rates)!!
+        assertThat(e.mean).isCloseTo(1000.0, within(1e-9))
+        assertThat(e.median).isEqualTo(1000.0)
+        assertThat(e.ciLow!!).isCloseTo(1000 * Math.exp(-5.719938), within(1e-4))
+        assertThat(e.ciHigh!!).isCloseTo(1000 * Math.exp(5.719938), within(1.0))
+        assertThat(Estimate.ofRates(listOf(5.0, 0.0))).isNull()
+    }
 }

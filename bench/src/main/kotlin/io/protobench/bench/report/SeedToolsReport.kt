@@ -4,13 +4,15 @@ import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.ToolRunRecord
+import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.PairedRatio
 
 /**
- * A condition's runs of seed 003's own tools, beside k6's trials: per tool the mean over
- * forks of its own throughput (95% t interval), its latencies and the data-server's CPU
+ * A condition's runs of seed 003's own tools, beside k6's trials: per tool the geometric
+ * mean over forks of its own throughput (95% interval on the log scale, as a 100-request
+ * run's rate varies by factors), its latencies and the data-server's CPU
  * per request; then the two tools' throughput ratio, paired by fork; then the seed's own
  * warning. Never a verdict: each tool is a different client with costs of its own.
  */
@@ -28,7 +30,7 @@ object SeedToolsReport {
         for ((tool, toolRuns) in byTool) {
             val valid = toolRuns.filter(::usable)
             fun mean(figure: Figure) = Estimate.of(valid.mapNotNull { it.figures[figure.key] })?.mean
-            val throughput = Estimate.of(valid.mapNotNull { it.figures[Figure.THROUGHPUT.key] })
+            val throughput = Estimate.ofRates(valid.mapNotNull { it.figures[Figure.THROUGHPUT.key] })
             val failures = toolRuns.sumOf { run -> run.failures.values.sum() }
             appendLine("| $tool | ${toolRuns.first().protocol} | ${valid.size} | ${withInterval(throughput)} | " +
                 "${Numbers.number(mean(Figure.LATENCY_AVG))} / ${Numbers.number(mean(Figure.LATENCY_P95))} | " +
@@ -43,7 +45,7 @@ object SeedToolsReport {
 
     /** A run that produced figures and whose answers were (almost) all creations. */
     private fun usable(run: ToolRunRecord) = run.error == null && run.flags.none { it is Flag.RowsMismatch } &&
-        (run.figures[Figure.ERROR_RATE.key] ?: 1.0) <= MAX_FAILED_SHARE
+        (run.figures[Figure.ERROR_RATE.key] ?: 1.0) <= TrialRecord.MAX_WRONG_SHARE
 
     private fun withInterval(e: Estimate?): String = when {
         e == null -> "–"
@@ -67,7 +69,4 @@ object SeedToolsReport {
         val why = run.error ?: run.failures.entries.joinToString { (what, count) -> "$count × $what" }.ifEmpty { run.flags.joinToString { it.javaClass.simpleName } }
         t("tools.left-out", run.tool, run.fork, why)
     }
-
-    /** More failed answers than this share leave a run out of the means (k6's trials allow 0.1%). */
-    private const val MAX_FAILED_SHARE = 0.001
 }

@@ -75,9 +75,7 @@ class Planner(private val scenario: Scenario) {
     /** Seconds it would take to bring [short] to the minimum forks, at the costs measured so far. */
     fun secondsToMinimum(record: RunRecord, short: List<ForkCount>): Long {
         if (short.isEmpty()) return 0
-        val costs = forkCosts(record)
-        val forksLeft = short.map { scenario.forks - it.forks }
-        return ((forksLeft.max() * costs.overhead + forksLeft.sum() * costs.perCondition) * costs.pairs).toLong()
+        return forkCosts(record).toReach(short.map { scenario.forks - it.forks }).toLong()
     }
 
     /**
@@ -88,18 +86,13 @@ class Planner(private val scenario: Scenario) {
      */
     private fun withinBudget(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long): List<Condition> {
         fun forks(c: Condition) = counts[c.label] ?: 0
-        fun nextForkSeconds(n: Int) = (costs.overhead + n * costs.perCondition) * costs.pairs
-        fun secondsToMinimum(chosen: List<Condition>): Double {
-            val forksLeft = chosen.map { maxOf(1, scenario.forks - forks(it)) }
-            return (forksLeft.max() * costs.overhead + forksLeft.sum() * costs.perCondition) * costs.pairs
-        }
         val (started, fresh) = wanted.partition { forks(it) > 0 }
         val chosen = mutableListOf<Condition>()
         for (c in started.sortedBy { if (forks(it) < scenario.forks) 0 else 1 }) {
-            if (nextForkSeconds(chosen.size + 1) <= remaining) chosen += c
+            if (costs.fork(chosen.size + 1) <= remaining) chosen += c
         }
         for (c in fresh) {
-            if (secondsToMinimum(chosen + c) > remaining) break
+            if (costs.toReach((chosen + c).map { maxOf(1, scenario.forks - forks(it)) }) > remaining) break
             chosen += c
         }
         return wanted.filter { it in chosen }
@@ -127,12 +120,20 @@ class Planner(private val scenario: Scenario) {
      * starts. Before any fork: the scenario's estimate.
      */
     fun estimateForkSeconds(record: RunRecord, conditions: Int): Long {
-        val costs = forkCosts(record)
-        return ((costs.overhead + costs.perCondition * conditions) * costs.pairs).toLong()
+        return forkCosts(record).fork(conditions).toLong()
     }
 
     /** What a fork costs in seconds: its fixed part, each condition, and the server pairs (variants) it starts. */
-    private data class ForkCosts(val overhead: Double, val perCondition: Double, val pairs: Int)
+    private data class ForkCosts(val overhead: Double, val perCondition: Double, val pairs: Int) {
+        /** Seconds of one fork of [conditions] conditions. */
+        fun fork(conditions: Int) = (overhead + conditions * perCondition) * pairs
+
+        /**
+         * Seconds to give each condition its forks left ([forksLeft], one entry per condition):
+         * as many forks as the condition furthest from its minimum, each condition measured only while it needs to be.
+         */
+        fun toReach(forksLeft: List<Int>) = (forksLeft.max() * overhead + forksLeft.sum() * perCondition) * pairs
+    }
 
     private fun estimatedCosts() = ForkCosts(scenario.estimatedForkOverheadSeconds(), scenario.estimatedConditionSeconds(), scenario.variantNames.size)
 

@@ -4,6 +4,8 @@ import org.apache.commons.statistics.descriptive.Mean
 import org.apache.commons.statistics.descriptive.Median
 import org.apache.commons.statistics.descriptive.Variance
 import org.apache.commons.statistics.distribution.TDistribution
+import kotlin.math.exp
+import kotlin.math.ln
 import kotlin.math.sqrt
 
 /**
@@ -36,6 +38,20 @@ data class Estimate(
             val sd = sqrt(Variance.of(*array).getAsDouble())
             val halfWidth = tQuantile(values.size - 1.0) * sd / sqrt(values.size.toDouble())
             return Estimate(values.size, median, mean, sd, mean - halfWidth, mean + halfWidth)
+        }
+
+        /**
+         * For positive figures that vary by factors, such as one tool's requests per second
+         * over runs of 20 ms to 1 s: the t interval is taken on the logarithms, so [mean] is
+         * the geometric mean and the bounds stay positive, spread as ratios. [median] and
+         * [standardDeviation] stay on the figure's own scale. Null when there are no values
+         * or one is not positive.
+         */
+        fun ofRates(values: List<Double>): Estimate? {
+            if (values.isEmpty() || values.any { it <= 0.0 }) return null
+            val plain = of(values)!!
+            val logs = of(values.map { ln(it) })!!
+            return plain.copy(mean = exp(logs.mean), ciLow = logs.ciLow?.let(::exp), ciHigh = logs.ciHigh?.let(::exp))
         }
 
         /** Two-sided critical value of Student's t for [CONFIDENCE] at [degreesOfFreedom]. */
