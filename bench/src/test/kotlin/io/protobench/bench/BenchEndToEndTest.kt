@@ -8,6 +8,7 @@ import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.database.PostgresBinaries
 import io.protobench.bench.runner.ChildProcesses
+import io.protobench.bench.runner.ControlHttp
 import io.protobench.bench.runner.ServerSettingRejected
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.runner.BenchmarkRunner
@@ -408,7 +409,9 @@ class BenchEndToEndTest {
             val record = RunStore.load(store.dir)
 
             assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
-            assertThat(record.environment["remote"]).isEqualTo(mapOf("dataServer" to "127.0.0.1:$httpPort:$grpcPort"))
+            assertThat(record.environment["remote"]).isEqualTo(mapOf("dataServer" to "127.0.0.1:$httpPort:$grpcPort", "restartedPerFork" to true))
+            // serve's control gave each of the two forks a fresh data-server: three JVMs in all.
+            assertThat(servedStarts(remote)).isEqualTo(3)
             assertThat(record.resume!!.remote).isEqualTo("--data-server 127.0.0.1:$httpPort:$grpcPort")
             record.trials.filter { it.arm != "Null hop" }.forEach { trial ->
                 assertThat(trial.error).describedAs(trial.arm).isNull()
@@ -419,7 +422,8 @@ class BenchEndToEndTest {
             }
             assertThat(store.dir.resolve("logs/data-server.log")).doesNotExist()
             assertThat(Files.readString(ReportWriter.write(store.dir, record)))
-                .contains("the data-server runs on another host at 127.0.0.1:$httpPort:$grpcPort", "k6 and api-server run on the same machine")
+                .contains("the data-server runs on another host at 127.0.0.1:$httpPort:$grpcPort", "whose serve restarted it before every fork",
+                    "k6 and api-server run on the same machine")
             assertThat(served.isAlive).describedAs("the served data-server outlives the run").isTrue()
         } finally {
             served.destroy()
@@ -447,7 +451,11 @@ class BenchEndToEndTest {
                 assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
             }
             assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
-            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("only k6 runs on this machine", "the gateway at http://127.0.0.1:$gatewayPort")
+            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("only k6 runs on this machine", "the gateway at http://127.0.0.1:$gatewayPort",
+                "serve restarted the gateway before every fork")
+            // Each fork restarted the served gateway, and the gateway's serve its data-server first: a fresh pair per fork.
+            assertThat(servedStarts(remote)).isEqualTo(3)
+            assertThat(servedStarts(Remote.DataServer("127.0.0.1", httpPort, grpcPort))).isEqualTo(3)
         } finally {
             listOf(gateway, data).forEach { it.destroy(); it.waitFor(20, java.util.concurrent.TimeUnit.SECONDS) }
         }
@@ -464,6 +472,10 @@ class BenchEndToEndTest {
         maxForks: 2
         soak: {window: 1s, min: 3s, max: 6s}
     """.trimIndent(), "e2e test")
+
+    /** How many JVMs the `serve` of [remote] has started, from its control. */
+    private fun servedStarts(remote: Remote): Int =
+        io.protobench.contract.Json.newMapper().readTree(ControlHttp(remote.controlUrl).get("/serve").body()).path("starts").asInt()
 
     /** `protobench serve SERVER ARGS` in a process of its own, as on another host. */
     private fun serve(dir: Path, server: String, vararg args: String): Process =

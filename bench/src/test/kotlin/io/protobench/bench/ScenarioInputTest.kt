@@ -254,6 +254,7 @@ class ScenarioInputTest {
     fun `serve refuses bad input with exit 2 before starting anything`() {
         val cases = mapOf(
             listOf("data-server", "--port", "70000") to "--port 70000: accepted: a TCP port from 1 to 65535",
+            listOf("data-server", "--port", "65530") to "--port 65530: serve's control listens on the HTTP port + 10, above 65535",
             listOf("api-server", "--grpc-port", "9091") to "only the data-server serves gRPC",
             listOf("data-server", "--data-server", "10.0.0.2:8081:9091") to "only the api-server (the gateway) has a data-server",
             listOf("api-server", "--data-server", "10.0.0.2:8081") to "not three parts",

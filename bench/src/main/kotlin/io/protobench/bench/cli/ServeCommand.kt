@@ -5,26 +5,33 @@ import com.github.ajalt.clikt.core.Context
 import com.github.ajalt.clikt.core.ProgramResult
 import com.github.ajalt.clikt.parameters.arguments.argument
 import com.github.ajalt.clikt.parameters.options.default
+import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.types.choice
 import com.github.ajalt.clikt.parameters.types.int
+import io.protobench.bench.runner.ControlHttp
 import io.protobench.bench.runner.InvalidRemote
 import io.protobench.bench.runner.Jdks
 import io.protobench.bench.runner.NoSuchJdk
 import io.protobench.bench.runner.Remote
+import io.protobench.bench.runner.ServedControl
 import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.runner.ToolchainProblem
 import io.protobench.bench.scenario.ServerHeap
+import io.protobench.bench.serve.ControlEndpoint
+import io.protobench.bench.serve.Supervisor
 import io.protobench.contract.server.LoopbackOnly
 import java.net.InetAddress
-import java.util.concurrent.TimeUnit
+import java.net.InetSocketAddress
 
 /**
  * One server in the foreground, for a run whose load side is another host (the `remote`
  * topology): `protobench run … --data-server HOST:HTTP:GRPC` starts a gateway per fork in
  * front of a data-server served here; `--gateway URL` measures a gateway served here
- * (with its own data-server). The server stops with Ctrl-C, or when this command is killed.
+ * (with its own data-server). Beside it listens serve's control ([ControlEndpoint], on the
+ * HTTP port + 10), through which the run restarts the server before each fork. The server
+ * stops with Ctrl-C, or when this command is killed.
  */
 class ServeCommand : CliktCommand(name = "serve") {
     override fun help(context: Context) =
@@ -42,6 +49,8 @@ class ServeCommand : CliktCommand(name = "serve") {
     private val properties by option("--property", help = "Spring property for the server, name=value (repeatable)").multiple()
     private val jvmOptions by option("--jvm-opt", help = "JVM option (repeatable; default -Xms1g -Xmx1g)").multiple()
     private val serverJava by option("--server-java", help = "JDK for the server: an installed feature release (17, 25) or a path (default: the JDK running protobench)")
+    private val noRestarts by option("--no-restarts", help = "Keep one server JVM for every fork: no control on the HTTP port + ${ControlEndpoint.PORT_OFFSET} " +
+        "(by default a run restarts the server through it before each fork)").flag()
 
     override fun run() {
         val address = checkedInput()
@@ -58,23 +67,60 @@ class ServeCommand : CliktCommand(name = "serve") {
         val command = listOf(toolchain.java.toString()) + jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } +
             listOf("-XX:+ExitOnOutOfMemoryError", "-jar", jar.toString(), "--protobench.parent-pid=${ProcessHandle.current().pid()}") +
             serverArguments() + internalHosts(address) + properties.map { "--$it" }
+        val supervisor = Supervisor({ ProcessBuilder(command).inheritIO().start() }, ::healthy, beforeRestart = ::restartDataServerFirst)
+        // The control first: a port it cannot have is told before any JVM starts.
+        val control = if (noRestarts) null else control(address, supervisor)
         echo("$server on $bind: ${usage(address)}")
-        val process = ProcessBuilder(command).inheritIO().start()
+        control?.let { echo("restarted before each fork of a run through serve's control on port ${it.port} (--no-restarts keeps one JVM)") }
+        supervisor.start()
         Runtime.getRuntime().addShutdownHook(Thread {
-            process.destroy()
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
+            control?.close()
+            supervisor.stop()
         })
-        val exit = process.waitFor()
+        val exit = supervisor.awaitExit()
         if (exit != 0) throw ProgramResult(exit)
+    }
+
+    private fun httpPort() = port ?: if (server == DATA_SERVER) 8081 else 8080
+
+    /** The control beside the HTTP port, answering the names the server's own control endpoints answer. */
+    private fun control(address: InetAddress, supervisor: Supervisor): ControlEndpoint {
+        val controlPort = ControlEndpoint.portFor(httpPort())
+        return try {
+            ControlEndpoint(server, supervisor, InetSocketAddress(address, controlPort), internalNames(address).toSet())
+        } catch (e: java.io.IOException) {
+            fail("serve's control cannot listen on $bind port $controlPort (the HTTP port + ${ControlEndpoint.PORT_OFFSET}): ${e.message}; " +
+                "free that port, pick another --port, or give --no-restarts")
+        }
+    }
+
+    /** Whether the served server answers its health check, asked on the address it listens on (loopback when it listens on all). */
+    private fun healthy(): Boolean = healthCheck.answers(if (server == DATA_SERVER) "/actuator/health" else "/api/health")
+
+    private val healthCheck by lazy {
+        val host = InetAddress.getByName(bind).let { if (it.isAnyLocalAddress) "127.0.0.1" else bracketed(bind) }
+        ControlHttp("http://$host:${httpPort()}")
+    }
+
+    /**
+     * The gateway's restart starts with its data-server's, when that one's serve answers: a
+     * fork on the load host is then a fresh pair, as on one host. Names what it restarted.
+     */
+    private fun restartDataServerFirst(): List<String> {
+        if (server != GATEWAY) return emptyList()
+        val data = ServedControl(Remote.dataServer(dataServer ?: DEFAULT_DATA_SERVER).controlUrl)
+        if (!data.available()) return emptyList()
+        data.restart()
+        return listOf(DATA_SERVER)
     }
 
     /** The server's own settings: where it listens, and for the gateway where its data-server is. */
     private fun serverArguments(): List<String> = when (server) {
-        DATA_SERVER -> listOf("--server.address=$bind", "--server.port=${port ?: 8081}",
+        DATA_SERVER -> listOf("--server.address=$bind", "--server.port=${httpPort()}",
             "--protobench.data.grpc.address=$bind", "--protobench.data.grpc.port=${grpcPort ?: 9091}")
         else -> {
-            val data = Remote.dataServer(dataServer ?: "127.0.0.1:8081:9091")
-            listOf("--server.address=$bind", "--server.port=${port ?: 8080}", "--protobench.gateway.data-server.host=${data.host}",
+            val data = Remote.dataServer(dataServer ?: DEFAULT_DATA_SERVER)
+            listOf("--server.address=$bind", "--server.port=${httpPort()}", "--protobench.gateway.data-server.host=${data.host}",
                 "--protobench.gateway.data-server.http-port=${data.httpPort}", "--protobench.gateway.data-server.grpc-port=${data.grpcPort}")
         }
     }
@@ -85,10 +131,12 @@ class ServeCommand : CliktCommand(name = "serve") {
      * and each --reachable-as.
      */
     private fun internalHosts(address: InetAddress): List<String> {
-        val names = (listOfNotNull(bind.takeUnless { address.isAnyLocalAddress || address.isLoopbackAddress }) + reachableAs)
-            .map(::bracketed).distinct()
+        val names = internalNames(address)
         return if (names.isEmpty()) emptyList() else listOf("--protobench.internal-hosts=${names.joinToString(",")}")
     }
+
+    private fun internalNames(address: InetAddress): List<String> =
+        (listOfNotNull(bind.takeUnless { address.isAnyLocalAddress || address.isLoopbackAddress }) + reachableAs).map(::bracketed).distinct()
 
     /** A host name, an IPv4 address or an IPv6 literal (bracketed or not), with no port. */
     private fun isNameWithoutPort(name: String): Boolean {
@@ -103,8 +151,8 @@ class ServeCommand : CliktCommand(name = "serve") {
         val host = bracketed(reachableAs.firstOrNull() ?: bind.takeUnless { address.isAnyLocalAddress } ?: "<this host>")
         val where = if (address.isLoopbackAddress) "on this machine" else "on the load host"
         return when (server) {
-            DATA_SERVER -> "$where, `protobench run <scenario> --data-server $host:${port ?: 8081}:${grpcPort ?: 9091}`"
-            else -> "$where, `protobench run <scenario> --gateway http://$host:${port ?: 8080}`"
+            DATA_SERVER -> "$where, `protobench run <scenario> --data-server $host:${httpPort()}:${grpcPort ?: 9091}`"
+            else -> "$where, `protobench run <scenario> --gateway http://$host:${httpPort()}`"
         }
     }
 
@@ -112,6 +160,9 @@ class ServeCommand : CliktCommand(name = "serve") {
     private fun checkedInput(): InetAddress {
         listOfNotNull(port?.let { "--port" to it }, grpcPort?.let { "--grpc-port" to it }).forEach { (flag, value) ->
             if (value !in 1..65535) fail("$flag $value: accepted: a TCP port from 1 to 65535")
+        }
+        if (!noRestarts && ControlEndpoint.portFor(httpPort()) > 65535) {
+            fail("--port ${httpPort()}: serve's control listens on the HTTP port + ${ControlEndpoint.PORT_OFFSET}, above 65535; pick a lower port or give --no-restarts")
         }
         if (grpcPort != null && server != DATA_SERVER) fail("--grpc-port: only the data-server serves gRPC")
         if (dataServer != null && server != GATEWAY) fail("--data-server: only the api-server (the gateway) has a data-server behind it")
@@ -148,5 +199,6 @@ class ServeCommand : CliktCommand(name = "serve") {
     private companion object {
         const val DATA_SERVER = "data-server"
         const val GATEWAY = "api-server"
+        const val DEFAULT_DATA_SERVER = "127.0.0.1:8081:9091"
     }
 }

@@ -310,8 +310,10 @@ object MarkdownReport {
         }
 
         /** Which server another host ran, at what address, and what that means for forks and CPU figures. */
-        private fun remoteLine(remote: Map<*, *>): String = remote["gateway"]?.let { t("header.remote.gateway", it) }
-            ?: t("header.remote.data-server", remote["dataServer"])
+        private fun remoteLine(remote: Map<*, *>): String {
+            val fresh = if (remote["restartedPerFork"] == true) ".fresh" else ""
+            return remote["gateway"]?.let { t("header.remote.gateway$fresh", it) } ?: t("header.remote.data-server$fresh", remote["dataServer"])
+        }
 
         /**
          * Where the hop ran: loopback, or the link of a network profile with what was applied and

@@ -63,7 +63,7 @@ class BenchmarkRunner(
         val toolchain = Toolchain(projectDir, options.serverJava)
         ChildProcesses.reapStale(options.resultsRoot).forEach(progress)
         // Remote servers first: an unreachable host is told within 10 s, before any tool is installed.
-        options.remote?.let { checkRemote(it, scenario, options) }
+        val served = options.remote?.let { checkRemote(it, scenario, options) }
         // Missing tools are bad input: found out before a results folder exists.
         toolchain.serverJar("data-server")
         toolchain.serverJar("api-server")
@@ -79,24 +79,31 @@ class BenchmarkRunner(
             val started = clock.instant()
             val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
             return RunDatabases.open(postgres, store.dir, progress).use { databases ->
-                runOn(scenario, options, resumed, store, started, Outside(toolchain, k6, seedTools, variantJdks, networks, databases))
+                runOn(scenario, options, resumed, store, started, Outside(toolchain, k6, seedTools, variantJdks, networks, databases, served))
             }
         } finally {
             networks.close()
         }
     }
 
-    /** Remote servers that cannot serve this run, or do not answer within 10 s, are bad input. */
-    private fun checkRemote(remote: Remote, scenario: Scenario, options: RunOptions) {
+    /**
+     * Remote servers that cannot serve this run, or do not answer within 10 s, are bad input.
+     * The answer is `serve`'s control when it answers, to restart them before each fork.
+     */
+    private fun checkRemote(remote: Remote, scenario: Scenario, options: RunOptions): ServedControl? {
         remoteRefusal(remote, scenario, options)?.let { throw InvalidRemote("with remote servers (${remote.text}): $it") }
         RemoteCheck().problem(remote)?.let { throw RemoteUnreachable(it) }
-        progress("remote ${if (remote is Remote.Gateway) "gateway" else "data-server"} ${remote.text} answers")
+        val control = ServedControl(remote.controlUrl).takeIf { it.available() }
+        val restarts = if (control != null) "restarted before every fork by serve's control at ${control.url}"
+            else "not restarted between forks: no control of serve answers at ${remote.controlUrl} (serve --no-restarts, or an older protobench)"
+        progress("remote ${if (remote is Remote.Gateway) "gateway" else "data-server"} ${remote.text} answers; $restarts")
+        return control
     }
 
     /** What a run uses besides its scenario and options, all found or started before the first fork. */
     private class Outside(
         val toolchain: Toolchain, val k6: Path, val seedTools: Map<SeedTool, Path>,
-        val variantJdks: Map<String, Jdk>, val networks: HopNetworks, val databases: RunDatabases,
+        val variantJdks: Map<String, Jdk>, val networks: HopNetworks, val databases: RunDatabases, val served: ServedControl?,
     )
 
     private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, store: RunStore, started: java.time.Instant, outside: Outside): RunStore {
@@ -117,7 +124,7 @@ class BenchmarkRunner(
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
                     "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
                 variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +
-                networks.records(scenario.variants) + databases.records() + remoteRecord(options.remote),
+                networks.records(scenario.variants) + databases.records() + remoteRecord(options.remote, outside.served != null),
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
@@ -132,7 +139,7 @@ class BenchmarkRunner(
         val launcher = ServerLauncher(toolchain, store.dir.resolve("logs"), options.jvmOptions,
             options.gatewayArguments, options.dataServerArguments + seedSchema(scenario), placement, children,
             variantJava = variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = networks, writes = scenario.writes, databases = databases,
-            remote = options.remote)
+            remote = options.remote, servedControl = outside.served, progress = progress)
         val lab = LocalLab(launcher, K6Runner(k6, store.dir.resolve("logs/k6.log"), placement, children),
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology,
             outside.seedTools.takeIf { it.isNotEmpty() }?.let { SeedToolRunner(it, store.dir.resolve("logs"), children) })
@@ -194,11 +201,11 @@ class BenchmarkRunner(
         }
     }
 
-    /** run.json's environment: which server runs elsewhere, and at what address. */
-    private fun remoteRecord(remote: Remote?): Map<String, Any?> = when (remote) {
+    /** run.json's environment: which server runs elsewhere, at what address, and whether each fork restarts it. */
+    private fun remoteRecord(remote: Remote?, restarted: Boolean): Map<String, Any?> = when (remote) {
         null -> emptyMap()
-        is Remote.DataServer -> mapOf(REMOTE_KEY to mapOf("dataServer" to remote.text))
-        is Remote.Gateway -> mapOf(REMOTE_KEY to mapOf("gateway" to remote.text))
+        is Remote.DataServer -> mapOf(REMOTE_KEY to mapOf("dataServer" to remote.text, RESTARTED_KEY to restarted))
+        is Remote.Gateway -> mapOf(REMOTE_KEY to mapOf("gateway" to remote.text, RESTARTED_KEY to restarted))
     }
 
     /** The JDK of each variant that names one; [NoSuchJdk] naming the variant and the JDKs installed when one is missing. */
@@ -231,6 +238,9 @@ class BenchmarkRunner(
 
 /** run.json's environment key of the remote servers (see [Remote]). */
 const val REMOTE_KEY = "remote"
+
+/** Under [REMOTE_KEY]: whether `serve` restarted the remote servers before every fork. */
+const val RESTARTED_KEY = "restartedPerFork"
 
 /** The command-line form of [remote], as `resume` gives it back: `--data-server HOST:HTTP:GRPC` or `--gateway URL`. */
 fun remoteFlag(remote: Remote): String = when (remote) {

@@ -1,5 +1,7 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.serve.ControlEndpoint
+import io.protobench.contract.Json
 import java.net.InetAddress
 import java.net.InetSocketAddress
 import java.net.Socket
@@ -11,13 +13,16 @@ class InvalidRemote(message: String) : IllegalArgumentException(message)
 
 /**
  * Servers another host runs (`protobench serve`) that a run measures instead of starting
- * its own (the `remote` topology). They are not restarted between forks: a fork is then a
- * fresh gateway (with [DataServer]) or nothing fresh at all (with [Gateway]), and the
- * report says so.
+ * its own (the `remote` topology). Where `serve`'s control answers ([ServedControl]) each
+ * fork asks it for a fresh JVM first; where it does not, a fork is a fresh gateway (with
+ * [DataServer]) or nothing fresh at all (with [Gateway]), and the report says so.
  */
 sealed interface Remote {
     /** How run.json and the report name it. */
     val text: String
+
+    /** Where `serve`'s control would answer: beside the server's HTTP port ([ControlEndpoint.portFor]). */
+    val controlUrl: String
 
     /**
      * A data-server elsewhere at [host], HTTP on [httpPort], gRPC on [grpcPort]: each fork
@@ -29,11 +34,13 @@ sealed interface Remote {
         val httpUrl get() = "http://$hostInUrl:$httpPort"
         val grpcAddress get() = "$hostInUrl:$grpcPort"
         override val text get() = "$hostInUrl:$httpPort:$grpcPort"
+        override val controlUrl get() = "http://$hostInUrl:${ControlEndpoint.portFor(httpPort)}"
     }
 
     /** A gateway elsewhere, told its own data-server when it was started: nothing runs here but k6. */
     data class Gateway(val url: String) : Remote {
         override val text get() = url
+        override val controlUrl: String get() = URI(url).let { "http://${it.rawAuthority.substringBeforeLast(':')}:${ControlEndpoint.portFor(it.port)}" }
     }
 
     companion object {
@@ -114,6 +121,42 @@ class RemoteCheck(private val deadline: Duration = Duration.ofSeconds(10)) {
         "$baseUrl$path did not answer within ${deadline.seconds} s (${e.message ?: e.javaClass.simpleName}): is it $who started by `protobench serve`?"
     }
 }
+
+/**
+ * The control of a server `protobench serve` runs ([ControlEndpoint]), beside its HTTP port:
+ * whether it answers, and a fresh JVM on request, which the runner asks for before each fork.
+ */
+class ServedControl(val url: String, private val restartTimeout: Duration = Duration.ofSeconds(200)) {
+    private val json = Json.newMapper()
+    private val http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
+
+    /** Whether `serve`'s control answers there, within 2 s (not when serve ran with --no-restarts, or is older). */
+    fun available(): Boolean = runCatching {
+        val request = java.net.http.HttpRequest.newBuilder(URI.create(url + ControlEndpoint.PATH)).timeout(Duration.ofSeconds(2)).GET().build()
+        http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode() == 200
+    }.getOrDefault(false)
+
+    /** A fresh JVM, healthy when this returns; what was restarted, for the progress line. [ServedRestartFailed] otherwise. */
+    fun restart(): String {
+        val request = java.net.http.HttpRequest.newBuilder(URI.create("$url${ControlEndpoint.PATH}/restart")).timeout(restartTimeout)
+            .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build()
+        val response = try {
+            http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString())
+        } catch (e: Exception) {
+            throw ServedRestartFailed("$url did not restart its server: ${e.message ?: e.javaClass.simpleName}")
+        }
+        val body = runCatching { json.readTree(response.body()) }.getOrNull()
+        if (response.statusCode() != 200 || body == null) {
+            throw ServedRestartFailed("$url did not restart its server: ${body?.path("error")?.asText() ?: "answered ${response.statusCode()}"}")
+        }
+        val also = body.path("alsoRestarted").map { it.asText() }
+        return (also + body.path("server").asText()).joinToString(" and ") +
+            " restarted (pid ${body.path("pid").asLong()}, JVM ${body.path("starts").asInt()} of serve, ${"%.1f".format(java.util.Locale.ROOT, body.path("seconds").asDouble())} s)"
+    }
+}
+
+/** A served server that did not come back fresh: the fork fails, saying why. */
+class ServedRestartFailed(message: String) : RuntimeException(message)
 
 /** Remote servers that do not answer before the run: bad input, found out before a results folder exists. */
 class RemoteUnreachable(message: String) : RuntimeException(message)

@@ -112,6 +112,9 @@ class ServerLauncher(
     private val databases: RunDatabases = RunDatabases.NONE,
     /** Servers another host runs, used instead of starting them here (see [Remote]). */
     private val remote: Remote? = null,
+    /** `serve`'s control of [remote], when it answers: a fresh remote JVM before each fork. */
+    private val servedControl: ServedControl? = null,
+    private val progress: (String) -> Unit = {},
 ) {
     /** Both servers exit by themselves when this process is gone, however it died. */
     private val parentWatch = "--protobench.parent-pid=${ProcessHandle.current().pid()}"
@@ -120,9 +123,10 @@ class ServerLauncher(
      * Both servers with the run's settings, then [variant]'s (its JDK, heap, JVM options and
      * properties) when given; without [gateway], the data-server alone (`topology: direct`).
      * With [remote] servers only what the remote host does not run is started: a gateway in
-     * front of a remote data-server, or nothing.
+     * front of a remote data-server, or nothing; first `serve` restarts them when it can.
      */
     fun start(variant: Variant? = null, gateway: Boolean = true): ServerSet {
+        servedControl?.let { progress("remote: " + it.restart()) }
         when (remote) {
             is Remote.Gateway -> return ServerSet(remote.url, emptyMap(), emptyMap(), emptyList(), children, names = emptyList())
             is Remote.DataServer -> return if (gateway) startGatewayFor(remote, variant)

@@ -29,6 +29,14 @@ class RemoteServersTest {
     }
 
     @Test
+    fun `serve's control is looked for beside the server's HTTP port`() {
+        assertThat(Remote.dataServer("10.0.0.2:8081:9091").controlUrl).isEqualTo("http://10.0.0.2:8091")
+        assertThat(Remote.dataServer("[fd00::2]:8081:9091").controlUrl).isEqualTo("http://[fd00::2]:8091")
+        assertThat(Remote.gateway("http://10.0.0.3:8080/").controlUrl).isEqualTo("http://10.0.0.3:8090")
+        assertThat(Remote.gateway("http://[fd00::3]:8080").controlUrl).isEqualTo("http://[fd00::3]:8090")
+    }
+
+    @Test
     fun `a malformed data-server address says what is wrong and what is accepted`() {
         val cases = mapOf(
             "10.0.0.2:8081" to "not three parts",
