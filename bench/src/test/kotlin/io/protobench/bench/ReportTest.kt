@@ -2,6 +2,7 @@ package io.protobench.bench
 
 import io.protobench.bench.Fixtures.NULL_HOP
 import io.protobench.bench.Fixtures.cost
+import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.PlanningRecord
@@ -13,6 +14,7 @@ import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.SeedClaims
 import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.runner.RunStore
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.verdict.Outcome
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
@@ -183,5 +185,23 @@ class ReportTest {
         assertThat(runCatching { RunStore.load(dir) }.exceptionOrNull()).hasMessageContaining("not a Proto-Bench run record")
         dir.resolve("run.json").toFile().writeText("""{"schemaVersion": 1}""")
         assertThat(runCatching { RunStore.load(dir) }.exceptionOrNull()).hasMessageContaining("schema 1")
+    }
+    @Test
+    fun `a rate every variant shares is given as a share of each variant's slowest capacity, flagged above utilisation`() {
+        val condition = "image=1kb vus=10"
+        val capacity = mapOf("HTTP/JSON · h2" to 2000.0, "gRPC/Unary · h2" to 2400.0, "HTTP/JSON · pg" to 1300.0, "gRPC/Unary · pg" to 900.0)
+        val base = Fixtures.record(listOf(condition), capacity.keys.toList(), 1) { _, kind, arm, _ ->
+            if (kind == TrialKind.CAPACITY) mapOf(Figure.THROUGHPUT.key to capacity.getValue(arm)) else null
+        }
+        val r = base.copy(
+            scenario = base.scenario.copy(variants = listOf(Variant("h2"), Variant("pg"))),
+            // Set by the first variant's probes: half of h2's slowest.
+            calibrations = listOf(Calibration(condition, 1, 2000.0, "HTTP/JSON · h2", 1000, 20)),
+        )
+
+        val md = MarkdownReport.render(r)
+
+        assertThat(md).contains("- under h2: 50% of its slowest protocol, HTTP/JSON · h2 (2,000 correct answers/s)\n")
+        assertThat(md).contains("- under pg: 111.1% of its slowest protocol, gRPC/Unary · pg (900 correct answers/s) — above the scenario's utilisation of 50%")
     }
 }

@@ -9,6 +9,7 @@ import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.runner.HopNetworks
 import io.protobench.bench.stats.Estimate
@@ -191,6 +192,24 @@ object MarkdownReport {
             return c.variant?.let { variant -> t("condition.calibration.variant", variant, line) } ?: line
         }
 
+        /**
+         * A rate every variant shares is set by the first variant's probes; what it is for each
+         * variant's own slowest protocol, probed in the same fork, one line each, flagged above
+         * the scenario's utilisation: a costlier variant (a database, a smaller heap) then runs
+         * its cost trials nearer saturation than the others.
+         */
+        private fun sharedRateShares(c: Calibration): List<String> {
+            if (c.variant != null || r.scenario.variants.size < 2) return emptyList()
+            val probes = r.trials.filter { it.condition == c.condition && it.fork == c.fork && it.kind == TrialKind.CAPACITY && it.valid }
+            return probes.groupBy { Variant.split(it.arm).second }.mapNotNull { (variant, trials) ->
+                val slowest = trials.mapNotNull { trial -> trial.figures[Figure.THROUGHPUT.key]?.let { trial.arm to it } }.minByOrNull { it.second }
+                    ?: return@mapNotNull null
+                val share = c.ratePerSecond / slowest.second
+                t("condition.calibration.share", variant ?: "–", Numbers.percentText(share), slowest.first, Numbers.number(slowest.second)) +
+                    if (share > r.scenario.utilisation) t("condition.calibration.share-above", Numbers.percentText(r.scenario.utilisation)) else ""
+            }
+        }
+
         fun condition(out: StringBuilder, a: ConditionAnalysis): Unit = with(out) {
             appendLine("## ${a.condition}" + if (a.phases.isNotEmpty()) " (${a.phases.joinToString()})" else "")
             appendLine()
@@ -198,7 +217,10 @@ object MarkdownReport {
                 appendLine(t("condition.not-measured"))
                 appendLine()
             }
-            a.calibrations.forEach { appendLine(calibration(it)) }
+            a.calibrations.forEach { c ->
+                appendLine(calibration(c))
+                sharedRateShares(c).forEach { appendLine(it) }
+            }
             if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
             if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
