@@ -199,35 +199,43 @@ class BenchEndToEndTest {
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Seed 003's own tools", "ghz against hey in requests/s")
     }
 
-    @Test
-    fun `a PostgreSQL variant writes into the run's throw-away cluster, stopped when the run ends, beside H2`(@TempDir results: Path) {
-        val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
-        assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
-        val scenario = ScenarioParser.parse("""
-            name: e2e-postgres
-            members: {images: [1kb]}
-            protocols: [HTTP/JSON, gRPC/Stream]
-            load: {model: closed, vus: [2]}
-            duration: 2s
-            forks: 2
-            maxForks: 2
-            probes: first-fork
-            soak: {window: 1s, min: 3s, max: 6s}
-            variants:
-              - {name: h2, database: h2}
-              - {name: pg, database: postgresql}
-        """.trimIndent(), "e2e postgres test")
+    /** Member creation over HTTP/JSON and [protocol] by two variants, one on H2 and one on PostgreSQL. */
+    private fun h2AndPostgres(name: String, protocol: String) = ScenarioParser.parse("""
+        name: $name
+        members: {images: [1kb]}
+        protocols: [HTTP/JSON, $protocol]
+        load: {model: closed, vus: [2]}
+        duration: 2s
+        forks: 2
+        maxForks: 2
+        probes: first-fork
+        soak: {window: 1s, min: 3s, max: 6s}
+        variants:
+          - {name: h2, database: h2}
+          - {name: pg, database: postgresql}
+    """.trimIndent(), "e2e $name test")
 
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 17))
-        val record = RunStore.load(store.dir)
-
+    /** The run of [h2AndPostgres] completed, and every creation its cost trials confirmed is a row; returns those trials. */
+    private fun everyCreationLanded(record: RunRecord, protocol: String): List<io.protobench.bench.measure.TrialRecord> {
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         val written = record.trials.filter { it.kind == TrialKind.COST && !it.arm.startsWith("Null hop") }
-        assertThat(written.map { it.arm }.distinct()).containsExactlyInAnyOrder("HTTP/JSON · h2", "gRPC/Stream · h2", "HTTP/JSON · pg", "gRPC/Stream · pg")
+        assertThat(written.map { it.arm }.distinct()).containsExactlyInAnyOrder("HTTP/JSON · h2", "$protocol · h2", "HTTP/JSON · pg", "$protocol · pg")
         written.forEach { trial ->
             assertThat(trial.error).describedAs(trial.arm).isNull()
             assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
             assertThat(trial.figures[Figure.ROWS_WRITTEN.key]).describedAs(trial.arm).isEqualTo(trial.correctAnswers.toDouble()).isPositive()
+        }
+        return written
+    }
+
+    @Test
+    fun `a PostgreSQL variant writes into the run's throw-away cluster, stopped when the run ends, beside H2`(@TempDir results: Path) {
+        val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
+        assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(h2AndPostgres("e2e-postgres", "gRPC/Stream"), options(results, 17))
+        val record = RunStore.load(store.dir)
+
+        everyCreationLanded(record, "gRPC/Stream").forEach { trial ->
             // PostgreSQL's processes are counted with the servers; H2 has none apart from the data-server.
             val database = trial.figures[Figure.DB_CPU_US.key]
             if (trial.arm.endsWith("pg")) assertThat(database).describedAs(trial.arm).isPositive() else assertThat(database).describedAs(trial.arm).isNull()
@@ -242,6 +250,47 @@ class BenchEndToEndTest {
         assertThat(store.dir.resolve("logs/postgres.log")).exists()
         assertThat(ProcessHandle.allProcesses().filter { p -> p.info().arguments().orElse(emptyArray()).any { it == dataDir.toString() } }.count()).isZero()
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("different databases are compared on CPU too", "PostgreSQL CPU µs/req")
+    }
+
+    @Test
+    fun `with --db-url the pairs write to that database in a schema of their own, emptied at the end, and H2 stays H2`(@TempDir results: Path) {
+        val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
+        assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
+        // Somebody's database, standing in for a staging server: a cluster this test starts, with a members table of its own.
+        val home = Files.createTempDirectory("protobench-e2e-external-")
+        Files.setPosixFilePermissions(home, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"))
+        val cluster = io.protobench.bench.database.PostgresCluster(postgres!!).start(home.resolve("db"))
+        try {
+            fun query(sql: String): Long = java.sql.DriverManager.getConnection(cluster.jdbcUrl, cluster.user, cluster.password).use { c ->
+                c.createStatement().use { st -> if (st.execute(sql)) st.resultSet.use { it.next(); it.getLong(1) } else 0 }
+            }
+            query("CREATE TABLE public.members (id int)")
+            query("INSERT INTO public.members VALUES (42)")
+            val database = io.protobench.bench.database.ExternalDatabase(cluster.jdbcUrl, cluster.user, cluster.password, "lab_run")
+
+            val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {})
+                .run(h2AndPostgres("e2e-external-db", "gRPC/Unary"), options(results, 19).copy(externalDatabase = database))
+            val record = RunStore.load(store.dir)
+
+            everyCreationLanded(record, "gRPC/Unary").forEach { trial ->
+                assertThat(trial.figures[Figure.DB_CPU_US.key]).describedAs("%s: the external database's CPU is not the run's", trial.arm).isNull()
+            }
+            assertThat(record.externalDatabase!!.variants).containsExactly("pg")
+            assertThat(record.externalDatabase!!.schema).isEqualTo("lab_run")
+            assertThat(record.environment).doesNotContainKey("postgresql")
+            val commands = record.environment["serverCommands"].toString()
+            assertThat(commands).contains("--protobench.data.db.schema=lab_run").doesNotContain("db.password")
+            assertThat(Files.readString(store.runJson)).doesNotContain(cluster.password)
+            // The pg pairs wrote into lab_run (Flyway made it), the run's end emptied it, and the other members table is untouched.
+            assertThat(query("SELECT count(*) FROM lab_run.flyway_schema_history")).isPositive()
+            assertThat(query("SELECT count(*) FROM lab_run.members")).isZero()
+            assertThat(query("SELECT count(*) FROM public.members")).isEqualTo(1)
+            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("an external database (`--db-url`)",
+                "A variant writing to the external database is compared on CPU only with another writing there")
+        } finally {
+            cluster.stop()
+            home.toFile().deleteRecursively()
+        }
     }
 
     @Test

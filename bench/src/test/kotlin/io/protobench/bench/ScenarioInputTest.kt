@@ -251,6 +251,39 @@ class ScenarioInputTest {
     }
 
     @Test
+    fun `list gives each scenario's time from its minimum forks to its most, or its budget`() {
+        val listed = protobench("list")
+        assertThat(listed.statusCode).isZero()
+        val quick = ScenarioCatalog.load("quick")
+        val (least, most) = listOf(quick.forks, quick.maxForks).map { quick.estimatedSeconds(it) / 60 + 1 }
+        assertThat(most).describedAs("5 forks take longer than 3").isGreaterThan(least)
+        assertThat(listed.stdout.lines().single { it.startsWith("quick ") }).contains("$least-$most m")
+        assertThat(listed.stdout.lines().single { it.startsWith("seeds ") }).contains("≤40 m")
+    }
+
+    @Test
+    fun `a database the run cannot use exits 2 naming what is wrong, before any results folder exists`() {
+        val results = tmp.resolve("results")
+        val refused = "jdbc:postgresql://127.0.0.1:1/lab"
+        val cases = mapOf(
+            listOf("writes", "--db-url", "jdbc:mysql://db/lab") to "--db-url 'jdbc:mysql://db/lab' is not a PostgreSQL JDBC URL: give jdbc:postgresql://HOST[:PORT]/DATABASE",
+            listOf("writes", "--db-url", "jdbc:postgresql://db/lab?user=u&password=pw") to "carries a password, which would end up in run.json: give it in the environment variable PROTOBENCH_DB_PASSWORD",
+            listOf("writes", "--db-url", "jdbc:postgresql://db/lab") to "--db-url jdbc:postgresql://db/lab names no user: give --db-user",
+            listOf("writes", "--db-url", "jdbc:postgresql://db/lab", "--db-user", "u", "--db-schema", "Lab") to "--db-schema 'Lab' is not a plain lower-case name",
+            listOf("writes", "--db-schema", "lab") to "--db-user and --db-schema go with --db-url",
+            listOf("quick", "--db-url", refused, "--db-user", "u") to "--db-url: scenario quick creates no members, so it uses no database",
+            listOf("writes", "--db-url", refused, "--db-user", "u", "--data-server", "10.0.0.2:8081:9091") to "the served data-server writes to the database its own host gives it",
+            listOf("writes", "--db-url", refused, "--db-user", "u") to "cannot log in to $refused as u: ",
+        )
+        for ((argv, message) in cases) {
+            val result = protobench("run", *argv.toTypedArray(), "--results", results.toString())
+            assertThat(result.statusCode).describedAs("exit of %s", argv).isEqualTo(2)
+            assertThat(result.stderr).describedAs("message of %s", argv).contains(message).doesNotContain("Exception")
+        }
+        assertThat(results).doesNotExist()
+    }
+
+    @Test
     fun `serve refuses bad input with exit 2 before starting anything`() {
         val cases = mapOf(
             listOf("data-server", "--port", "70000") to "--port 70000: accepted: a TCP port from 1 to 65535",

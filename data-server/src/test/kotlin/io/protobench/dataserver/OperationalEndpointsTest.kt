@@ -95,6 +95,17 @@ class OperationalEndpointsTest {
     }
 
     @Test
+    fun `gc runs a collection and answers the heap it left`() {
+        val before = snapshot().gcCount
+        val collected = Json.newMapper().readValue<io.protobench.contract.metrics.HeapCollected>(
+            web.post().uri("/internal/gc").exchange().expectStatus().isOk.expectBody().returnResult().responseBody!!,
+        )
+        assertThat(snapshot().gcCount).describedAs("collections counted by the JVM").isGreaterThan(before)
+        assertThat(collected.heapUsedBytes).isPositive()
+        assertThat(collected.tookMs).isNotNegative()
+    }
+
+    @Test
     fun `settings exposes only the protobench settings, with the bound gRPC port`() {
         val settings = mapper.readTree(web.bodyOf("/internal/settings", MediaType.APPLICATION_JSON_VALUE))
 
@@ -109,7 +120,7 @@ class OperationalEndpointsTest {
         assertThat(settings["httpBinaryPayloadMode"].asText()).isEqualTo("shared")
         assertThat(settings["grpc"]["executor"].asText()).isEqualTo("pool")
         assertThat(settings["grpc"]["eventLoopThreads"].asInt()).isEqualTo(0)
-        assertThat(settings["db"].fieldNames().asSequence().toList()).containsExactly("url", "user", "poolSize", "connectionTimeoutMs")
+        assertThat(settings["db"].fieldNames().asSequence().toList()).containsExactly("url", "user", "poolSize", "connectionTimeoutMs", "schema")
         assertThat(settings["db"]["url"].asText()).startsWith("jdbc:h2:mem:members-")
         assertThat(settings["db"]["poolSize"].asInt()).isEqualTo(10)
         assertThat(settings.toString()).doesNotContain("-X", "java.", "PATH")
@@ -131,6 +142,7 @@ class OperationalEndpointsTest {
                 .jsonPath("$.message").value<String> { assertThat(it).contains(reason) }
         }
         web.post().uri("/internal/metrics/reset-peak").header(header, value).exchange().expectStatus().isForbidden
+        web.post().uri("/internal/gc").header(header, value).exchange().expectStatus().isForbidden
     }
 
     @Test

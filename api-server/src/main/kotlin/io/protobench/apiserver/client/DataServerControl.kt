@@ -12,6 +12,7 @@ import io.protobench.apiserver.client.http.DataServerHttp
 import io.protobench.apiserver.config.GatewaySettings
 import io.protobench.apiserver.measure.DataServerProbe
 import io.protobench.contract.Json
+import io.protobench.contract.metrics.HeapCollected
 import io.protobench.contract.metrics.ProcessSnapshot
 import org.springframework.beans.factory.DisposableBean
 import org.springframework.stereotype.Component
@@ -37,6 +38,8 @@ class DataServerControl(private val settings: GatewaySettings, private val grpc:
     }
 
     override suspend fun settings(): JsonNode = mapper.readTree(http.get("/internal/settings", JSON))
+
+    override suspend fun collectGarbage(): HeapCollected = mapper.readValue(http.post("/internal/gc"), HeapCollected::class.java)
 
     /** Null when the data-server answers `GET /data/sizes`, else why not. */
     suspend fun httpProblem(): String? = problemOf { http.get("/data/sizes", JSON) }

@@ -1,6 +1,7 @@
 package io.protobench.apiserver.measure
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.contract.metrics.HeapCollected
 import io.protobench.contract.metrics.ProcessMetrics
 import io.protobench.contract.metrics.ProcessSnapshot
 import java.lang.management.ManagementFactory
@@ -32,6 +33,9 @@ interface DataServerProbe {
 
     /** The data-server's effective settings (its `/internal/settings` as it sends them). */
     suspend fun settings(): JsonNode
+
+    /** A full collection of the data-server's heap (its `POST /internal/gc`). */
+    suspend fun collectGarbage(): HeapCollected
 }
 
 /** [LocalProbe] over the contract's [ProcessMetrics]. */

@@ -1,6 +1,13 @@
 package io.protobench.apiserver.web
 
+import io.protobench.apiserver.client.HopFailure
+import io.protobench.apiserver.measure.DataServerProbe
 import io.protobench.apiserver.measure.MeasurementWindow
+import io.protobench.contract.metrics.HeapsCollected
+import io.protobench.contract.metrics.ProcessMetrics
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
+import kotlin.coroutines.cancellation.CancellationException
 import io.protobench.contract.window.WindowReport
 import io.protobench.contract.window.WindowStarted
 import io.protobench.contract.ParameterText
@@ -8,9 +15,9 @@ import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
 
-/** Opens and closes the measurement window around a load run. */
+/** Opens and closes the measurement window around a load run, and collects both heaps between runs. */
 @RestController
-class BenchmarkController(private val window: MeasurementWindow) {
+class BenchmarkController(private val window: MeasurementWindow, private val dataServer: DataServerProbe) {
 
     /**
      * Opens a window; [protocol] and [testName] are labels echoed in the report. 409 when
@@ -26,6 +33,25 @@ class BenchmarkController(private val window: MeasurementWindow) {
     /** Closes the open window and reports it; 409 when none is open. */
     @PostMapping("/benchmark/end")
     suspend fun end(): WindowReport = window.end()
+
+    /**
+     * A full collection of the data-server's heap, then of this one's (off the request
+     * thread), and what each left. The runner asks for it before every warm-up, outside any
+     * window: a trial then starts from its own arm's garbage, not from what the conditions
+     * measured before it left in the old generation. A data-server that cannot be asked is
+     * named, not an error: the collection is a precaution, not a measurement.
+     */
+    @PostMapping("/benchmark/gc")
+    suspend fun collectGarbage(): HeapsCollected {
+        val (data, problem) = try {
+            dataServer.collectGarbage() to null
+        } catch (e: CancellationException) {
+            throw e
+        } catch (e: HopFailure) {
+            null to e.detail
+        }
+        return HeapsCollected(withContext(Dispatchers.IO) { ProcessMetrics.collectGarbage() }, data, problem)
+    }
 
     /** Labels are free text, echoed in the report; only their length is limited. */
     private fun label(name: String, text: String?): String? =

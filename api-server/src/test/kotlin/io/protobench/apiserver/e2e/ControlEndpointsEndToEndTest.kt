@@ -62,7 +62,7 @@ class ControlEndpointsEndToEndTest {
         "Sec-Fetch-Site, cross-site,          cross-site",
     )
     fun `control endpoints refuse foreign and cross-site requests with a JSON 403`(header: String, value: String, reason: String) {
-        for (uri in listOf("/benchmark/start", "/benchmark/end", "/internal/anything")) {
+        for (uri in listOf("/benchmark/start", "/benchmark/end", "/benchmark/gc", "/internal/anything")) {
             val body = forbiddenBody(web.post().uri(uri).header(header, value))
             assertThat(body["error"].asText()).`as`(uri).isEqualTo("forbidden")
             assertThat(body["message"].asText()).`as`(uri).contains(reason)

@@ -38,6 +38,16 @@ class MeasurementWindowEndToEndTest {
     }
 
     @Test
+    fun `gc collects both servers' heaps between windows and answers what each holds`() {
+        repeat(20) { assertThat(web.getJson("/api/data/http/json?size=100kb").first).isEqualTo(200) }
+        val (status, collected) = web.postJson("/benchmark/gc")
+        assertThat(status).isEqualTo(200)
+        assertThat(collected["gateway"]["heapUsedBytes"].asLong()).isPositive()
+        assertThat(collected["dataServer"]["heapUsedBytes"].asLong()).isPositive()
+        assertThat(collected.path("dataServerProblem").asText(null)).isNull()
+    }
+
+    @Test
     fun `a window reports every field with sensible values`() {
         web.getJson("/api/data/grpc?size=1kb") // before the window: not counted
         val (startStatus, started) = web.postJson("/benchmark/start?protocol=gRPC/Unary&testName=e2e-window")

@@ -183,6 +183,8 @@ class MeasurementWindowTest {
 
         override suspend fun settings(): JsonNode =
             if (down) throw IOException("connection refused") else JsonNodeFactory.instance.objectNode().put("chunkSizeBytes", 65536)
+
+        override suspend fun collectGarbage() = io.protobench.contract.metrics.HeapCollected(1 shl 20, 1)
     }
 
     private companion object {

@@ -15,6 +15,8 @@ import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.types.int
 import com.github.ajalt.clikt.parameters.types.long
+import io.protobench.bench.database.ExternalDatabase
+import io.protobench.bench.database.ExternalDatabaseRefused
 import io.protobench.bench.compare.CompareHtml
 import io.protobench.bench.compare.CompareMarkdown
 import io.protobench.bench.compare.CompareResult
@@ -95,6 +97,12 @@ class RunCommand : CliktCommand(name = "run") {
         "--server-java",
         help = "JDK for both servers: an installed feature release (17, 25) or a path to a JDK or its bin/java (default: the JDK running protobench)",
     )
+    private val dbUrl by option("--db-url", help = "Write members to this PostgreSQL database instead of H2 or a throw-away cluster: " +
+        "jdbc:postgresql://HOST[:PORT]/DATABASE, the password in the environment variable ${ExternalDatabase.PASSWORD_VARIABLE}; " +
+        "every data-server pair but a variant with database: h2 writes there")
+    private val dbUser by option("--db-user", help = "The user of --db-url (default: the URL's user=)")
+    private val dbSchema by option("--db-schema", help = "The schema of --db-url the run keeps to, created when missing " +
+        "(default ${ExternalDatabase.DEFAULT_SCHEMA}); one holding tables the lab did not make is refused").default(ExternalDatabase.DEFAULT_SCHEMA)
 
     override fun run() {
         // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
@@ -107,6 +115,7 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         val remote = validRemote()
+        val database = validDatabase()
         val serverJavaBinary = serverJava?.let(::checkedJava)
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)
@@ -120,8 +129,10 @@ class RunCommand : CliktCommand(name = "run") {
             serverJava = serverJavaBinary,
             network = network?.let(::validProfile),
             remote = remote,
+            externalDatabase = database,
             given = overrides.given() + mapOf(
                 "network" to (network ?: "loopback"), "remote" to (remote?.let(::remoteFlag) ?: "none"),
+                "database" to (database?.let { "${it.jdbcUrl} (user ${it.user}, schema ${it.schema})" } ?: "the scenario's"),
                 "scenario" to scenarioName, "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
                 "gateway" to gatewayProperties.joinToString(" "), "dataServer" to dataProperties.joinToString(" "),
                 "serverJava" to (serverJava ?: "default"),
@@ -130,7 +141,8 @@ class RunCommand : CliktCommand(name = "run") {
         echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.armLabels.size} arms" +
             (if (scenario.variants.isEmpty()) "" else " (${scenario.arms.size} under each of ${scenario.variants.size} variants)") + ", " +
             "${scenario.forks}-${scenario.maxForks} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
-            (scenario.budget?.let { ", budget ${it.toMinutes()} min" } ?: ""))
+            (scenario.budget?.let { ", budget ${it.toMinutes()} min" }
+                ?: if (scenario.maxForks > scenario.forks) ", ${scenario.estimatedSeconds(scenario.maxForks) / 60 + 1} min if every condition takes ${scenario.maxForks}" else ""))
         budgetShortfall(scenario)?.let { echo(it) }
         val store = try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { store, record -> writeReport(store, record, texts) }).run(scenario, options)
@@ -172,6 +184,23 @@ class RunCommand : CliktCommand(name = "run") {
     } catch (e: InvalidRemote) {
         echo("protobench: ${e.message}", err = true)
         throw ProgramResult(EXIT_INVALID_INPUT)
+    }
+
+    /** The --db-url database (not yet reached: the runner logs in before anything runs), or exit 2 naming what is wrong. */
+    private fun validDatabase(): ExternalDatabase? {
+        if (dbUrl == null) {
+            if (dbUser != null || dbSchema != ExternalDatabase.DEFAULT_SCHEMA) {
+                echo("protobench: --db-user and --db-schema go with --db-url", err = true)
+                throw ProgramResult(EXIT_INVALID_INPUT)
+            }
+            return null
+        }
+        return try {
+            ExternalDatabase.of(dbUrl!!, dbUser, dbSchema)
+        } catch (e: ExternalDatabaseRefused) {
+            echo("protobench: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
     }
 
     /** The --network profile, or exit 2 with the profiles and fields accepted. */
@@ -227,9 +256,8 @@ class ListCommand : CliktCommand(name = "list") {
     override fun run() {
         echo(String.format("%-15s %8s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
         for (s in ScenarioCatalog.all()) {
-            val minutes = s.budget?.toMinutes()?.toDouble() ?: (s.estimatedSeconds() / 60.0)
-            echo(String.format(java.util.Locale.ROOT, "%-15s %8s %5d %6s %7.0f m  %s", s.name, s.mode.id, s.conditions.size,
-                "${s.forks}-${s.maxForks}", minutes, s.description))
+            echo(String.format(java.util.Locale.ROOT, "%-15s %8s %5d %6s %7s m  %s", s.name, s.mode.id, s.conditions.size,
+                "${s.forks}-${s.maxForks}", s.estimatedMinutesText(), s.description))
         }
     }
 }
@@ -267,7 +295,8 @@ class ResumeCommand : CliktCommand(name = "resume") {
         }
         val options = RunOptions(store.dir.parent, resume.jvmOptions, resume.gatewayArguments, resume.dataServerArguments,
             record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) },
-            network = resume.network?.let(io.protobench.bench.network.NetworkProfile::parse), remote = resume.remote?.let(::remoteOfFlag))
+            network = resume.network?.let(io.protobench.bench.network.NetworkProfile::parse), remote = resume.remote?.let(::remoteOfFlag),
+            externalDatabase = resume.database?.let { ExternalDatabase.of(it.url, it.user, it.schema) })
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
         try {
             BenchmarkRunner(projectDir(), Analysis.judge, onFinished = { s, record -> writeReport(s, record, texts) }).run(scenario, options, resumed = store)
@@ -424,7 +453,7 @@ private fun ownerAlive(dir: Path): Boolean {
  */
 private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
     is ToolchainProblem, is io.protobench.bench.network.LinkSetupFailed, is NoSuchJdk, is io.protobench.bench.database.PostgresMissing,
-    is InvalidRemote, is RemoteUnreachable ->
+    is InvalidRemote, is RemoteUnreachable, is ExternalDatabaseRefused ->
         "cannot run" to EXIT_INVALID_INPUT
     is io.protobench.bench.runner.ServerSettingRejected -> "bad server setting" to EXIT_INVALID_INPUT
     is io.protobench.bench.database.ClusterProblem -> "the run's PostgreSQL cluster failed" to EXIT_RUN_FAILED

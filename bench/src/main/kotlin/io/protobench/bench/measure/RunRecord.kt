@@ -28,6 +28,8 @@ data class RunRecord(
     val planning: PlanningRecord? = null,
     /** Everything `protobench resume` needs to continue this run exactly as it was started. */
     val resume: ResumeRecord? = null,
+    /** The database the run wrote to without starting it (`--db-url`); null: H2 or a throw-away cluster. */
+    val externalDatabase: ExternalDatabaseRecord? = null,
 ) {
     val trials: List<TrialRecord> get() = forks.flatMap { it.trials }
 
@@ -53,6 +55,25 @@ data class ResumeRecord(
     val network: String? = null,
     /** The remote servers the run measured, as the flag that named them (`--data-server HOST:HTTP:GRPC`); null = none. */
     val remote: String? = null,
+    /** The external database (`--db-url`, `--db-user`, `--db-schema`; the password is read from the environment again); null = none. */
+    val database: ExternalDatabaseFlags? = null,
+)
+
+/** `run --db-url URL --db-user USER --db-schema SCHEMA`, as `resume` gives them back. */
+data class ExternalDatabaseFlags(val url: String, val user: String, val schema: String)
+
+/**
+ * A PostgreSQL database the run wrote to without starting it (`run --db-url`): where, as whom,
+ * in which schema, its version, and the [variants] whose data-servers wrote there (empty when
+ * the scenario has none: then every pair did). Its CPU is not counted, so a variant writing
+ * there is not compared on CPU with one writing to H2 in its own JVM.
+ */
+data class ExternalDatabaseRecord(
+    val jdbcUrl: String,
+    val user: String,
+    val schema: String,
+    val serverVersion: String,
+    val variants: List<String>,
 )
 
 /** The scenario as it was run (after command-line overrides). */
@@ -170,9 +191,18 @@ data class ToolRunRecord(
  * reaches its compile thresholds here, not in the trial. (In the runs published on
  * 2026-11-22, 15.6% of the cost trials of a fork and condition without capacity probes
  * just before were flagged `jit-active`, against 1.3% after them.) Earlier records hold
- * one mix of every arm of [condition] per condition, with [arm] null.
+ * one mix of every arm of [condition] per condition, with [arm] null. [collected]: both
+ * servers' heaps after the full collection that came right before it (null in records
+ * from before it, or when it failed, with [collectionProblem] saying why).
  */
-data class WarmInRecord(val condition: String, val load: String, val soak: SoakRecord, val arm: String? = null)
+data class WarmInRecord(
+    val condition: String,
+    val load: String,
+    val soak: SoakRecord,
+    val arm: String? = null,
+    val collected: io.protobench.contract.metrics.HeapsCollected? = null,
+    val collectionProblem: String? = null,
+)
 
 /**
  * [REJECTED]: a variant's servers refused its settings (the JVM rejected an option, a

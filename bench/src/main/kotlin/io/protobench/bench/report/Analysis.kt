@@ -131,7 +131,7 @@ object Analysis {
         fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(on.flatMap { figure ->
             pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
         }, margin = record.scenario.margin)
-        val (samePlace, acrossPlaces) = acrossVariants.partition { (x, y) -> placeOf(record.scenario, x) == placeOf(record.scenario, y) }
+        val (samePlace, acrossPlaces) = acrossVariants.partition { (x, y) -> cpuScope(record, x) == cpuScope(record, y) }
         val variantFigures = figures.map(::variantFigure)
         return Family(kind, figures, decide(withinVariant, figures) + decide(samePlace, variantFigures) +
             decide(acrossPlaces, variantFigures.filterNot { it in CPU_PER_REQUEST }))
@@ -144,13 +144,22 @@ object Analysis {
      * kernel's work per packet to the servers' CPU. Latency and throughput are the link's
      * answer; CPU per request is compared between protocols on one network. Variants
      * writing to different databases are compared on CPU too: a PostgreSQL server's
-     * processes are counted in its variant's CPU per request ([Figure.DB_CPU_US]).
+     * processes are counted in its variant's CPU per request ([Figure.DB_CPU_US]) — except
+     * an external database's (`--db-url`), which are not the run's to count, so a variant
+     * writing there is compared on CPU only with another writing there.
      */
     val CPU_PER_REQUEST = setOf(Figure.HOP_CPU_US, Figure.TOTAL_CPU_US)
 
-    /** Where the variant in an arm's label runs: its network profile (null: loopback or the run's own). */
-    private fun placeOf(scenario: ScenarioRecord, label: String): String? =
-        Variant.split(label).second?.let { name -> scenario.variants.firstOrNull { it.name == name } }?.network
+    /**
+     * What the CPU per request of the variant in an arm's label holds: where it runs (its
+     * network profile; null: loopback or the run's own) and whether its database's work is
+     * left out (an external database). Only arms of one scope are compared on CPU.
+     */
+    private fun cpuScope(record: RunRecord, label: String): Pair<String?, Boolean> {
+        val variant = Variant.split(label).second?.let { name -> record.scenario.variants.firstOrNull { it.name == name } }
+        val external = variant != null && record.externalDatabase?.variants.orEmpty().contains(variant.name)
+        return variant?.network to external
+    }
 
     /**
      * What a variant comparison weighs in place of [figure]: CPU per request of both

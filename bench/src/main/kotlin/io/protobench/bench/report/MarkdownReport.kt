@@ -127,6 +127,10 @@ object MarkdownReport {
             missing(out)
             appendLine(t(if (s.topology == Topology.DIRECT.id) "header.method.direct" else "header.method"))
             s.membersPerRequest?.let { appendLine(); appendLine(t("header.writes", it)) }
+            r.externalDatabase?.let { db ->
+                val writers = if (db.variants.isEmpty()) t("header.external-db.all") else t("header.external-db.variants", db.variants.joinToString(", "))
+                appendLine(); appendLine(t("header.external-db", db.serverVersion, db.jdbcUrl, db.user, db.schema, writers))
+            }
             appendLine()
         }
 
@@ -233,7 +237,9 @@ object MarkdownReport {
                 family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
                 family.variantDecisions.forEach { appendLine("- ${t("condition.variants")} ${sentence(it, t)}") }
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1) appendLine(t("condition.variants.networks"))
-                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) appendLine(t("condition.variants.databases"))
+                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) {
+                    appendLine(t(if (r.externalDatabase == null) "condition.variants.databases" else "condition.variants.external-db"))
+                }
                 family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
                 appendLine()
             }
@@ -367,6 +373,7 @@ object MarkdownReport {
 
         /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */
         private fun warmUpText(): String = when {
+            r.forks.any { f -> f.warmIns.any { it.collected != null } } -> t("header.warm-up.collected")
             r.forks.any { f -> f.warmIns.any { it.arm != null } } -> t("header.warm-up")
             r.scenario.mode == "cost" && r.forks.any { it.warmIns.isNotEmpty() } -> t("header.warm-in")
             else -> ""

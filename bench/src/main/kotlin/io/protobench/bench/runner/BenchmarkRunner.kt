@@ -14,7 +14,10 @@ import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.SeedTool
 import io.protobench.bench.scenario.Workload
 import io.protobench.bench.database.PostgresBinaries
+import io.protobench.bench.database.ExternalDatabase
+import io.protobench.bench.database.ExternalDatabaseRefused
 import io.protobench.bench.database.RunDatabases
+import io.protobench.bench.measure.ExternalDatabaseFlags
 import io.protobench.bench.scenario.toFile
 import java.nio.file.Files
 import java.nio.file.Path
@@ -39,6 +42,8 @@ data class RunOptions(
     val network: NetworkProfile? = null,
     /** Servers another host runs, measured instead of starting them here; null = both started here. */
     val remote: Remote? = null,
+    /** The PostgreSQL database the members are written to instead of H2 or a throw-away cluster (`--db-url`); null = none. */
+    val externalDatabase: ExternalDatabase? = null,
 )
 
 /**
@@ -62,8 +67,11 @@ class BenchmarkRunner(
     fun run(scenario: Scenario, options: RunOptions, resumed: RunStore? = null): RunStore {
         val toolchain = Toolchain(projectDir, options.serverJava)
         ChildProcesses.reapStale(options.resultsRoot).forEach(progress)
+        options.externalDatabase?.let { externalRefusal(scenario, options)?.let { throw ExternalDatabaseRefused(it) } }
         // Remote servers first: an unreachable host is told within 10 s, before any tool is installed.
         val served = options.remote?.let { checkRemote(it, scenario, options) }
+        // So is a database that refuses the login or whose schema the run may not use.
+        val externalVersion = options.externalDatabase?.check()
         // Missing tools are bad input: found out before a results folder exists.
         toolchain.serverJar("data-server")
         toolchain.serverJar("api-server")
@@ -73,12 +81,14 @@ class BenchmarkRunner(
         val variantJdks = variantJdks(scenario)
         // A profile this machine cannot apply, or a link that measures off, is found out
         // before a results folder exists; the link lives until the run is over.
-        val postgres = RunDatabases.programs(scenario)
+        val postgres = RunDatabases.programs(scenario, options.externalDatabase)
         val networks = HopNetworks.open(scenario.variants, options.network, progress)
         try {
             val started = clock.instant()
             val store = resumed ?: RunStore.create(options.resultsRoot, options.folder ?: "${RunStore.stamp(started)}-${scenario.name}")
-            return RunDatabases.open(postgres, store.dir, progress).use { databases ->
+            val opened = if (options.externalDatabase != null) RunDatabases.external(options.externalDatabase, externalVersion!!, progress)
+                else RunDatabases.open(postgres, store.dir, progress)
+            return opened.use { databases ->
                 runOn(scenario, options, resumed, store, started, Outside(toolchain, k6, seedTools, variantJdks, networks, databases, served))
             }
         } finally {
@@ -98,6 +108,16 @@ class BenchmarkRunner(
             else "not restarted between forks: no control of serve answers at ${remote.controlUrl} (serve --no-restarts, or an older protobench)"
         progress("remote ${if (remote is Remote.Gateway) "gateway" else "data-server"} ${remote.text} answers; $restarts")
         return control
+    }
+
+    /**
+     * Why this run cannot take an external database, or null: it needs a scenario that writes
+     * and a data-server started here (a served one writes to the database its host gives it).
+     */
+    private fun externalRefusal(scenario: Scenario, options: RunOptions): String? = when {
+        !scenario.writes -> "--db-url: scenario ${scenario.name} creates no members, so it uses no database (scenarios with members: do, e.g. writes or projectD)"
+        options.remote != null -> "--db-url with remote servers (${options.remote.text}): the served data-server writes to the database its own host gives it"
+        else -> null
     }
 
     /** What a run uses besides its scenario and options, all found or started before the first fork. */
@@ -129,7 +149,9 @@ class BenchmarkRunner(
             status = RunStatus.RUNNING,
             seed = options.seed,
             resume = ResumeRecord(scenario.toFile(), options.jvmOptions, options.gatewayArguments, options.dataServerArguments,
-                options.pinning, options.serverJava?.toString(), options.network?.name, options.remote?.let(::remoteFlag)),
+                options.pinning, options.serverJava?.toString(), options.network?.name, options.remote?.let(::remoteFlag),
+                options.externalDatabase?.let { ExternalDatabaseFlags(it.jdbcUrl, it.user, it.schema) }),
+            externalDatabase = databases.externalRecord(scenario),
         )
         store.save(initial)
         progress("results: ${store.dir}")

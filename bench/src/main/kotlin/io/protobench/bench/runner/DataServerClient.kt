@@ -3,6 +3,7 @@ package io.protobench.bench.runner
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.contract.Json
 import io.protobench.contract.members.MemberCounts
+import io.protobench.contract.metrics.HeapCollected
 import io.protobench.contract.metrics.ProcessSnapshot
 
 /**
@@ -23,6 +24,9 @@ class DataServerClient(baseUrl: String) {
     fun resetPeakHeap() {
         http.ok(http.post("/internal/metrics/reset-peak"), "POST /internal/metrics/reset-peak")
     }
+
+    /** `POST /internal/gc`: a full collection of the data-server's heap, and what it holds after it. */
+    fun collectGarbage(): HeapCollected = json.readValue(http.ok(http.post("/internal/gc"), "POST /internal/gc"), HeapCollected::class.java)
 
     /** Data requests received since start, over every protocol. */
     fun served(): Long = json.readTree(http.ok(http.get("/internal/served"), "GET /internal/served")).path("requests").asLong()

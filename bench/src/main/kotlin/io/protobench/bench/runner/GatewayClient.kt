@@ -3,6 +3,7 @@ package io.protobench.bench.runner
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.runner.ControlHttp.Companion.encode
 import io.protobench.contract.Json
+import io.protobench.contract.metrics.HeapsCollected
 import io.protobench.contract.window.WindowReport
 
 /** The runner's control calls to the gateway: health, measurement window, level shapes. */
@@ -30,6 +31,9 @@ class GatewayClient(baseUrl: String) {
             throw IllegalStateException("POST /benchmark/end answered what is not a window report: ${e.originalMessage}")
         }
     }
+
+    /** `POST /benchmark/gc`: a full collection in both servers, and what each heap holds after it. */
+    fun collectGarbage(): HeapsCollected = json.readValue(http.ok(http.post("/benchmark/gc"), "POST /benchmark/gc"), HeapsCollected::class.java)
 
     /** `GET /api/complexities`: the measured shape of every level. */
     fun complexities(): JsonNode = json.readTree(http.ok(http.get("/api/complexities"), "GET /api/complexities"))

@@ -6,6 +6,7 @@ import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Variant
+import io.protobench.contract.metrics.HeapsCollected
 import io.protobench.contract.window.WindowReport
 import java.time.Duration
 
@@ -40,6 +41,12 @@ interface Fork : AutoCloseable {
      * [cell] the protocol the tool drives. Never throws: a failure is a [Sample] with an error.
      */
     fun runSeedTool(cell: Cell, run: ToolRun): Sample = Sample.failed("${run.tool.label} runs only with topology direct")
+
+    /**
+     * A full collection of both servers' heaps (the data-server's alone without a gateway),
+     * between trials: what each holds after it. Throws when the servers cannot be asked.
+     */
+    fun collectGarbage(): HeapsCollected
 
     /** Both servers are running and the gateway reports the data-server healthy. */
     fun alive(): Boolean

@@ -1,5 +1,7 @@
 package io.protobench.bench.runner
 
+import io.protobench.contract.metrics.HeapsCollected
+
 import io.protobench.bench.scenario.LoadLevel
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.measure.CpuAccounting
@@ -124,6 +126,8 @@ class LocalLab(
 
         override fun alive(): Boolean = servers.allAlive() && gateway.isHealthy()
 
+        override fun collectGarbage(): HeapsCollected = gateway.collectGarbage()
+
         /** From an empty measurement window: its report carries both servers' effective settings. */
         override fun effectiveSettings(): Map<String, String> {
             gateway.startWindow("settings", "settings")
@@ -226,6 +230,9 @@ class LocalLab(
         }
 
         override fun alive(): Boolean = servers.allAlive() && dataServer.isHealthy()
+
+        /** No gateway: only the data-server has a heap of this run's. */
+        override fun collectGarbage(): HeapsCollected = HeapsCollected(gateway = null, dataServer = dataServer.collectGarbage())
 
         override fun effectiveSettings(): Map<String, String> =
             VariantSettings.flatten("protobench.data", dataServer.settings()) + VariantSettings.jvm("data-server", dataServer.snapshot().jvm)

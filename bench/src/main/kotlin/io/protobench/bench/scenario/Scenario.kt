@@ -102,12 +102,21 @@ data class Scenario(
     val seedPhases: List<String> get() = parts.mapNotNull { it.seedPhase }.distinct()
 
     /**
-     * Rough wall time of the minimum forks: each fork starts its JVMs and soaks
+     * Rough wall time of [forks] forks of every condition (by default the minimum; the planner
+     * may add forks up to [maxForks]): each fork starts its JVMs and soaks
      * ([estimatedForkOverheadSeconds]), then measures every condition
      * ([estimatedConditionSeconds]), once per variant.
      */
-    fun estimatedSeconds(): Long =
+    fun estimatedSeconds(forks: Int = this.forks): Long =
         (forks * (estimatedForkOverheadSeconds() + conditions.size * estimatedConditionSeconds()) * variantNames.size).toLong()
+
+    /** The estimate in whole minutes as `list` and `run` print it: "14-24" from the minimum to the most forks, or the budget's "≤40". */
+    fun estimatedMinutesText(): String {
+        budget?.let { return "≤${it.toMinutes()}" }
+        val least = estimatedSeconds() / 60 + 1
+        val most = estimatedSeconds(maxForks) / 60 + 1
+        return if (most > least) "$least-$most" else "$least"
+    }
 
     /** A fork's start-up and soak (the middle of the soak's floor and cap). */
     fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds
@@ -392,7 +401,10 @@ data class Variant(
     val heap: String? = null,
     val jdk: String? = null,
     val network: String? = null,
-    /** Where a member-creation scenario stores members: `h2` (in the data-server's JVM) or `postgresql` (a throw-away cluster); null: H2. */
+    /**
+     * Where a member-creation scenario stores members: `h2` (in the data-server's JVM) or `postgresql`
+     * (a throw-away cluster); null: H2. With `run --db-url`, every variant but one naming `h2` writes to that database.
+     */
     val database: String? = null,
 ) {
     /** What makes this variant itself: two variants with equal settings measure the same thing. */

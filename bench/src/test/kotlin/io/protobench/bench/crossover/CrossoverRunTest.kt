@@ -74,6 +74,7 @@ class CrossoverRunTest {
                 }
 
                 override fun alive() = true
+                override fun collectGarbage() = io.protobench.contract.metrics.HeapsCollected(null, null)
                 override fun effectiveSettings() = emptyMap<String, String>()
                 override fun close() = Unit
             }

@@ -119,6 +119,11 @@ class ForkRunnerTest {
                 }
 
                 override fun alive() = !dead && !closedNow
+                override fun collectGarbage(): io.protobench.contract.metrics.HeapsCollected {
+                    log += "gc"
+                    return io.protobench.contract.metrics.HeapsCollected(
+                        io.protobench.contract.metrics.HeapCollected(90L shl 20, 40), io.protobench.contract.metrics.HeapCollected(60L shl 20, 30))
+                }
                 override fun effectiveSettings() = reported(variant!!)
                 var closedNow = false
                 override fun close() { closed++; closedNow = true }
@@ -409,6 +414,24 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `every warm-up starts from both servers' heaps collected, the soak and later rounds do not collect`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("rounds: 2"), lab)
+        for (fork in r.forks) {
+            val log = lab.events.getValue(fork.index)
+            val mixes = log.indices.filter { log[it].startsWith("mix") }
+            // The soak is the fork's first mix, of every arm: no collection before it.
+            assertThat(log.first()).startsWith("mix")
+            assertThat(mixes.drop(1)).isNotEmpty.allSatisfy { assertThat(log[it - 1]).isEqualTo("gc") }
+            assertThat(log.count { it == "gc" }).isEqualTo(fork.warmIns.size)
+            assertThat(fork.warmIns).allSatisfy {
+                assertThat(it.collected!!.gateway!!.heapUsedBytes).isEqualTo(90L shl 20)
+                assertThat(it.collectionProblem).isNull()
+            }
+        }
+    }
+
+    @Test
     fun `capacity mode warms each arm up at its own virtual users before its trial`() {
         val lab = FakeLab(FakeClock(), clearCosts)
         val r = run(scenario("mode: capacity"), lab)
@@ -611,6 +634,25 @@ class ForkRunnerTest {
         // At other rates, CPU per request is not the network's to compare: region against wan on latency only.
         val variantFigures = Analysis.of(r).single().family(TrialKind.COST)!!.variantDecisions.map { it.figure }.distinct()
         assertThat(variantFigures).containsExactly(Figure.HOP_P50.key)
+    }
+
+    @Test
+    fun `a variant writing to an external database is compared with H2 on latency only, as its database's CPU is not counted`() {
+        val r = run(scenario().copy(variants = listOf(Variant("h2", database = "h2"), Variant("pg", database = "postgresql"))), FakeLab(FakeClock(), clearCosts))
+        fun variantFigures(record: io.protobench.bench.measure.RunRecord) =
+            Analysis.of(record).single().family(TrialKind.COST)!!.variantDecisions.map { it.figure }.distinct()
+        // A throw-away cluster's processes are counted: H2 and PostgreSQL compare on CPU.
+        assertThat(variantFigures(r)).containsExactlyInAnyOrder(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key)
+
+        val external = r.copy(externalDatabase = io.protobench.bench.measure.ExternalDatabaseRecord(
+            "jdbc:postgresql://db.example/staging", "bench", "protobench", "16.4", variants = listOf("pg")))
+        assertThat(variantFigures(external)).containsExactly(Figure.HOP_P50.key)
+        assertThat(io.protobench.bench.report.MarkdownReport.render(external)).contains(
+            "Database: PostgreSQL 16.4 at jdbc:postgresql://db.example/staging as bench, schema protobench: an external database (`--db-url`), " +
+                "not started by the run, written to by the data-servers of pg.",
+            "A variant writing to the external database is compared on CPU only with another writing there, not with H2")
+        assertThat(io.protobench.bench.report.MarkdownReport.render(external, io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO)))
+            .contains("외부 데이터베이스(`--db-url`)")
     }
 
     @Test

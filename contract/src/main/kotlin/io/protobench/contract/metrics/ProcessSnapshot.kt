@@ -84,6 +84,16 @@ object ProcessMetrics {
     /** Starts a new peak-heap period: peaks reported after this are reached after this. */
     fun resetPeakHeap() = heapPools.forEach { it.resetPeakUsage() }
 
+    /**
+     * A full collection now (`System.gc()`; a JVM run with -XX:+DisableExplicitGC ignores it)
+     * and the heap it left. The runner asks for one between trials, never inside a window.
+     */
+    fun collectGarbage(): HeapCollected {
+        val started = System.nanoTime()
+        System.gc()
+        return HeapCollected(ManagementFactory.getMemoryMXBean().heapMemoryUsage.used, (System.nanoTime() - started) / 1_000_000)
+    }
+
     /** Whole-machine CPU load in [0, 1] as the JVM sees it, or null when unknown. */
     fun systemCpuLoad(): Double? = os.cpuLoad.takeIf { it >= 0 }
 

@@ -114,7 +114,7 @@ object SettableSettings {
         Server.DATA_SERVER to with(Server.DATA_SERVER) {
             listOf(
                 property("grpc.address"), property("grpc.port"), PARENT_PID, INTERNAL_HOSTS,
-                property("db.url"), property("db.user"), property("db.password"), property("members.enabled"),
+                property("db.url"), property("db.user"), property("db.password"), property("db.schema"), property("members.enabled"),
                 property("members.unique-emails"),
             )
         },

@@ -70,6 +70,12 @@ data class DataServerSettings(
         val poolSize: Int = DEFAULT_POOL_SIZE,
         /** Longest wait for a connection before a creation fails as "database unavailable", ms. */
         val connectionTimeoutMs: Long = DEFAULT_CONNECTION_TIMEOUT_MS,
+        /**
+         * The schema the members table lives in, created by Flyway when missing; null = the
+         * connection's own (H2's PUBLIC, PostgreSQL's search path). A database the lab did not
+         * make gets one of its own, so the table the runner empties is never somebody else's.
+         */
+        val schema: String? = null,
     ) {
         init {
             require(ACCEPTED_URL_PREFIXES.any { url.startsWith(it) }) {
@@ -81,12 +87,16 @@ data class DataServerSettings(
                 "protobench.data.db.connection-timeout-ms must be from $MIN_CONNECTION_TIMEOUT_MS to " +
                     "$MAX_CONNECTION_TIMEOUT_MS, got $connectionTimeoutMs"
             }
+            require(schema == null || schema.matches(SCHEMA_NAME)) {
+                "protobench.data.db.schema must be a plain lower-case name (a letter or _, then letters, digits or _, " +
+                    "at most 63), got '$schema'"
+            }
         }
 
         /** Never the password: settings end up in logs and failure reports. */
         override fun toString() =
             "Db(url=$url, user=$user, password=(${password.length} characters), poolSize=$poolSize, " +
-                "connectionTimeoutMs=$connectionTimeoutMs)"
+                "connectionTimeoutMs=$connectionTimeoutMs, schema=$schema)"
 
         companion object {
             /** HikariCP's own default. */
@@ -101,6 +111,12 @@ data class DataServerSettings(
             /** HikariCP's lower bound. */
             const val MIN_CONNECTION_TIMEOUT_MS = 250L
             const val MAX_CONNECTION_TIMEOUT_MS = 600_000L
+
+            /**
+             * A schema name both H2 and PostgreSQL take as written, quoted or not: lower case, so
+             * Flyway's quoted name and the connection's are the same (PostgreSQL's 63-byte limit).
+             */
+            val SCHEMA_NAME = Regex("[a-z_][a-z0-9_]{0,62}")
 
             /** The drivers on the class path: H2 (the default, in memory) and PostgreSQL. */
             val ACCEPTED_URL_PREFIXES = listOf("jdbc:h2:", "jdbc:postgresql:")

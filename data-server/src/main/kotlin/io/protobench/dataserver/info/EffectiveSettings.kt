@@ -33,7 +33,7 @@ data class EffectiveSettings(
     data class Members(val enabled: Boolean)
 
     /** `protobench.data.db.*` without the password; a password given in [url] is masked too. */
-    data class Db(val url: String, val user: String, val poolSize: Int, val connectionTimeoutMs: Long) {
+    data class Db(val url: String, val user: String, val poolSize: Int, val connectionTimeoutMs: Long, val schema: String?) {
         companion object {
             private val PASSWORD_IN_URL = Regex("(?i)(password=)[^&;]*")
 
@@ -42,6 +42,7 @@ data class EffectiveSettings(
                 user = settings.user,
                 poolSize = settings.poolSize,
                 connectionTimeoutMs = settings.connectionTimeoutMs,
+                schema = settings.schema,
             )
         }
     }

@@ -3,10 +3,12 @@ package io.protobench.dataserver.members
 import com.zaxxer.hikari.HikariConfig
 import com.zaxxer.hikari.HikariDataSource
 import io.protobench.dataserver.config.DataServerSettings
+import org.springframework.boot.autoconfigure.flyway.FlywayConfigurationCustomizer
 import org.springframework.boot.autoconfigure.flyway.FlywayMigrationStrategy
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.jdbc.core.JdbcTemplate
+import java.sql.DriverManager
 
 /**
  * The members database. Spring Data JPA (as seed 003) over this pool; Flyway, run by
@@ -24,6 +26,7 @@ class MemberDatabaseConfig {
     @Bean(destroyMethod = "close")
     fun dataSource(settings: DataServerSettings): HikariDataSource {
         val db = settings.db
+        db.schema?.let { ensureSchema(db, it) }
         return HikariDataSource(
             HikariConfig().apply {
                 poolName = POOL_NAME
@@ -33,8 +36,35 @@ class MemberDatabaseConfig {
                 maximumPoolSize = db.poolSize
                 minimumIdle = db.poolSize
                 connectionTimeout = db.connectionTimeoutMs
+                // Every connection, Flyway's included, then names the table unqualified in it.
+                db.schema?.let { schema = it }
             },
         )
+    }
+
+    /**
+     * The schema exists before the pool names it on every connection: H2 refuses to switch
+     * to a schema that is not there. Created only when missing, since PostgreSQL asks for
+     * the right to create schemas even of `CREATE SCHEMA IF NOT EXISTS` on one that exists.
+     */
+    private fun ensureSchema(db: DataServerSettings.Db, schema: String) {
+        DriverManager.getConnection(db.url, db.user, db.password).use { connection ->
+            val exists = connection.prepareStatement("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ?").use {
+                it.setString(1, schema)
+                it.executeQuery().use { rows -> rows.next() && rows.getLong(1) > 0 }
+            }
+            // The name is checked by DataServerSettings.Db (lower-case letters, digits, _), so quoting is all it needs.
+            if (!exists) connection.createStatement().use { it.execute("CREATE SCHEMA \"$schema\"") }
+        }
+    }
+
+    /**
+     * Flyway migrates [DataServerSettings.Db.schema] when one is set, keeping its history
+     * table there: a schema with that history is the lab's own.
+     */
+    @Bean
+    fun migratedSchema(settings: DataServerSettings) = FlywayConfigurationCustomizer { flyway ->
+        settings.db.schema?.let { flyway.schemas(it).defaultSchema(it) }
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.protobench.dataserver.web
 
+import io.protobench.contract.metrics.HeapCollected
 import io.protobench.contract.metrics.ProcessMetrics
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
 import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.dataserver.info.EffectiveSettings
 import io.protobench.dataserver.info.EffectiveSettingsReader
@@ -27,6 +30,14 @@ class InternalController(private val settings: EffectiveSettingsReader, private 
     @PostMapping("/metrics/reset-peak")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     suspend fun resetPeak() = ProcessMetrics.resetPeakHeap()
+
+    /**
+     * A full collection of this JVM's heap, off the event loop (it stops the world for tens of
+     * milliseconds). The runner asks for it before every warm-up, so that no trial inherits
+     * the garbage of the trials and conditions before it.
+     */
+    @PostMapping("/gc", produces = [MediaType.APPLICATION_JSON_VALUE])
+    suspend fun collectGarbage(): HeapCollected = withContext(Dispatchers.IO) { ProcessMetrics.collectGarbage() }
 
     /** Data requests received since start ([ServedRequests]): throughput over a window without a gateway. */
     @GetMapping("/served", produces = [MediaType.APPLICATION_JSON_VALUE])

@@ -72,6 +72,8 @@ class SettingsValidationTest {
             "protobench.data.db.pool-size=0                    | protobench.data.db.pool-size must be from 1 to 200, got 0",
             "protobench.data.db.pool-size=201                  | protobench.data.db.pool-size must be from 1 to 200, got 201",
             "protobench.data.db.connection-timeout-ms=249      | protobench.data.db.connection-timeout-ms must be from 250 to 600000, got 249",
+            "protobench.data.db.schema=Members                 | protobench.data.db.schema must be a plain lower-case name (a letter or _, then letters, digits or _, at most 63), got 'Members'",
+            "protobench.data.db.schema=lab;drop                | protobench.data.db.schema must be a plain lower-case name",
         ],
     )
     fun `a database setting out of range fails startup naming the property and what it accepts`(property: String, message: String) {
