@@ -1,10 +1,14 @@
 package io.protobench.bench.runner
 
 import io.protobench.bench.measure.ForkCount
+import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Condition
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import java.time.Duration
 
@@ -81,19 +85,20 @@ class Planner(private val scenario: Scenario) {
     /**
      * The next fork's conditions under a budget with [remaining] seconds left. Conditions
      * already measured come first, below the minimum before those getting an extra fork,
-     * each while the next fork still fits; a condition not yet measured joins, in the
-     * scenario's order, only if every chosen condition can still reach its minimum forks.
+     * then the ones not yet measured in the scenario's order; each joins only if every
+     * chosen condition can still reach its minimum forks (one more fork for those past
+     * it). A fork of a condition that cannot reach the minimum buys no usable interval
+     * (two forks give one degree of freedom): when the first fork ran longer than
+     * estimated, the time goes to the conditions that can still get there.
      */
     private fun withinBudget(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long): List<Condition> {
         fun forks(c: Condition) = counts[c.label] ?: 0
+        fun forksLeft(c: Condition) = maxOf(1, scenario.forks - forks(c))
         val (started, fresh) = wanted.partition { forks(it) > 0 }
         val chosen = mutableListOf<Condition>()
-        for (c in started.sortedBy { if (forks(it) < scenario.forks) 0 else 1 }) {
-            if (costs.fork(chosen.size + 1) <= remaining) chosen += c
-        }
-        for (c in fresh) {
-            if (costs.toReach((chosen + c).map { maxOf(1, scenario.forks - forks(it)) }) > remaining) break
-            chosen += c
+        for (c in started.sortedBy { if (forks(it) < scenario.forks) 0 else 1 } + fresh) {
+            val fits = costs.toReach((chosen + c).map(::forksLeft)) <= remaining
+            if (fits) chosen += c else if (c in fresh) break
         }
         return wanted.filter { it in chosen }
     }
@@ -137,14 +142,24 @@ class Planner(private val scenario: Scenario) {
 
     private fun estimatedCosts() = ForkCosts(scenario.estimatedForkOverheadSeconds(), scenario.estimatedConditionSeconds(), scenario.variantNames.size)
 
+    /**
+     * Costs as measured by the completed forks. With probes in the first fork only, a fork
+     * that probed cost more per condition than the later ones will (projectD: 116 s against
+     * 77 s): the forks that probed nothing set the cost, or while there are none, the ones
+     * that did less their probes' estimated time.
+     */
     private fun forkCosts(record: RunRecord): ForkCosts {
         val done = record.forks.filter { it.status == ForkStatus.COMPLETE && it.finishedAt != null }
         val pairs = maxOf(1, liveVariants(record, scenario).size)
         if (done.isEmpty()) return estimatedCosts().copy(pairs = pairs)
-        val perCondition = done.map { fork ->
+        fun probedOnce(fork: ForkRecord): Int =
+            if (scenario.probes != Probes.FIRST_FORK || scenario.mode != Mode.COST) 0
+            else fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.condition }.distinct().size
+        val perCondition = done.filter { probedOnce(it) == 0 }.ifEmpty { done }.map { fork ->
             val total = Duration.between(java.time.Instant.parse(fork.startedAt), java.time.Instant.parse(fork.finishedAt)).seconds
-            (total - (fork.soak?.seconds ?: 0.0) - Scenario.SERVER_START_SECONDS) / maxOf(1, fork.conditions.size)
-        }.average()
+            val measuring = total - (fork.soak?.seconds ?: 0.0) - Scenario.SERVER_START_SECONDS - probedOnce(fork) * scenario.estimatedProbeSeconds()
+            measuring / maxOf(1, fork.conditions.size)
+        }.average().coerceAtLeast(1.0)
         val overhead = done.map { (it.soak?.seconds ?: 0.0) + Scenario.SERVER_START_SECONDS }.average()
         return ForkCosts(overhead, perCondition, pairs)
     }

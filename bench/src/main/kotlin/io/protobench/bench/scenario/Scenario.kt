@@ -126,12 +126,18 @@ data class Scenario(
      * warmed up and measured in each of the [rounds].
      */
     fun estimatedConditionSeconds(): Double {
+        val probing = if (probes == Probes.FIRST_FORK) estimatedProbeSeconds() / forks else estimatedProbeSeconds()
+        return probing + arms.size * estimatedArmSeconds()
+    }
+
+    /** The capacity probes of one condition in a fork that probes it: each protocol once in cost mode (none apart in capacity mode). */
+    fun estimatedProbeSeconds(): Double = if (mode == Mode.COST) protocols.size * estimatedArmSeconds() else 0.0
+
+    /** One arm of a condition: its rounds, after its own warm-up of at least two quiet windows. */
+    private fun estimatedArmSeconds(): Double {
         val perArm = rounds * (duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS)
-        val probesPerFork = if (probes == Probes.FIRST_FORK) protocols.size.toDouble() / forks else protocols.size.toDouble()
-        // Probes in cost mode; every measured trial, probes included, after its own warm-up of at least two quiet windows.
         val warmUp = Soak.ARM_QUIET_WINDOWS * Soak.WARM_UP_WINDOW.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
-        val probing = if (mode == Mode.COST) probesPerFork * (perArm + warmUp) else 0.0
-        return probing + arms.size * (perArm + warmUp)
+        return perArm + warmUp
     }
 
     companion object {

@@ -11,6 +11,7 @@ import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.scenario.Arm
@@ -299,16 +300,56 @@ class ForkRunnerTest {
 
     @Test
     fun `under a budget a condition already measured goes on before a new one joins`() {
-        val s = scenario("budget: 3m", sizes = "1kb, 10kb, 1mb")
+        val s = scenario("budget: 4m", sizes = "1kb, 10kb, 1mb")
         val (first, second, third) = s.conditions.map { it.label }
         // The third condition was measured once (a resumed run): 100 s a fork, 12 s of start-up and 88 s for its condition.
         val record = start(s).copy(forks = listOf(ForkRecord(1, listOf(third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:01:40Z")))
         val planner = Planner(s)
         val next = planner.next(record, emptyMap(), Duration.ZERO) as Step.NextFork
-        // The third goes on because its next fork fits (100 s of 180); the first would need 3 forks more: 3 x 12 + 5 x 88 s.
+        // The third goes on because its two forks to the minimum fit (2 x 12 + 2 x 88 = 200 s of 240); with the first too they would take 3 x 12 + 5 x 88 s.
         assertThat(next.conditions.map { it.label }).containsExactly(third)
         assertThat(planner.belowMinimum(record)).containsExactly(ForkCount(first, 0), ForkCount(second, 0), ForkCount(third, 1))
         assertThat(planner.next(record, emptyMap(), Duration.ofSeconds(100))).isInstanceOf(Step.Stop::class.java)
+    }
+
+    @Test
+    fun `under a budget the time left goes to the conditions that can still reach the minimum`() {
+        val s = scenario("budget: 10m", maxForks = 5, sizes = "1kb, 10kb, 1mb")
+        val (first, second, third) = s.conditions.map { it.label }
+        // The first fork ran longer than estimated: 12 s of start-up and 100 s per condition.
+        val record = start(s).copy(forks = listOf(ForkRecord(1, listOf(first, second, third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:05:12Z")))
+        val planner = Planner(s)
+        // 300 s left: two conditions' next fork would fit (212 s), but two more forks of even
+        // one condition take 224 s; two conditions left at two forks would decide nothing.
+        val next = planner.next(record, emptyMap(), Duration.ofSeconds(300)) as Step.NextFork
+        assertThat(next.conditions.map { it.label }).containsExactly(first)
+        assertThat(planner.next(record, emptyMap(), Duration.ofSeconds(377))).isInstanceOf(Step.Stop::class.java)
+
+        // A condition at the minimum with a comparison open gets an extra fork only where a shorter one can still reach its minimum too.
+        val firstAtMinimum = record.copy(forks = record.forks + (2..3).map { ForkRecord(it, listOf(first), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 1}:52Z") })
+        val open = mapOf(first to listOf(OpenComparison(first, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", 1)))
+        fun nextAfter(elapsed: Long) = (planner.next(firstAtMinimum, open, Duration.ofSeconds(elapsed)) as Step.NextFork).conditions.map { it.label }
+        assertThat(nextAfter(300)).containsExactly(second)
+        assertThat(nextAfter(250)).containsExactly(first, second)
+    }
+
+    @Test
+    fun `with probes in the first fork only, the forks that probed nothing set the cost of the next`() {
+        val s = scenario("budget: 60m\n        probes: first-fork", sizes = "1kb, 10kb")
+        val (small, large) = s.conditions.map { it.label }
+        val probes = s.estimatedProbeSeconds()
+        assertThat(probes).isPositive()
+        fun probe(condition: String, arm: String) = TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", "vus=10", emptyMap())
+        // Fork 1 probed both conditions: 12 s of start-up, 100 s per condition and each condition's probes.
+        val probed = ForkRecord(1, listOf(small, large), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE,
+            trials = listOf(probe(small, "HTTP/JSON"), probe(small, "gRPC/Unary"), probe(large, "HTTP/JSON")),
+            finishedAt = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(212 + (2 * probes).toLong() + 1).toString())
+        val planner = Planner(s)
+        val afterFirst = start(s).copy(forks = listOf(probed))
+        assertThat(planner.estimateForkSeconds(afterFirst, 1)).isBetween(112, 113)
+
+        val unprobed = ForkRecord(2, listOf(small, large), "2026-01-01T01:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T01:02:52Z")
+        assertThat(planner.estimateForkSeconds(afterFirst.copy(forks = listOf(probed, unprobed)), 1)).isEqualTo(12 + 80)
     }
 
     @Test
