@@ -51,12 +51,10 @@ class Planner(private val scenario: Scenario) {
             return Step.Stop("$MAX_FAILED_FORKS_IN_A_ROW forks in a row failed; see the fork failures")
         }
         scenario.budget?.let { budget ->
-            val chosen = withinBudget(counts, wanted, forkCosts(record), budget.seconds - elapsed.seconds)
-            if (chosen.isEmpty()) {
-                val needed = estimateForkSeconds(record, 1)
-                return Step.Stop("the budget of ${minutes(budget)} would be exceeded by the next fork (about ${needed / 60 + 1} min)")
-            }
-            return Step.NextFork(chosen)
+            val costs = forkCosts(record)
+            val remaining = budget.seconds - elapsed.seconds
+            val chosen = withinBudget(counts, wanted, costs, remaining)
+            return if (chosen.isEmpty()) Step.Stop(budgetStopReason(counts, wanted, costs, remaining, budget)) else Step.NextFork(chosen)
         }
         return Step.NextFork(wanted)
     }
@@ -102,6 +100,22 @@ class Planner(private val scenario: Scenario) {
         }
         return wanted.filter { it in chosen }
     }
+
+    /**
+     * Why a budget stops the run. A condition below the minimum stops it for its forks to
+     * the minimum, not for the next one: the next fork alone may fit, but a condition left
+     * at one or two forks decides nothing, so the reason names what did not fit.
+     */
+    private fun budgetStopReason(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long, budget: Duration): String {
+        val (short, owedExtra) = wanted.map { scenario.forks - (counts[it.label] ?: 0) }.partition { it > 0 }
+        val extraFork = "the next fork (about ${roundedUp(costs.fork(1))} min)"
+        val nearest = short.minOrNull() ?: return "the budget of ${minutes(budget)} would be exceeded by $extraFork"
+        return "the ${remaining.coerceAtLeast(0) / 60} min left of the budget of ${minutes(budget)} cannot bring another condition " +
+            "to the minimum of ${scenario.forks} forks (the nearest needs $nearest more, about ${roundedUp(costs.toReach(listOf(nearest)))} min)" +
+            if (owedExtra.isEmpty()) "" else ", nor pay for $extraFork of a condition past it"
+    }
+
+    private fun roundedUp(seconds: Double) = kotlin.math.ceil(seconds / 60).toLong()
 
     /** An open comparison is worth another fork when its estimate says it would be decided by [Scenario.maxForks]; unknown counts as worth it. */
     private fun OpenComparison.withinReach(forks: Int) = moreForks == null || forks + moreForks <= scenario.maxForks

@@ -276,7 +276,7 @@ class ForkRunnerTest {
         val lab = FakeLab(FakeClock(), clearCosts)
         val r = run(scenario("budget: 2m", forks = 3, maxForks = 3), lab)
         assertThat(r.forks.size).isLessThan(3)
-        assertThat(r.planning!!.stoppedBecause).contains("budget")
+        assertThat(r.planning!!.stoppedBecause).contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
     }
 
     @Test
@@ -290,7 +290,7 @@ class ForkRunnerTest {
 
         val r = run(s, FakeLab(FakeClock(), clearCosts))
         assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSize(3).allSatisfy { assertThat(it.conditions).containsExactly(small) }
-        assertThat(r.planning!!.stoppedBecause).contains("budget")
+        assertThat(r.planning!!.stoppedBecause).contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
         assertThat(r.planning!!.belowMinimum).containsExactly(ForkCount(large, 0))
         assertThat(r.planning!!.secondsToMinimum).isPositive()
         val measured = Analysis.of(r).single { it.condition == small }
@@ -309,7 +309,9 @@ class ForkRunnerTest {
         // The third goes on because its two forks to the minimum fit (2 x 12 + 2 x 88 = 200 s of 240); with the first too they would take 3 x 12 + 5 x 88 s.
         assertThat(next.conditions.map { it.label }).containsExactly(third)
         assertThat(planner.belowMinimum(record)).containsExactly(ForkCount(first, 0), ForkCount(second, 0), ForkCount(third, 1))
-        assertThat(planner.next(record, emptyMap(), Duration.ofSeconds(100))).isInstanceOf(Step.Stop::class.java)
+        // With 140 s left its next fork (100 s) would fit, but its two forks to the minimum would not: the reason says so.
+        assertThat((planner.next(record, emptyMap(), Duration.ofSeconds(100)) as Step.Stop).reason)
+            .isEqualTo("the 2 min left of the budget of 4 min cannot bring another condition to the minimum of 3 forks (the nearest needs 2 more, about 4 min)")
     }
 
     @Test
@@ -331,6 +333,15 @@ class ForkRunnerTest {
         fun nextAfter(elapsed: Long) = (planner.next(firstAtMinimum, open, Duration.ofSeconds(elapsed)) as Step.NextFork).conditions.map { it.label }
         assertThat(nextAfter(300)).containsExactly(second)
         assertThat(nextAfter(250)).containsExactly(first, second)
+        assertThat((planner.next(firstAtMinimum, open, Duration.ofSeconds(500)) as Step.Stop).reason).isEqualTo(
+            "the 1 min left of the budget of 10 min cannot bring another condition to the minimum of 3 forks (the nearest needs 2 more, about 4 min), " +
+                "nor pay for the next fork (about 2 min) of a condition past it",
+        )
+
+        // Every condition at the minimum: only an extra fork is left to buy, and the reason is its cost (112 s).
+        val allAtMinimum = record.copy(forks = record.forks + (2..3).map { ForkRecord(it, listOf(first, second, third), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 5}:12Z") })
+        assertThat((planner.next(allAtMinimum, open, Duration.ofSeconds(500)) as Step.Stop).reason)
+            .isEqualTo("the budget of 10 min would be exceeded by the next fork (about 2 min)")
     }
 
     @Test
