@@ -91,7 +91,7 @@ class BenchEndToEndTest {
     }
 
     /** A short run of [workload] with k6 calling the data-server itself, and its record. */
-    private fun runDirect(workload: String, results: Path, seed: Long, extra: String = ""): Pair<RunStore, RunRecord> {
+    private fun runDirect(workload: String, results: Path, seed: Long, extra: String = "", network: NetworkProfile? = null): Pair<RunStore, RunRecord> {
         val scenario = ScenarioParser.parse("""
             name: e2e-direct
             $workload
@@ -104,8 +104,38 @@ class BenchEndToEndTest {
             topology: direct
             soak: {window: 1s, min: 3s, max: 6s}
         """.trimIndent(), "e2e direct test")
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, seed))
+        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, seed).copy(network = network))
         return store to RunStore.load(store.dir)
+    }
+
+    /**
+     * k6 on the near side of a shaped link, the data-server behind it: every call crosses the
+     * round trip at least once, and so does a stream before its first message, which k6 times
+     * (in whole milliseconds, plenty at 30 ms).
+     */
+    @Test
+    fun `topology direct across a shaped link - every call crosses its round trip, and a stream's first message is timed`(@TempDir results: Path) {
+        val caps = NetworkCapabilities.detect()
+        assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
+        val (store, record) = runDirect("sizes: [10kb]", results, 29, extra = "protocols: [HTTP/Binary, gRPC/Stream]", network = NetworkProfile.parse("rtt=30ms"))
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat((record.environment["network"] as Map<*, *>)["holds"]).isEqualTo(true)
+        assertThat(record.trials).isNotEmpty.allSatisfy { trial ->
+            assertThat(trial.error).describedAs(trial.arm).isNull()
+            assertThat(trial.correctAnswers).describedAs(trial.arm).isPositive()
+            assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
+            assertThat(trial.figures[Figure.HOP_P50.key]).describedAs(trial.arm).isGreaterThanOrEqualTo(30.0)
+            if (trial.arm == "gRPC/Stream") {
+                assertThat(trial.figures[Figure.FIRST_MESSAGE_P50.key]).describedAs(trial.arm).isGreaterThanOrEqualTo(30.0)
+                    .isLessThanOrEqualTo(trial.figures[Figure.LATENCY_P50.key])
+            } else {
+                assertThat(trial.figures[Figure.FIRST_MESSAGE_P50.key]).describedAs(trial.arm).isNull()
+            }
+        }
+        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "network rtt=30ms", "Stream first message")
+        val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
+        assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
     }
 
     @Test

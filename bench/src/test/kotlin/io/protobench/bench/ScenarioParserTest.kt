@@ -198,7 +198,7 @@ class ScenarioParserTest {
     }
 
     @Test
-    fun `topology direct has no null hop and refuses what needs the gateway, naming what is accepted`() {
+    fun `topology direct has no null hop, refuses what needs the gateway, naming what is accepted, and takes a network`() {
         val direct = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct", "t")
         assertThat(direct.topology).isEqualTo(Topology.DIRECT)
         assertThat(direct.arms.map { it.label }).containsExactly("HTTP/JSON", "HTTP/Binary", "gRPC/Unary", "gRPC/Stream")
@@ -216,8 +216,11 @@ class ScenarioParserTest {
         val batch = violations("name: x\nduration: 1s\nmembers: {images: [1kb], batch: 10}\ntopology: direct").single()
         assertThat(batch.field).isEqualTo("members.batch")
         assertThat(batch.accepted).contains("batches need the gateway")
-        val network = violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a}, {name: b, network: region}]")
-        assertThat(network.single().accepted).contains("network")
+        val settings = violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a}, {name: b, gateway: {protobench.gateway.http.version: H2C}}]")
+        assertThat(settings.single().accepted).contains("gateway settings")
+        // A network profile puts k6 on the near side of the link: direct takes it.
+        val networks = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a, network: region}, {name: b, network: wan}]", "t")
+        assertThat(networks.variants.map { it.network }).containsExactly("region", "wan")
     }
 
     @Test

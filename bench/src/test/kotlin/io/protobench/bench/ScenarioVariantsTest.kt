@@ -126,6 +126,14 @@ class ScenarioVariantsTest {
             ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, database: mysql}, {name: b}]", "t")
         }.violations
         assertThat(unknown.single().accepted).isEqualTo("h2 or postgresql")
+        // PostgreSQL listens on this machine's loopback, out of reach of a data-server behind a link.
+        val behindLink = catchThrowableOfType(InvalidScenario::class.java) {
+            ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, network: region, database: PostgreSQL}, {name: b}]", "t")
+        }.violations
+        assertThat(behindLink.single().field).isEqualTo("variants[0].network")
+        assertThat(behindLink.single().accepted).contains("no network with PostgreSQL", "database: h2, or no network")
+        val h2BehindLink = ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, network: region}, {name: b}]", "t")
+        assertThat(h2BehindLink.variants.map { it.network }).containsExactly("region", null)
     }
 
     @Test

@@ -170,5 +170,22 @@ class TrialFiguresTest {
         // 0.005 cores for 2 s over 1,000 answers = 10 µs of compiler work per request, left out of the total.
         assertThat(f[Figure.TOTAL_CPU_US.key]!!).isCloseTo(90.0, within(1e-9))
         assertThat(f[Figure.K6_CPU_US.key]!!).isCloseTo(400.0, within(1e-9))
+        assertThat(f[Figure.FIRST_MESSAGE_P50.key]).isNull() // no stream, no first message
+    }
+
+    @Test
+    fun `a direct stream's time to its first message comes from k6's trend, and a trend without samples gives none`() {
+        fun summary(firstMessage: String) = json.readTree("""{"metrics":{
+            "grpc_req_duration":{"values":{"avg":45.0,"med":44.0,"p(90)":50.0,"p(95)":52.0,"p(99)":60.0,"p(99.9)":70.0,"max":80.0}},
+            "stream_first_message":{"values":$firstMessage},
+            "checks":{"values":{"passes":100,"fails":0}}},
+            "state":{"testRunDurationMs":2000}}""")
+        val streamed = TrialFigures.fromK6(summary("""{"avg":41.2,"med":41.0,"p(99)":47.0,"count":100}"""))
+        assertThat(streamed[Figure.FIRST_MESSAGE_P50.key]).isEqualTo(41.0)
+        assertThat(streamed[Figure.FIRST_MESSAGE_P99.key]).isEqualTo(47.0)
+        assertThat(streamed[Figure.LATENCY_P50.key]).isEqualTo(44.0) // the whole stream
+        val empty = TrialFigures.fromK6(summary("""{"avg":0,"med":0,"p(99)":0,"count":0}"""))
+        assertThat(empty[Figure.FIRST_MESSAGE_P50.key]).isNull()
+        assertThat(empty[Figure.FIRST_MESSAGE_P99.key]).isNull()
     }
 }

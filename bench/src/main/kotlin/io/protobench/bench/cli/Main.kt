@@ -40,6 +40,7 @@ import io.protobench.bench.runner.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
@@ -109,13 +110,14 @@ class RunCommand : CliktCommand(name = "run") {
         val jvm = jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } + "-XX:+ExitOnOutOfMemoryError"
         val texts = texts(lang)
         val scenario = validScenario(jvm)
-        if (scenario.topology == Topology.DIRECT && (network != null || gatewayProperties.isNotEmpty())) {
+        if (scenario.topology == Topology.DIRECT && gatewayProperties.isNotEmpty()) {
             echo("cannot run: scenario ${scenario.name} has topology direct (k6 calls the data-server itself): " +
-                "--network and --gateway need topology gateway", err = true)
+                "--gateway needs topology gateway", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         val remote = validRemote()
         val database = validDatabase()
+        postgresBehindLink(scenario, database)?.let { echo("cannot run: $it", err = true); throw ProgramResult(EXIT_INVALID_INPUT) }
         val serverJavaBinary = serverJava?.let(::checkedJava)
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)
@@ -201,6 +203,23 @@ class RunCommand : CliktCommand(name = "run") {
             echo("protobench: ${e.message}", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
+    }
+
+    /**
+     * Why no pair may write to PostgreSQL from behind a link, when one would: the run's
+     * --network puts every pair without a network of its own behind one, and --db-url sends
+     * every pair but an H2 variant's to that database. Variants naming both are the parser's.
+     */
+    private fun postgresBehindLink(scenario: Scenario, external: ExternalDatabase?): String? {
+        if (!scenario.writes) return null
+        val pair = scenario.variants.ifEmpty { listOf(null) }.firstOrNull { variant ->
+            val behindLink = (variant?.network ?: network) != null
+            val postgres = variant?.store == Database.POSTGRESQL || (external != null && variant?.store != Database.H2)
+            behindLink && postgres
+        } ?: return null
+        val link = pair?.network?.let { "its network $it" } ?: "--network $network"
+        val database = if (pair?.store == Database.POSTGRESQL) "database: postgresql" else "--db-url"
+        return (pair?.let { "variant ${it.name}: " } ?: "") + "$link with $database: " + ScenarioParser.POSTGRESQL_BEHIND_LINK
     }
 
     /** The --network profile, or exit 2 with the profiles and fields accepted. */

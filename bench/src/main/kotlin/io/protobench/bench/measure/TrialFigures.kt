@@ -1,6 +1,7 @@
 package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.JsonNode
+import com.fasterxml.jackson.databind.node.MissingNode
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 
@@ -82,6 +83,9 @@ object TrialFigures {
         // HTTP through the gateway or direct; gRPC when k6 calls the data-server's gRPC side itself.
         val duration = listOf("http_req_duration", "grpc_req_duration").map { metrics.path(it).path("values") }.firstOrNull { !it.isMissingNode }
             ?: metrics.path("http_req_duration").path("values")
+        // Only direct server streams have it (see protobench.js); a trend with no sample has none.
+        val firstMessage = metrics.path("stream_first_message").path("values").takeIf { (it.number("count") ?: 0.0) > 0 }
+            ?: MissingNode.getInstance()
         val (passes, fails) = answers(summary)
         val seconds = summary.path("state").path("testRunDurationMs").asDouble(0.0) / 1000
         return mapOf(
@@ -93,6 +97,8 @@ object TrialFigures {
             Figure.LATENCY_P99.key to duration.number("p(99)"),
             Figure.LATENCY_P999.key to duration.number("p(99.9)"),
             Figure.LATENCY_MAX.key to duration.number("max"),
+            Figure.FIRST_MESSAGE_P50.key to firstMessage.number("med"),
+            Figure.FIRST_MESSAGE_P99.key to firstMessage.number("p(99)"),
             Figure.ERROR_RATE.key to if (passes + fails > 0) fails / (passes + fails) else null,
             Figure.DROPPED_ITERATIONS.key to (metrics.path("dropped_iterations").path("values").number("count") ?: 0.0),
         )

@@ -28,11 +28,14 @@ object MarkdownReport {
 
     private val databaseColumn = Column("column.db-time", listOf(Figure.DB_MS_PER_REQ, Figure.DB_TX_P99), optional = true)
     private val databaseCpuColumn = Column("column.db-cpu", listOf(Figure.DB_CPU_US), optional = true)
+    /** Direct runs' server streams only: k6's time to the first message. */
+    private val firstMessageColumn = Column("column.first-message", listOf(Figure.FIRST_MESSAGE_P50, Figure.FIRST_MESSAGE_P99), optional = true)
 
     private val costColumns = listOf(
         Column("column.hop-cpu", listOf(Figure.HOP_CPU_US)),
         Column("column.hop-latency", listOf(Figure.HOP_P50, Figure.HOP_P99)),
         Column("column.latency-p99", listOf(Figure.LATENCY_P50, Figure.LATENCY_P99)),
+        firstMessageColumn,
         Column("column.cpu-three", listOf(Figure.K6_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("column.hop-share", listOf(Figure.HOP_SHARE)),
         Column("column.alloc", listOf(Figure.API_ALLOC, Figure.DATA_ALLOC)),
@@ -45,6 +48,7 @@ object MarkdownReport {
     private val capacityColumns = listOf(
         Column("column.throughput", listOf(Figure.THROUGHPUT)),
         Column("column.latency-p95", listOf(Figure.LATENCY_P50, Figure.LATENCY_P95)),
+        firstMessageColumn,
         Column("column.cpu-two", listOf(Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("column.peak-heap", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
         Column("column.gcs", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
@@ -108,9 +112,12 @@ object MarkdownReport {
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
             val remote = (env[io.protobench.bench.runner.REMOTE_KEY] as? Map<*, *>)?.let(::remoteLine)
             when {
-                s.topology == Topology.DIRECT.id -> appendLine(t("header.topology.direct") + (remote?.let { "\n$it" } ?: ""))
+                s.topology == Topology.DIRECT.id -> {
+                    appendLine(t("header.topology.direct"))
+                    if (remote != null) appendLine(remote) else networkLines(env, direct = true).forEach(::appendLine)
+                }
                 remote != null -> appendLine(remote)
-                else -> networkLines(env).forEach(::appendLine)
+                else -> networkLines(env, direct = false).forEach(::appendLine)
             }
             appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
@@ -347,12 +354,13 @@ object MarkdownReport {
          * Where the hop ran: loopback, or the link of a network profile with what was applied and
          * measured before the run; then the link of each variant that names its own profile.
          */
-        private fun networkLines(env: Map<String, Any?>): List<String> {
+        /** Where the hop runs: loopback, the run's link, each variant's; [direct]: k6 rather than the gateway calls across it. */
+        private fun networkLines(env: Map<String, Any?>, direct: Boolean): List<String> {
             val own = r.scenario.variants.mapNotNull { v -> (env[HopNetworks.recordKey(v.name)] as? Map<*, *>)?.let { v.name to it } }
             val run = env["network"] as? Map<*, *>
             val runLine = when {
                 run != null -> t("header.network", linkText(run))
-                own.isEmpty() -> t("header.network.loopback")
+                own.isEmpty() -> t(if (direct) "header.network.loopback.direct" else "header.network.loopback")
                 own.size < r.scenario.variants.size -> t("header.network.loopback.rest")
                 else -> null
             }

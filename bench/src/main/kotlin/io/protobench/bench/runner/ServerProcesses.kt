@@ -24,6 +24,8 @@ class ServerSet(
     private val companions: List<AutoCloseable> = emptyList(),
     /** Where the data-server's HTTP side is reached from here: across the link when a network profile puts one in between. */
     private val dataServerHttp: InetSocketAddress? = null,
+    /** Where its gRPC side is reached from here, likewise (k6 in direct runs). */
+    private val dataServerGrpcRoute: InetSocketAddress? = null,
     /** Each server's log, by name, for saying why one died. */
     private val logs: Map<String, Path> = emptyMap(),
     /** The postmaster of the PostgreSQL server the data-server writes to, when it does: its processes' CPU is counted too. */
@@ -43,7 +45,8 @@ class ServerSet(
         ?: dataServerHttp?.let { "http://${it.address.hostAddress}:${it.port}" } ?: "http://127.0.0.1:${ports.getValue("data-server-http")}"
 
     /** The data-server's gRPC address (host:port). */
-    val dataServerGrpc: String get() = remoteDataServer?.grpcAddress ?: "127.0.0.1:${ports.getValue("data-server-grpc")}"
+    val dataServerGrpc: String get() = remoteDataServer?.grpcAddress
+        ?: dataServerGrpcRoute?.let { "${it.address.hostAddress}:${it.port}" } ?: "127.0.0.1:${ports.getValue("data-server-grpc")}"
 
     fun allAlive(): Boolean = processes.all { it.isAlive }
 
@@ -134,16 +137,11 @@ class ServerLauncher(
             null -> Unit
         }
         if (!gateway) return startDataServerAlone(variant)
-        val network = networks.forVariant(variant)
         val dataHttp = freePort()
         val dataGrpc = freePort()
         val gateway = freePort()
-        val dataOnLoopback = dataServerCommand(variant, dataHttp, dataGrpc)
-        val dataCommand = network?.dataServer(dataOnLoopback) ?: dataOnLoopback
-        // Through a network profile the gateway reaches each port by the link (and its relay).
-        val routes = listOf(dataHttp, dataGrpc).map { port -> network?.route(port) ?: (InetSocketAddress("127.0.0.1", port) to null) }
-        val (httpRoute, grpcRoute) = routes.map { it.first }
-        val relays = routes.mapNotNull { it.second }
+        val (dataCommand, links) = dataServerBehindLink(variant, dataHttp, dataGrpc)
+        val (httpRoute, grpcRoute, relays) = links
         val gatewayCommand = gatewayCommand(variant, gateway, httpRoute.address.hostAddress, httpRoute.port, grpcRoute.port)
         Files.createDirectories(logDir)
         // Logs grow over the run: only what this start-up writes tells why it failed.
@@ -188,18 +186,34 @@ class ServerLauncher(
             "--protobench.gateway.data-server.grpc-port=$dataGrpc", parentWatch,
         ) + gatewayArguments + variant?.gatewayArguments().orEmpty())
 
-    /** The data-server on loopback with nobody in front: k6 calls it itself. */
+    /** The data-server with nobody in front (k6 calls it itself), on loopback or behind the variant's link. */
     private fun startDataServerAlone(variant: Variant?): ServerSet {
-        check(networks.forVariant(variant) == null) { "topology direct puts no link between k6 and the data-server" }
         val (http, grpc) = freePort() to freePort()
-        val command = dataServerCommand(variant, http, grpc)
+        val (command, links) = dataServerBehindLink(variant, http, grpc)
+        val (httpRoute, grpcRoute, relays) = links
         Files.createDirectories(logDir)
         val logStarts = mapOf("data-server" to runCatching { Files.size(log("data-server")) }.getOrDefault(0L))
-        val data = launch(command, "data-server", databases.dataServerEnvironment(variant))
+        val data = try { launch(command, "data-server", databases.dataServerEnvironment(variant)) } catch (e: Exception) { relays.forEach { it.close() }; throw e }
         val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
+            companions = relays, dataServerHttp = httpRoute, dataServerGrpcRoute = grpcRoute,
             logs = mapOf("data-server" to log("data-server")), databasePid = databases.postmasterPid(variant))
         val client = DataServerClient(set.dataServerUrl)
         return healthyOrClosed(set, listOf("data-server" to data), logStarts) { client.isHealthy() }
+    }
+
+    /** Where the data-server's two ports are reached from here, and the relays that carry them when the link's delay is the relay's. */
+    private data class Routes(val http: InetSocketAddress, val grpc: InetSocketAddress, val relays: List<AutoCloseable>)
+
+    /**
+     * The data-server's command on [http] and [grpc]: on loopback, or inside the namespace
+     * of [variant]'s link (the run's when it names none), reached across the link and its
+     * relay, whoever calls it (the gateway, or k6 in direct runs).
+     */
+    private fun dataServerBehindLink(variant: Variant?, http: Int, grpc: Int): Pair<List<String>, Routes> {
+        val network = networks.forVariant(variant)
+        val onLoopback = dataServerCommand(variant, http, grpc)
+        val routes = listOf(http, grpc).map { port -> network?.route(port) ?: (InetSocketAddress("127.0.0.1", port) to null) }
+        return (network?.dataServer(onLoopback) ?: onLoopback) to Routes(routes[0].first, routes[1].first, routes.mapNotNull { it.second })
     }
 
     private fun java(variant: Variant?) = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()

@@ -125,6 +125,8 @@ object ScenarioParser {
     const val MAX_TOOL_REQUESTS = 1_000_000
     const val ROUNDS_ACCEPTED = "a whole number of trials per arm and fork from 1 to $MAX_ROUNDS"
     const val RATE_ACCEPTED = "a whole number of requests per second from 1 to $MAX_RATE"
+    const val POSTGRESQL_BEHIND_LINK = "no network with PostgreSQL (the data-server behind a link sits in a namespace of its own, " +
+        "where the database on this machine's loopback cannot be reached); database: h2, or no network"
     /** The profile image of `members:` when `images` is not given. */
     const val DEFAULT_IMAGE = "1kb"
     private val MAX_DURATION: Duration = Duration.ofMinutes(10)
@@ -251,11 +253,6 @@ object ScenarioParser {
     }
 
     /**
-     * The topology, and what `direct` cannot be combined with yet: the null hop is the
-     * gateway's (there is none), levels have no exact answer size k6 could check without
-     * the gateway's catalogue, and a network profile would put k6 itself behind the link.
-     */
-    /**
      * Rates that replace the calibration, by target name: only in cost mode, only for
      * conditions under a closed load (an open load gives its rates itself), each name one
      * of the workload's targets.
@@ -295,8 +292,17 @@ object ScenarioParser {
         }.toMap()
     }
 
-    /** A database matters only where members are created: a variant of a reading scenario naming one is a mistake. */
+    /**
+     * A database matters only where members are created: a variant of a reading scenario
+     * naming one is a mistake. PostgreSQL listens on this machine's loopback, which a
+     * data-server behind a network profile (in a namespace of its own) cannot reach.
+     */
     private fun checkDatabases(file: ScenarioFile, parts: List<Part>?, violation: (String, Any?, String) -> Unit) {
+        file.variants.orEmpty().forEachIndexed { i, variant ->
+            if (variant.network != null && variant.database?.let(Database::parse) == Database.POSTGRESQL) {
+                violation("variants[$i].network", variant.network, POSTGRESQL_BEHIND_LINK)
+            }
+        }
         val writes = parts.orEmpty().any { part -> part.workload is Workload.Members }
         if (writes || parts == null) return
         file.variants.orEmpty().forEachIndexed { i, variant ->
@@ -304,6 +310,12 @@ object ScenarioParser {
         }
     }
 
+    /**
+     * The topology, and what `direct` cannot be combined with: the null hop is the gateway's
+     * (there is none), levels have no exact answer size k6 could check without the
+     * gateway's catalogue, and gateway settings have no gateway to go to. A network profile
+     * puts k6 itself on the near side of the link.
+     */
     private fun topology(file: ScenarioFile, parts: List<Part>?, variants: List<Variant>, violation: (String, Any?, String) -> Unit): Topology? {
         val topology = Topology.parse(file.topology ?: Topology.GATEWAY.id)
         if (topology == null) violation("topology", file.topology, Topology.accepted)
@@ -315,8 +327,8 @@ object ScenarioParser {
         if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Members && it.batch > 1 } }) {
             violation("members.batch", "direct", "1 with topology direct (the data-server's HTTP side creates one member per request; batches need the gateway)")
         }
-        if (variants.any { it.network != null || it.gateway.isNotEmpty() }) {
-            violation("topology", "direct", "gateway for variants with a network or gateway settings (direct has no gateway, and puts no link between k6 and the data-server yet)")
+        if (variants.any { it.gateway.isNotEmpty() }) {
+            violation("topology", "direct", "gateway for variants with gateway settings (direct has no gateway)")
         }
         return topology
     }
