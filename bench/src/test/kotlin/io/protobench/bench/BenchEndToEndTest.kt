@@ -127,8 +127,9 @@ class BenchEndToEndTest {
             assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
             assertThat(trial.figures[Figure.HOP_P50.key]).describedAs(trial.arm).isGreaterThanOrEqualTo(30.0)
             if (trial.arm == "gRPC/Stream") {
+                // Whole milliseconds on both ends: the first message may read up to 1 ms past the whole stream's exact p50.
                 assertThat(trial.figures[Figure.FIRST_MESSAGE_P50.key]).describedAs(trial.arm).isGreaterThanOrEqualTo(30.0)
-                    .isLessThanOrEqualTo(trial.figures[Figure.LATENCY_P50.key])
+                    .isLessThanOrEqualTo(trial.figures[Figure.LATENCY_P50.key]!! + 1.0)
             } else {
                 assertThat(trial.figures[Figure.FIRST_MESSAGE_P50.key]).describedAs(trial.arm).isNull()
             }

@@ -212,11 +212,15 @@ class RunCommand : CliktCommand(name = "run") {
      */
     private fun postgresBehindLink(scenario: Scenario, external: ExternalDatabase?): String? {
         if (!scenario.writes) return null
-        val pair = scenario.variants.ifEmpty { listOf(null) }.firstOrNull { variant ->
+        // Without variants the run's one pair is null here: found by index, since firstOrNull could not tell it from none.
+        val pairs = scenario.variants.ifEmpty { listOf(null) }
+        val found = pairs.indexOfFirst { variant ->
             val behindLink = (variant?.network ?: network) != null
             val postgres = variant?.store == Database.POSTGRESQL || (external != null && variant?.store != Database.H2)
             behindLink && postgres
-        } ?: return null
+        }
+        if (found < 0) return null
+        val pair = pairs[found]
         val link = pair?.network?.let { "its network $it" } ?: "--network $network"
         val database = if (pair?.store == Database.POSTGRESQL) "database: postgresql" else "--db-url"
         return (pair?.let { "variant ${it.name}: " } ?: "") + "$link with $database: " + ScenarioParser.POSTGRESQL_BEHIND_LINK
