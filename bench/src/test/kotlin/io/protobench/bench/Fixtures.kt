@@ -23,6 +23,13 @@ import java.time.Instant
 object Fixtures {
     const val NULL_HOP = "Null hop"
 
+    /**
+     * Answers of a fixture trial: so many that /proc's clock ticks round nothing away from
+     * its CPU per request ([io.protobench.bench.report.Rounding]), as the fixtures' values
+     * are exact. Tests of the rounding set their own counts.
+     */
+    const val FINE_ANSWERS = 1_000_000L
+
     fun scenario(conditions: List<String>, arms: List<String>, protocols: List<String> = arms.filter { it != NULL_HOP && "(A/A)" !in it }) =
         ScenarioRecord("fixed", "A fixed run", "cost", conditions.map { ConditionRecord(it, emptyList()) }, protocols, arms,
             5_000, 3, 3, 0.05, 0.5, null, mapOf("min" to "10s", "max" to "60s", "tolerance" to 0.05))
@@ -43,7 +50,7 @@ object Fixtures {
                 TrialKind.entries.flatMap { kind ->
                     arms.mapNotNull { arm ->
                         figures(c, kind, arm, fork)?.let {
-                            TrialRecord(c, arm, kind, fork, ++sequence, "2026-11-21T00:00:00Z", "rate=100/s", it, 1000, 0)
+                            TrialRecord(c, arm, kind, fork, ++sequence, "2026-11-21T00:00:00Z", "rate=100/s", it, FINE_ANSWERS, 0)
                         }
                     }
                 }

@@ -37,4 +37,15 @@ class StatisticsTest {
         assertThat(e.ciHigh!!).isCloseTo(1000 * Math.exp(5.719938), within(1.0))
         assertThat(Estimate.ofRates(listOf(5.0, 0.0))).isNull()
     }
+
+    @Test
+    fun `an estimate's interval is at least as wide as the figure's rounding allows`() {
+        val equal = Estimate.of(listOf(807.5, 807.5))!!
+        assertThat(equal.ciHigh!! - equal.ciLow!!).isEqualTo(0.0)
+        // sd floor 18 µs over 2 values: half-width t(0.975, 1) * 18 / sqrt(2) = 12.706205 * 12.727922
+        val floored = Estimate.of(listOf(807.5, 807.5), sdFloor = 18.0)!!
+        assertThat(floored.standardDeviation).isEqualTo(18.0)
+        assertThat(floored.ciHigh!! - 807.5).isCloseTo(161.72, within(0.01))
+        assertThat(Estimate.of(listOf(14.0, 10.0, 12.0), sdFloor = 1.0)!!.standardDeviation).isEqualTo(2.0)
+    }
 }

@@ -218,6 +218,8 @@ data class SoakRecord(
     val settled: Boolean,
     val seconds: Double,
     val error: String? = null,
+    /** The virtual users of the mix (a fork's soak; more than the scenario's across a link): null in records from before it was kept. */
+    val vus: Int? = null,
 )
 
 /**

@@ -9,8 +9,10 @@ import kotlin.math.abs
 
 /**
  * A profile applied to a real link and measured there before anything is measured
- * through it: the round trip (median of one-byte echoes) and the bulk rate (timed at the
- * far end), each against the profile within [RttCheck.TOLERANCE].
+ * through it: the round trip (median of one-byte echoes), the bulk rate (timed at the
+ * far end), and one answer of [ANSWER_BYTES] after a pause against the time the rate
+ * alone needs for it (a bulk transfer cannot see a token bucket that lets a whole answer
+ * through unshaped), each against the profile within [RttCheck.TOLERANCE].
  *
  * [applied] says how, in words (e.g. "tbf rate 100 mbit/s on both ends of the veth",
  * "user-space relay, 20 ms each way (no netem here)"). Only the direction load → far
@@ -21,21 +23,34 @@ data class LinkCheck(
     val applied: List<String>,
     val rtt: RttCheck?,
     val bandwidthMbit: Double?,
+    /** Milliseconds one answer of [ANSWER_BYTES] took after a pause beyond a round trip (see [LinkProbe]); null when the profile has no rate. */
+    val answerMs: Double? = null,
 ) {
     /** How far the measured bulk rate is from the profile's, relative to it; null when the profile has none. */
     val bandwidthOffBy: Double? get() = profile.bandwidthMbit?.let { asked -> bandwidthMbit?.let { abs(it / asked - 1) } ?: 1.0 }
 
-    val holds: Boolean get() = (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE
+    /** What the profile's rate alone needs for [ANSWER_BYTES], in ms; null when it has no rate. */
+    val answerAtRateMs: Double? get() = profile.bandwidthMbit?.let { ANSWER_BYTES * 8 / (it * 1e3) }
+
+    /** The share of [answerAtRateMs] the answer took (1 = shaped as a real link of that rate would); null without a rate. */
+    val answerShaped: Double? get() = answerAtRateMs?.let { alone -> (answerMs ?: 0.0) / alone }
+
+    val holds: Boolean
+        get() = (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE && (answerShaped ?: 1.0) >= 1 - RttCheck.TOLERANCE
 
     /** One line for the console and the report: what was asked, what was measured, and whether it holds. */
     fun describe(): String = listOfNotNull(
         rtt?.let { "RTT ${ms(it.measuredMs)} ms (asked ${ms(it.profileMs)}" + (if (it.baselineMs > 0) ", ${ms(it.baselineMs)} without the relay)" else ")") },
         profile.bandwidthMbit?.let { "bandwidth ${bandwidthMbit?.let(::mbit) ?: "not measured"} Mbit/s (asked ${mbit(it)})" },
+        answerAtRateMs?.let { "a 1 MiB answer after a pause ${answerMs?.let(::ms) ?: "not measured"} ms (the rate alone: ${ms(it)})" },
     ).joinToString(", ") + if (holds) ": within 10%" else ": NOT within 10% of the profile"
 
     companion object {
         private fun ms(v: Double) = "%.2f".format(java.util.Locale.ROOT, v)
         private fun mbit(v: Double) = "%.0f".format(java.util.Locale.ROOT, v)
+
+        /** The answer size checked: projectB's and quick's largest. */
+        const val ANSWER_BYTES = 1L shl 20
 
         /** The far end's port inside the namespace: the namespace is the lab's own, so any port is free. */
         private const val SINK_PORT = 7_000
@@ -85,18 +100,19 @@ data class LinkCheck(
                 awaitListening(far, sink)
                 val direct = LinkProbe.measure(far, pings).rttMs
                 val measured = shaped.through(far) { address ->
-                    LinkProbe.measure(address, pings, bulkBytes = profile.bandwidthMbit?.let(::bulkBytes) ?: 0)
+                    val rate = profile.bandwidthMbit
+                    LinkProbe.measure(address, pings, bulkBytes = rate?.let(::bulkBytes) ?: 0, answerBytes = if (rate == null) 0 else ANSWER_BYTES)
                 }
                 val baseline = if (shaped.relays) direct else 0.0
                 val rtt = if (profile.rttMs > 0) RttCheck(profile.rttMs, measured.rttMs, baseline) else null
-                return LinkCheck(profile, shaped.applied, rtt, measured.bandwidthMbit)
+                return LinkCheck(profile, shaped.applied, rtt, measured.bandwidthMbit, measured.answerMs)
             } finally {
                 sink.destroy()
                 if (!sink.waitFor(5, TimeUnit.SECONDS)) sink.destroyForcibly()
             }
         }
 
-        /** Two seconds' worth at the profile's rate (4 MiB to 256 MiB): the 10 ms bucket is then under 1% of it. */
+        /** Two seconds' worth at the profile's rate (4 MiB to 256 MiB): the bucket is then under 2% of it. */
         internal fun bulkBytes(mbit: Double): Long = (mbit * 1e6 / 8 * 2).toLong().coerceIn(4L shl 20, 256L shl 20)
 
         private fun awaitListening(address: InetSocketAddress, process: Process, timeout: Duration = Duration.ofSeconds(20)) {

@@ -25,13 +25,12 @@ class NetnsLink private constructor(
     fun inside(command: List<String>): List<String> = listOf("ip", "netns", "exec", namespace) + command
 
     /**
-     * Limits both directions to [mbit] with [kind] (tbf or htb) on the egress of each end.
-     * The bucket holds 10 ms at the rate (at least 32 KiB): enough for the kernel's timer to
-     * keep the rate, small enough that a transfer of a second or more is limited to it.
+     * Limits both directions to [mbit] with [kind] (tbf or htb) on the egress of each end,
+     * with a bucket of [bucketBytes].
      */
     fun limitBandwidth(mbit: Double, kind: String) {
         val rate = "${NetworkProfile.number(mbit)}mbit"
-        val burstBytes = maxOf(32 * 1024L, (mbit * 1e6 / 8 / 100).toLong())
+        val burstBytes = bucketBytes(mbit)
         val qdisc = when (kind) {
             "tbf" -> listOf("tbf", "rate", rate, "burst", burstBytes.toString(), "latency", "50ms")
             "htb" -> listOf("htb", "default", "1")
@@ -44,7 +43,7 @@ class NetnsLink private constructor(
                 run(on(listOf("tc", "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate, "burst", burstBytes.toString())))
             }
         }
-        shaping = "$kind rate ${NetworkProfile.number(mbit)} mbit/s on both ends of the veth"
+        shaping = "$kind rate ${NetworkProfile.number(mbit)} mbit/s, bucket ${burstBytes / 1024} KiB, on both ends of the veth"
     }
 
     /**
@@ -109,6 +108,16 @@ class NetnsLink private constructor(
         const val PREFIX = "protobench-"
         /** How a lossy link sends, as run.json and the report say it. */
         const val PER_SEGMENT = "one segment per packet (no segmentation offload: the servers' CPU includes the kernel's work per segment)"
+
+        /**
+         * The bucket of [limitBandwidth]: bytes that leave at once after a pause, unshaped. A
+         * real link has none, so it is kept small against an answer: 0.5 ms at the rate, at
+         * most 64 KiB (a 1 MiB answer then crosses at least 94% shaped, at any rate), at least
+         * 8 KiB (several full-size segments, so the timer can keep low rates). Offload packets
+         * bigger than the bucket are split into segments by tbf. The old bucket of 10 ms at
+         * the rate let a whole 1 MB answer cross a 1 Gbit/s link unshaped.
+         */
+        fun bucketBytes(mbit: Double): Long = (mbit * 1e6 / 8 * 0.0005).toLong().coerceIn(8L * 1024, 64L * 1024)
 
         /** What [dropRandomly] applies, in the words of the plan, run.json and the report. */
         fun randomDropDescription(percent: Double) =

@@ -63,11 +63,17 @@ data class ConditionAnalysis(
 
     fun family(kind: TrialKind) = families.firstOrNull { it.kind == kind }
 
-    /** Per-fork ratios of [a] to [b] on [figure], for trials of [kind]. */
+    /**
+     * Per-fork ratios of [a] to [b] on [figure], for trials of [kind]; for CPU per request
+     * with the scatter its /proc rounding gives one fork's log ratio (see [Rounding]).
+     */
     fun paired(kind: TrialKind, figure: Figure, a: String, b: String): PairedRatio {
         val arms = values[kind].orEmpty()
         val forks = (arms[a].orEmpty().keys + arms[b].orEmpty().keys).sorted()
-        return PairedRatio.of(forks.map { arms[a]?.get(it)?.get(figure.key) }, forks.map { arms[b]?.get(it)?.get(figure.key) })
+        val valuesOf = { arm: String, key: String -> forks.map { arms[arm]?.get(it)?.get(key) } }
+        val rounding = Rounding.logRatioSd(valuesOf(a, figure.key), valuesOf(b, figure.key),
+            valuesOf(a, Rounding.key(figure)), valuesOf(b, Rounding.key(figure)))
+        return PairedRatio.of(valuesOf(a, figure.key), valuesOf(b, figure.key), rounding)
     }
 }
 
@@ -195,7 +201,7 @@ object Analysis {
      */
     private fun forkValues(trials: List<TrialRecord>, direct: Boolean): Map<String, ForkValues> {
         val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) ->
-            ts.groupBy { it.fork }.mapValues { (_, rounds) -> medianOfRounds(rounds.map { it.figures }) }
+            ts.groupBy { it.fork }.mapValues { (_, rounds) -> medianOfRounds(rounds.map { it.figures + Rounding.ofTrial(it, direct) }) }
         }
         return byArm.mapValues { (arm, forks) ->
             val nullHop = byArm[Variant.label(Arm.NullHop.LABEL, Variant.split(arm).second)].orEmpty()
@@ -215,9 +221,12 @@ object Analysis {
         val harness = if (direct) 0.0 else nullHop?.get(Figure.TOTAL_CPU_US.key)
         val hop = if (total != null && harness != null) total - harness else null
         val all = total?.let { t -> figures[Figure.K6_CPU_US.key]?.let { t + it } }
+        val totalRounding = figures[Rounding.key(Figure.TOTAL_CPU_US)]
+        val harnessRounding = if (direct) 0.0 else nullHop?.get(Rounding.key(Figure.TOTAL_CPU_US))
         return mapOf(
             Figure.HOP_CPU_US.key to hop,
             Figure.HOP_SHARE.key to if (hop != null && all != null && all > 0) hop / all else null,
+            Rounding.key(Figure.HOP_CPU_US) to if (totalRounding != null && harnessRounding != null) totalRounding + harnessRounding else null,
         )
     }
 
@@ -238,7 +247,9 @@ object Analysis {
         arms.filter { it in values }.map { arm ->
             val forks = values.getValue(arm)
             val estimates = Figure.entries.mapNotNull { figure ->
-                Estimate.of(forks.values.mapNotNull { it[figure.key] }.filter { it.isFinite() })?.let { figure to it }
+                val rounding = forks.values.mapNotNull { it[Rounding.key(figure)] }
+                val sdFloor = if (rounding.isEmpty()) 0.0 else kotlin.math.sqrt(rounding.average())
+                Estimate.of(forks.values.mapNotNull { it[figure.key] }.filter { it.isFinite() }, sdFloor)?.let { figure to it }
             }.toMap()
             ArmSummary(arm, forks.size, estimates)
         }

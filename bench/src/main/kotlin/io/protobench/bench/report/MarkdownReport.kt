@@ -374,6 +374,7 @@ object MarkdownReport {
             val measured = listOfNotNull(
                 (network["measuredRttMs"] as? Number)?.let { "RTT ${Numbers.number(it.toDouble())} ms" },
                 (network["measuredBandwidthMbit"] as? Number)?.let { "${Numbers.number(it.toDouble())} Mbit/s" },
+                (network["measuredAnswerMs"] as? Number)?.let { t("header.network.answer", Numbers.number(it.toDouble()), Numbers.number((network["answerAtRateMs"] as Number).toDouble())) },
             ).joinToString(", ")
             val relay = if (network["relayCpu"] != null) t("header.network.relay") else ""
             return t("header.network.link", network["profile"], network["asked"], (network["applied"] as? List<*>)?.joinToString("; "), measured, relay)

@@ -18,6 +18,9 @@ interface HopLink : AutoCloseable {
 
     /** run.json's account of the link: the profile, how it was applied, and what was measured. */
     val record: Map<String, Any?>
+
+    /** The link's round trip as measured before the run, in ms: what every request across it waits at least. */
+    val roundTripMs: Double
 }
 
 /**
@@ -63,9 +66,13 @@ class HopNetwork private constructor(
             "applied" to check.applied,
             "measuredRttMs" to check.rtt?.measuredMs,
             "measuredBandwidthMbit" to check.bandwidthMbit,
+            "measuredAnswerMs" to check.answerMs,
+            "answerAtRateMs" to check.answerAtRateMs,
             "holds" to check.holds,
             "relayCpu" to if (shaped.relays) "the delay relay runs in the bench process: its CPU is not in the servers' figures" else null,
         )
+
+    override val roundTripMs: Double get() = check.rtt?.measuredMs ?: 0.0
 
     override fun close() = link.close()
 

@@ -53,6 +53,9 @@ interface Fork : AutoCloseable {
 
     /** Every `protobench.*` setting both servers report running with, by property name (`protobench.data.grpc-payload-mode`). */
     fun effectiveSettings(): Map<String, String>
+
+    /** The round trip of the link in front of the data-server, in ms (0 on loopback): every request across it waits that long. */
+    val linkRoundTripMs: Double get() = 0.0
 }
 
 /** A running mix: measured in consecutive windows. */

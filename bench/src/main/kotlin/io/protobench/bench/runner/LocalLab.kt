@@ -66,6 +66,7 @@ class LocalLab(
     }
 
     private inner class LocalFork(private val servers: ServerSet) : Fork {
+        override val linkRoundTripMs get() = servers.linkRoundTripMs
         private val gateway = GatewayClient(servers.gatewayUrl!!)
         /** For member creation: the members table's counts before and after each trial (never with a remote gateway). */
         private val dataServer by lazy { DataServerClient(servers.dataServerUrl) }
@@ -161,6 +162,7 @@ class LocalLab(
      * and counters, as there is no gateway window to read.
      */
     private inner class DirectFork(private val servers: ServerSet) : Fork {
+        override val linkRoundTripMs get() = servers.linkRoundTripMs
         private val dataServer = DataServerClient(servers.dataServerUrl)
         private val cores = Runtime.getRuntime().availableProcessors()
 

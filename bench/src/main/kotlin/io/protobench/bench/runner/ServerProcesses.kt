@@ -34,6 +34,8 @@ class ServerSet(
     private val remoteDataServer: Remote.DataServer? = null,
     /** The name of each of [processes], in order. */
     private val names: List<String> = SERVERS,
+    /** The round trip of the link in front of the data-server, in ms (0 on loopback). */
+    val linkRoundTripMs: Double = 0.0,
 ) : AutoCloseable {
     val pids: Map<String, Long> get() = names.zip(processes).associate { (name, process) -> name to process.pid() }
 
@@ -157,6 +159,7 @@ class ServerLauncher(
             children = children,
             companions = relays,
             dataServerHttp = httpRoute,
+            linkRoundTripMs = links.roundTripMs,
             logs = mapOf("data-server" to log("data-server"), "api-server" to log("api-server")),
             databasePid = databases.postmasterPid(variant),
         )
@@ -195,14 +198,14 @@ class ServerLauncher(
         val logStarts = mapOf("data-server" to runCatching { Files.size(log("data-server")) }.getOrDefault(0L))
         val data = try { launch(command, "data-server", databases.dataServerEnvironment(variant)) } catch (e: Exception) { relays.forEach { it.close() }; throw e }
         val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
-            companions = relays, dataServerHttp = httpRoute, dataServerGrpcRoute = grpcRoute,
+            companions = relays, dataServerHttp = httpRoute, dataServerGrpcRoute = grpcRoute, linkRoundTripMs = links.roundTripMs,
             logs = mapOf("data-server" to log("data-server")), databasePid = databases.postmasterPid(variant))
         val client = DataServerClient(set.dataServerUrl)
         return healthyOrClosed(set, listOf("data-server" to data), logStarts) { client.isHealthy() }
     }
 
     /** Where the data-server's two ports are reached from here, and the relays that carry them when the link's delay is the relay's. */
-    private data class Routes(val http: InetSocketAddress, val grpc: InetSocketAddress, val relays: List<AutoCloseable>)
+    private data class Routes(val http: InetSocketAddress, val grpc: InetSocketAddress, val relays: List<AutoCloseable>, val roundTripMs: Double)
 
     /**
      * The data-server's command on [http] and [grpc]: on loopback, or inside the namespace
@@ -213,7 +216,7 @@ class ServerLauncher(
         val network = networks.forVariant(variant)
         val onLoopback = dataServerCommand(variant, http, grpc)
         val routes = listOf(http, grpc).map { port -> network?.route(port) ?: (InetSocketAddress("127.0.0.1", port) to null) }
-        return (network?.dataServer(onLoopback) ?: onLoopback) to Routes(routes[0].first, routes[1].first, routes.mapNotNull { it.second })
+        return (network?.dataServer(onLoopback) ?: onLoopback) to Routes(routes[0].first, routes[1].first, routes.mapNotNull { it.second }, network?.roundTripMs ?: 0.0)
     }
 
     private fun java(variant: Variant?) = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()

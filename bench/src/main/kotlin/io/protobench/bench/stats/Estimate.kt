@@ -11,7 +11,8 @@ import kotlin.math.sqrt
 /**
  * One figure of one cell across its trials. [median] is the headline; [ciLow]..[ciHigh]
  * is the 95% confidence interval of the mean from Student's t distribution
- * (mean ± t(0.975, n-1) · s/√n). With one trial there is no interval.
+ * (mean ± t(0.975, n-1) · s/√n). With one trial there is no interval. s is at least the
+ * scatter the figure's rounding alone gives ([of]'s sdFloor).
  */
 data class Estimate(
     val n: Int,
@@ -28,14 +29,14 @@ data class Estimate(
     companion object {
         const val CONFIDENCE = 0.95
 
-        /** Null when there are no values. */
-        fun of(values: List<Double>): Estimate? {
+        /** Null when there are no values. [sdFloor]: the least standard deviation the values can have (their rounding). */
+        fun of(values: List<Double>, sdFloor: Double = 0.0): Estimate? {
             if (values.isEmpty()) return null
             val array = values.toDoubleArray()
             val mean = Mean.of(*array).getAsDouble()
             val median = Median.withDefaults().evaluate(array.copyOf())
             if (values.size < 2) return Estimate(1, median, mean, null, null, null)
-            val sd = sqrt(Variance.of(*array).getAsDouble())
+            val sd = maxOf(sqrt(Variance.of(*array).getAsDouble()), sdFloor)
             val halfWidth = tQuantile(values.size - 1.0) * sd / sqrt(values.size.toDouble())
             return Estimate(values.size, median, mean, sd, mean - halfWidth, mean + halfWidth)
         }

@@ -9,22 +9,28 @@ import kotlin.math.sqrt
  * df = n − 1. Used by [PairedRatio] on log ratios; a paired t-test is exactly this
  * applied to the per-block differences.
  *
- * Needs at least 2 values. A sample with zero standard deviation is handled
+ * Needs at least 2 values. [sdFloor] is the least standard deviation the values can
+ * have, when their measurement is known to be that coarse: the sample's own is used only
+ * when it is larger. A sample with zero standard deviation (and no floor) is handled
  * without dividing by zero: the mean is then exact (its interval has zero width),
  * the two-sided p-value is 0 when the mean differs from the hypothesised value and
  * 1 when it equals it, and a TOST p-value is 0 strictly inside the bounds, 1 otherwise.
  */
-internal class OneSampleT(values: DoubleArray) {
+internal class OneSampleT(values: DoubleArray, sdFloor: Double = 0.0) {
     init {
         require(values.size >= 2) { "need at least 2 values, got ${values.size}" }
         require(values.all { it.isFinite() }) { "values must be finite" }
+        require(sdFloor >= 0 && sdFloor.isFinite()) { "the sd floor must be finite and not negative, got $sdFloor" }
     }
 
     val n: Int = values.size
     val mean: Double = values.average()
 
     /** Sample standard deviation (divisor n − 1). */
-    val sd: Double = sqrt(values.sumOf { (it - mean) * (it - mean) } / (n - 1))
+    val sampleSd: Double = sqrt(values.sumOf { (it - mean) * (it - mean) } / (n - 1))
+
+    /** The standard deviation the inference uses: the sample's, or the floor when that is larger. */
+    val sd: Double = maxOf(sampleSd, sdFloor)
 
     /** Standard error of the mean, sd / √n. */
     val se: Double = sd / sqrt(n.toDouble())

@@ -21,16 +21,22 @@ import kotlin.math.ln
  *   it is left out and counted in [dropped].
  * - With fewer than 2 usable forks there is an estimate (NaN with none) but no standard
  *   deviation, p-value or interval: such a comparison can never be decided.
- * - With zero spread (all log ratios equal) the ratio is exact: the interval has zero width,
- *   [pValue] is 0 when the ratio ≠ 1 and 1 when it is exactly 1.
+ * - Rounding: a figure read in coarse units (CPU in /proc clock ticks) scatters by at least
+ *   its rounding; [roundingSd] is that scatter of one fork's log ratio, and the inference
+ *   uses it when the forks' own spread is smaller. Without it, two forks that happened to
+ *   count the same number of ticks would make an interval of zero width.
+ * - With zero spread (all log ratios equal) and no rounding given, the ratio is exact: the
+ *   interval has zero width, [pValue] is 0 when the ratio ≠ 1 and 1 when it is exactly 1.
  */
 class PairedRatio private constructor(
     /** The usable per-fork log ratios ln(a/b), in fork order. */
     val logRatios: List<Double>,
     /** Forks left out because a value was missing, non-finite or ≤ 0. */
     val dropped: Int,
+    /** The standard deviation one fork's log ratio has from the figure's rounding alone (0: none known). */
+    val roundingSd: Double = 0.0,
 ) {
-    private val t: OneSampleT? = if (logRatios.size >= 2) OneSampleT(logRatios.toDoubleArray()) else null
+    private val t: OneSampleT? = if (logRatios.size >= 2) OneSampleT(logRatios.toDoubleArray(), roundingSd) else null
 
     /** Number of usable forks (pairs). */
     val n: Int get() = logRatios.size
@@ -41,7 +47,7 @@ class PairedRatio private constructor(
     /** Mean of the log ratios; NaN when no fork is usable. */
     val meanLog: Double = if (logRatios.isEmpty()) Double.NaN else logRatios.average()
 
-    /** Sample standard deviation of the log ratios (divisor n − 1); null with fewer than 2 forks. */
+    /** Standard deviation of the log ratios (divisor n − 1; at least [roundingSd]); null with fewer than 2 forks. */
     val sdLog: Double? get() = t?.sd
 
     /** Geometric-mean ratio A/B = exp(meanLog). */
@@ -87,7 +93,7 @@ class PairedRatio private constructor(
          * Pairs `a[i]` with `b[i]` (index = fork). The lists must have the same length.
          * Forks with a missing, non-finite or non-positive value are dropped and counted.
          */
-        fun of(a: List<Double?>, b: List<Double?>): PairedRatio {
+        fun of(a: List<Double?>, b: List<Double?>, roundingSd: Double = 0.0): PairedRatio {
             require(a.size == b.size) { "a and b must have one value per fork: ${a.size} vs ${b.size}" }
             val logs = ArrayList<Double>(a.size)
             var dropped = 0
@@ -100,7 +106,7 @@ class PairedRatio private constructor(
                     logs += ln(x / y)
                 }
             }
-            return PairedRatio(logs, dropped)
+            return PairedRatio(logs, dropped, roundingSd)
         }
 
         /** From per-fork log ratios directly (all must be finite); nothing is dropped. */

@@ -2,6 +2,7 @@ package io.protobench.bench.network
 
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
+import org.assertj.core.data.Offset.offset
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 
@@ -35,16 +36,16 @@ class NetnsLinkTest {
     }
 
     @Test
-    fun `bandwidth is limited on the egress of both ends, with a bucket of 10 ms at the rate`() {
+    fun `bandwidth is limited on the egress of both ends, with a bucket of half a millisecond at the rate`() {
         val shell = FakeShell()
         val link = NetnsLink.open(shell, pid = 5, serial = 0)
         shell.commands.clear()
         link.limitBandwidth(1000.0, "tbf")
         assertThat(shell.commands).containsExactly(
-            listOf("tc", "qdisc", "add", "dev", "pbn50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "1250000", "latency", "50ms"),
-            listOf("ip", "netns", "exec", "protobench-5-0", "tc", "qdisc", "add", "dev", "pbf50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "1250000", "latency", "50ms"),
+            listOf("tc", "qdisc", "add", "dev", "pbn50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "62500", "latency", "50ms"),
+            listOf("ip", "netns", "exec", "protobench-5-0", "tc", "qdisc", "add", "dev", "pbf50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "62500", "latency", "50ms"),
         )
-        assertThat(link.shaping).isEqualTo("tbf rate 1000 mbit/s on both ends of the veth")
+        assertThat(link.shaping).isEqualTo("tbf rate 1000 mbit/s, bucket 61 KiB, on both ends of the veth")
         assertThatThrownBy { link.limitBandwidth(10.0, "netem") }.hasMessageContaining("tbf or htb")
         link.close()
     }
@@ -75,6 +76,28 @@ class NetnsLinkTest {
         val removed = NetnsLink.sweepStale(shell, alive = { it == 12L })
         assertThat(removed).containsExactly("protobench-11-0")
         assertThat(shell.commands).contains(listOf("ip", "netns", "del", "protobench-11-0")).doesNotContain(listOf("ip", "netns", "del", "protobench-12-1"))
+    }
+
+    @Test
+    fun `the bucket stays small against a 1 MiB answer at every rate, and holds several segments at low ones`() {
+        assertThat(NetnsLink.bucketBytes(10.0)).isEqualTo(8L * 1024)
+        assertThat(NetnsLink.bucketBytes(100.0)).isEqualTo(8L * 1024)
+        assertThat(NetnsLink.bucketBytes(1000.0)).isEqualTo(62_500L)
+        assertThat(NetnsLink.bucketBytes(10_000.0)).isEqualTo(64L * 1024)
+    }
+
+    @Test
+    fun `a link whose bucket lets one answer through faster than the rate does not hold, whatever its bulk rate`() {
+        val region = NetworkProfile.parse("region")
+        fun check(answerMs: Double?) = LinkCheck(region, listOf("tbf"), RttCheck(10.0, 10.4, 0.06), 961.0, answerMs)
+        assertThat(check(8.0).answerAtRateMs).isCloseTo(8.39, offset(0.01))
+        assertThat(check(8.0).holds).isTrue()
+        assertThat(check(1.2).holds).isFalse() // a 10 ms bucket (1.25 MB) let the whole answer through
+        assertThat(check(1.2).describe()).contains("a 1 MiB answer after a pause 1.20 ms (the rate alone: 8.39)").contains("NOT within 10%")
+        assertThat(check(null).holds).isFalse()
+        val noRate = LinkCheck(NetworkProfile.parse("rtt=20ms"), listOf("relay"), RttCheck(20.0, 20.3, 0.06), null, null)
+        assertThat(noRate.holds).isTrue()
+        assertThat(noRate.describe()).doesNotContain("answer")
     }
 
     @Test
@@ -138,6 +161,8 @@ class NetnsLinkTest {
         val check = LinkCheck.measure(NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"), caps, pings = 5)
         assertThat(check.bandwidthMbit).isNotNull().isLessThan(110.0).isGreaterThan(30.0)
         assertThat(check.rtt!!.measuredMs).isGreaterThanOrEqualTo(20.0)
+        // tbf sends at most its bucket (8 KiB here) ahead of the rate: 1 MiB cannot arrive in under 99% of 83.9 ms.
+        assertThat(check.answerMs).isNotNull().isGreaterThan(0.98 * check.answerAtRateMs!!)
         assertThat(check.applied).anySatisfy { assertThat(it).contains("100 mbit/s") }
         val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")

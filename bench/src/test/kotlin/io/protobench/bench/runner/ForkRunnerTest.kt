@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.Fixtures
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkCount
@@ -56,6 +57,8 @@ class ForkRunnerTest {
         val refused: Map<String, String> = emptyMap(),
         /** The JIT compilers never go quiet: every window reports them busy. */
         val compilingForever: Boolean = false,
+        /** The round trip of the link in front of the data-server, in ms (0: loopback). */
+        val roundTripMs: Double = 0.0,
     ) : Lab {
         val random = java.util.Random(seed.toLong())
         fun gaussian() = random.nextGaussian()
@@ -80,6 +83,8 @@ class ForkRunnerTest {
                 // The JVMs' warmth persists from one mix to the next within a fork.
                 var windows = 0
 
+                override val linkRoundTripMs get() = roundTripMs
+
                 override fun measure(run: LoadRun): Sample {
                     clock.advance(run.duration)
                     runs += index to run
@@ -97,7 +102,7 @@ class ForkRunnerTest {
                         Figure.K6_CPU_US.key to 150.0,
                         Figure.HOP_P50.key to hop / 100,
                     )
-                    return Sample(figures, 1000, 0)
+                    return Sample(figures, Fixtures.FINE_ANSWERS, 0)
                 }
 
                 override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
@@ -582,6 +587,34 @@ class ForkRunnerTest {
         assertThat(SoakPolicy.steady(settled.take(2), 0.05)).isFalse() // too few windows
         val stillClimbing = listOf(w(1000.0, 1460.0, 0.1), w(1100.0, 1395.0, 0.01), w(1200.0, 1300.0, 0.03))
         assertThat(SoakPolicy.steady(stillClimbing, 0.05)).isFalse()
+    }
+
+    @Test
+    fun `across a link the fork's soak gets a user more per millisecond of round trip, and the warm-ups and trials keep theirs`() {
+        assertThat(SoakPolicy.vusAcross(2, 0.0)).isEqualTo(2)
+        assertThat(SoakPolicy.vusAcross(2, 10.7)).isEqualTo(23)
+        assertThat(SoakPolicy.vusAcross(2, 80.0)).isEqualTo(SoakPolicy.MAX_VUS_ACROSS)
+        assertThat(SoakPolicy.vusAcross(150, 40.0)).isEqualTo(150) // a soak that asks more than the cap keeps its own
+
+        val lab = FakeLab(FakeClock(), clearCosts, roundTripMs = 40.8)
+        val r = run(scenario(), lab)
+        val fork1 = lab.events.getValue(1)
+        assertThat(fork1.first()).startsWith("mix vus=84 ")
+        assertThat(fork1.drop(1).filter { it.startsWith("mix") }).isNotEmpty().allSatisfy { assertThat(it).doesNotStartWith("mix vus=84") }
+        assertThat(r.forks.map { it.soak?.vus }).containsOnly(84)
+        assertThat(run(scenario(), FakeLab(FakeClock(), clearCosts)).forks.map { it.soak?.vus }).containsOnly(Soak.DEFAULT_VUS)
+    }
+
+    @Test
+    fun `across a link the soak ends when the JIT is quiet, however the link moves throughput`() {
+        // Throughput keeps climbing for 20 windows: on loopback the soak waits for it, across a link it does not.
+        val loopback = run(scenario(), FakeLab(FakeClock(), clearCosts, soakWindowsToSettle = 20)).forks.first().soak!!
+        val acrossLink = run(scenario(), FakeLab(FakeClock(), clearCosts, soakWindowsToSettle = 20, roundTripMs = 40.8)).forks.first().soak!!
+        assertThat(loopback.settled).isFalse() // the soak's cap came first
+        assertThat(acrossLink.settled).isTrue()
+        assertThat(acrossLink.windows.size).isLessThan(loopback.windows.size)
+        val compiling = run(scenario(), FakeLab(FakeClock(), clearCosts, roundTripMs = 40.8, compilingForever = true)).forks.first().soak!!
+        assertThat(compiling.settled).isFalse()
     }
 
     @Test

@@ -16,6 +16,7 @@ class HopNetworksTest {
         override fun dataServer(command: List<String>) = listOf("in-$profile") + command
         override fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?> = InetSocketAddress("10.0.0.2", port) to null
         override val record get() = mapOf("profile" to profile)
+        override val roundTripMs = 0.0
         override fun close() { closed = true }
     }
 

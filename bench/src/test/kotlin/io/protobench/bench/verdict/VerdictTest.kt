@@ -64,6 +64,24 @@ class VerdictTest {
     }
 
     @Test
+    fun `a figure's rounding is the least spread its forks can have - equal tick counts decide nothing`() {
+        // Direct wan at 1 KB, 322 requests a trial: both forks counted 26 ticks for one arm and 27 for the other.
+        val tick = 10_000.0 / 322
+        val a = listOf(26 * tick, 26 * tick)
+        val b = listOf(27 * tick, 27 * tick)
+        assertThat(PairedRatio.of(a, b).interval()!!.let { it.high - it.low }).isEqualTo(0.0, within(1e-15))
+        val rounded = PairedRatio.of(a, b, roundingSd = 0.031)
+        assertThat(rounded.sdLog).isEqualTo(0.031)
+        assertThat(rounded.interval()!!.lowPercent).isLessThan(-20.0)
+        assertThat(rounded.interval()!!.highPercent).isGreaterThan(10.0)
+        val d = Verdicts.decide(listOf(ComparisonInput("A", "B", "hop_cpu_us_per_req", false, rounded)))
+        assertThat(d.single().outcome).isInstanceOf(Outcome.Inconclusive::class.java)
+        // A spread larger than the rounding is the forks' own and stays.
+        val spread = PairedRatio.of(listOf(100.0, 120.0, 90.0), listOf(100.0, 100.0, 100.0), roundingSd = 0.001)
+        assertThat(spread.sdLog).isEqualTo(PairedRatio.of(listOf(100.0, 120.0, 90.0), listOf(100.0, 100.0, 100.0)).sdLog)
+    }
+
+    @Test
     fun `the 5 percent margin is symmetric on the log scale - from minus 4_76 to plus 5 percent`() {
         // Exact ratios (zero spread): TOST p is 0 strictly inside (1/1.05, 1.05), 1 outside.
         fun exact(ratio: Double) = PairedRatio.of(listOf(ratio, 2 * ratio), listOf(1.0, 2.0)).tostPValue(0.05)
