@@ -71,9 +71,9 @@ data class ConditionAnalysis(
         val arms = values[kind].orEmpty()
         val forks = (arms[a].orEmpty().keys + arms[b].orEmpty().keys).sorted()
         val valuesOf = { arm: String, key: String -> forks.map { arms[arm]?.get(it)?.get(key) } }
-        val rounding = Rounding.logRatioSd(valuesOf(a, figure.key), valuesOf(b, figure.key),
-            valuesOf(a, Rounding.key(figure)), valuesOf(b, Rounding.key(figure)))
-        return PairedRatio.of(valuesOf(a, figure.key), valuesOf(b, figure.key), rounding)
+        val (x, y) = valuesOf(a, figure.key) to valuesOf(b, figure.key)
+        val rounding = Rounding.logRatioSd(x, y, valuesOf(a, Rounding.key(figure)), valuesOf(b, Rounding.key(figure)))
+        return PairedRatio.of(x, y, rounding)
     }
 }
 
@@ -247,8 +247,7 @@ object Analysis {
         arms.filter { it in values }.map { arm ->
             val forks = values.getValue(arm)
             val estimates = Figure.entries.mapNotNull { figure ->
-                val rounding = forks.values.mapNotNull { it[Rounding.key(figure)] }
-                val sdFloor = if (rounding.isEmpty()) 0.0 else kotlin.math.sqrt(rounding.average())
+                val sdFloor = Rounding.sd(forks.values.mapNotNull { it[Rounding.key(figure)] })
                 Estimate.of(forks.values.mapNotNull { it[figure.key] }.filter { it.isFinite() }, sdFloor)?.let { figure to it }
             }.toMap()
             ArmSummary(arm, forks.size, estimates)

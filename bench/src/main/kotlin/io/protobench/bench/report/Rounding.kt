@@ -54,6 +54,9 @@ object Rounding {
             val vy = varianceB[i] ?: return@mapNotNull null
             vx / (x * x) + vy / (y * y)
         }
-        return if (perFork.isEmpty()) 0.0 else sqrt(perFork.average())
+        return sd(perFork)
     }
+
+    /** The root of the mean of [variances]: one fork's standard deviation from rounding; 0 without any. */
+    fun sd(variances: List<Double>): Double = if (variances.isEmpty()) 0.0 else sqrt(variances.average())
 }

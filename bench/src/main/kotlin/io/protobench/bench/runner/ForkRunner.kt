@@ -422,8 +422,7 @@ object SoakPolicy {
      * 2-second windows of 1 MB requests differ by more than that with one collection more
      * or less.
      */
-    fun armQuiet(windows: List<SoakWindow>): Boolean =
-        windows.size >= Soak.ARM_QUIET_WINDOWS && windows.takeLast(Soak.ARM_QUIET_WINDOWS).all(::jitQuiet)
+    fun armQuiet(windows: List<SoakWindow>): Boolean = quietOver(windows, Soak.ARM_QUIET_WINDOWS)
 
     /**
      * A fork's soak across a link is over when the compilers were quiet in its last
@@ -433,8 +432,11 @@ object SoakPolicy {
      * with 1 MB answers filling 100 Mbit/s and losses stalling them, while the compilers had
      * gone quiet; 9 of 12 soaks of the projectB runs ran their 150 s cap for that reason.
      */
-    fun quietAcrossLink(windows: List<SoakWindow>): Boolean =
-        windows.size >= Soak.STEADY_WINDOWS && windows.takeLast(Soak.STEADY_WINDOWS).all(::jitQuiet)
+    fun quietAcrossLink(windows: List<SoakWindow>): Boolean = quietOver(windows, Soak.STEADY_WINDOWS)
+
+    /** The compilers were quiet in each of the last [count] windows. */
+    private fun quietOver(windows: List<SoakWindow>, count: Int): Boolean =
+        windows.size >= count && windows.takeLast(count).all(::jitQuiet)
 
     fun steady(windows: List<SoakWindow>, tolerance: Double): Boolean {
         val last = windows.takeLast(Soak.STEADY_WINDOWS)
