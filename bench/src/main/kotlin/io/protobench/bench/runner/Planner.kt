@@ -6,11 +6,13 @@ import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.scenario.Condition
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import java.time.Duration
+import java.time.Instant
 
 /** Which comparisons of each condition are still undecided (empty list = decided). Computed from the record alone. */
 fun interface Judge {
@@ -77,7 +79,7 @@ class Planner(private val scenario: Scenario) {
     /** Seconds it would take to bring [short] to the minimum forks, at the costs measured so far. */
     fun secondsToMinimum(record: RunRecord, short: List<ForkCount>): Long {
         if (short.isEmpty()) return 0
-        return forkCosts(record).toReach(short.map { scenario.forks - it.forks }).toLong()
+        return forkCosts(record).toReach(short.associate { it.condition to scenario.forks - it.forks }).toLong()
     }
 
     /**
@@ -95,7 +97,7 @@ class Planner(private val scenario: Scenario) {
         val (started, fresh) = wanted.partition { forks(it) > 0 }
         val chosen = mutableListOf<Condition>()
         for (c in started.sortedBy { if (forks(it) < scenario.forks) 0 else 1 } + fresh) {
-            val fits = costs.toReach((chosen + c).map(::forksLeft)) <= remaining
+            val fits = costs.toReach((chosen + c).associate { it.label to forksLeft(it) }) <= remaining
             if (fits) chosen += c else if (c in fresh) break
         }
         return wanted.filter { it in chosen }
@@ -107,11 +109,13 @@ class Planner(private val scenario: Scenario) {
      * at one or two forks decides nothing, so the reason names what did not fit.
      */
     private fun budgetStopReason(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long, budget: Duration): String {
-        val (short, owedExtra) = wanted.map { scenario.forks - (counts[it.label] ?: 0) }.partition { it > 0 }
-        val extraFork = "the next fork (about ${roundedUp(costs.fork(1))} min)"
-        val nearest = short.minOrNull() ?: return "the budget of ${minutes(budget)} would be exceeded by $extraFork"
+        val forksLeft = wanted.associate { it.label to scenario.forks - (counts[it.label] ?: 0) }
+        val (short, owedExtra) = forksLeft.entries.partition { it.value > 0 }
+        val cheapestExtra = owedExtra.minOfOrNull { costs.fork(it.key) } ?: costs.fork(1)
+        val extraFork = "the next fork (about ${roundedUp(cheapestExtra)} min)"
+        val nearest = short.minByOrNull { costs.toReach(mapOf(it.key to it.value)) } ?: return "the budget of ${minutes(budget)} would be exceeded by $extraFork"
         return "the ${remaining.coerceAtLeast(0) / 60} min left of the budget of ${minutes(budget)} cannot bring another condition " +
-            "to the minimum of ${scenario.forks} forks (the nearest needs $nearest more, about ${roundedUp(costs.toReach(listOf(nearest)))} min)" +
+            "to the minimum of ${scenario.forks} forks (the nearest needs ${nearest.value} more, about ${roundedUp(costs.toReach(mapOf(nearest.key to nearest.value)))} min)" +
             if (owedExtra.isEmpty()) "" else ", nor pay for $extraFork of a condition past it"
     }
 
@@ -142,25 +146,45 @@ class Planner(private val scenario: Scenario) {
         return forkCosts(record).fork(conditions).toLong()
     }
 
-    /** What a fork costs in seconds: its fixed part, each condition, and the server pairs (variants) it starts. */
-    private data class ForkCosts(val overhead: Double, val perCondition: Double, val pairs: Int) {
+    /**
+     * What a fork costs in seconds: its fixed part, each condition, and the server pairs
+     * (variants) it starts. A condition already measured costs what its own trials took
+     * ([measured], per pair); the others [perCondition], the average over whole forks.
+     */
+    private data class ForkCosts(
+        val overhead: Double,
+        val perCondition: Double,
+        val pairs: Int,
+        val measured: Map<String, Double> = emptyMap(),
+    ) {
+        fun of(condition: String) = measured[condition] ?: perCondition
+
         /** Seconds of one fork of [conditions] conditions. */
         fun fork(conditions: Int) = (overhead + conditions * perCondition) * pairs
 
+        /** Seconds of one fork of [condition] alone. */
+        fun fork(condition: String) = (overhead + of(condition)) * pairs
+
         /**
-         * Seconds to give each condition its forks left ([forksLeft], one entry per condition):
+         * Seconds to give each condition its forks left ([forksLeft]: condition to forks):
          * as many forks as the condition furthest from its minimum, each condition measured only while it needs to be.
          */
-        fun toReach(forksLeft: List<Int>) = (forksLeft.max() * overhead + forksLeft.sum() * perCondition) * pairs
+        fun toReach(forksLeft: Map<String, Int>) =
+            (forksLeft.values.max() * overhead + forksLeft.entries.sumOf { (c, n) -> n * of(c) }) * pairs
     }
 
     private fun estimatedCosts() = ForkCosts(scenario.estimatedForkOverheadSeconds(), scenario.estimatedConditionSeconds(), scenario.variantNames.size)
 
     /**
-     * Costs as measured by the completed forks. With probes in the first fork only, a fork
-     * that probed cost more per condition than the later ones will (projectD: 116 s against
-     * 77 s): the forks that probed nothing set the cost, or while there are none, the ones
-     * that did less their probes' estimated time.
+     * Costs as measured by the completed forks. Each condition measured so far costs what
+     * its own trials took ([conditionSeconds]); conditions differ by far more than an
+     * average shows (projectB: 1 MB across wan 290–321 s a fork, 10 KB 80–158 s), and
+     * an average once left 1 MB out of a fork and then took it back too late to reach the
+     * minimum. Conditions not yet measured cost the average per condition of whole forks.
+     * With probes in the first fork only, a fork that probed cost more per condition than
+     * the later ones will (projectD: 116 s against 77 s): for that average the forks that
+     * probed nothing set the cost, or while there are none, the ones that did less their
+     * probes' estimated time.
      */
     private fun forkCosts(record: RunRecord): ForkCosts {
         val done = record.forks.filter { it.status == ForkStatus.COMPLETE && it.finishedAt != null }
@@ -170,13 +194,48 @@ class Planner(private val scenario: Scenario) {
             if (scenario.probes != Probes.FIRST_FORK || scenario.mode != Mode.COST) 0
             else fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.condition }.distinct().size
         val perCondition = done.filter { probedOnce(it) == 0 }.ifEmpty { done }.map { fork ->
-            val total = Duration.between(java.time.Instant.parse(fork.startedAt), java.time.Instant.parse(fork.finishedAt)).seconds
+            val total = Duration.between(Instant.parse(fork.startedAt), Instant.parse(fork.finishedAt)).seconds
             val measuring = total - (fork.soak?.seconds ?: 0.0) - Scenario.SERVER_START_SECONDS - probedOnce(fork) * scenario.estimatedProbeSeconds()
             measuring / maxOf(1, fork.conditions.size)
         }.average().coerceAtLeast(1.0)
         val overhead = done.map { (it.soak?.seconds ?: 0.0) + Scenario.SERVER_START_SECONDS }.average()
-        return ForkCosts(overhead, perCondition, pairs)
+        // A condition whose trials carry no usable times (0 s) keeps the average.
+        val measured = done.flatMap { conditionSeconds(it).entries }.groupBy({ it.key }, { it.value })
+            .mapValues { it.value.average() }.filterValues { it > 0 }
+        return ForkCosts(overhead, perCondition, pairs, measured)
     }
+
+    /**
+     * Seconds each condition took in [fork] (one server pair), from its trials that recur in
+     * every fork: each trial's own warm-up, then its time until the next trial's warm-up
+     * began (the last one's until the fork ended, its tools' runs included). Capacity probes
+     * of the first fork only are left out. A trial starts when its warm-up has ended.
+     */
+    private fun conditionSeconds(fork: ForkRecord): Map<String, Double> {
+        val finished = fork.finishedAt ?: return emptyMap()
+        val trials = fork.trials.sortedBy { it.sequence }
+        val warmUps = warmUpSeconds(fork, trials)
+        val probedOnce = scenario.probes == Probes.FIRST_FORK && scenario.mode == Mode.COST
+        val spent = mutableMapOf<String, Double>()
+        trials.forEachIndexed { i, trial ->
+            val end = trials.getOrNull(i + 1)?.let { epochSeconds(it.startedAt) - warmUps[i + 1] } ?: epochSeconds(finished)
+            val took = warmUps[i] + (end - epochSeconds(trial.startedAt)).coerceAtLeast(0.0)
+            if (!(probedOnce && trial.kind == TrialKind.CAPACITY)) spent.merge(trial.condition, took, Double::plus)
+        }
+        return spent
+    }
+
+    /** Each trial's warm-up: the fork's warm-up of the same condition, arm and load, given to the first such trial. */
+    private fun warmUpSeconds(fork: ForkRecord, trials: List<TrialRecord>): List<Double> {
+        val unclaimed = fork.warmIns.toMutableList()
+        return trials.map { t ->
+            val warmUp = unclaimed.firstOrNull { it.condition == t.condition && it.load == t.load && (it.arm == null || it.arm == t.arm) }
+            warmUp?.let { unclaimed.remove(it) }
+            warmUp?.soak?.seconds ?: 0.0
+        }
+    }
+
+    private fun epochSeconds(time: String) = Instant.parse(time).let { it.epochSecond + it.nano / 1e9 }
 
     /**
      * Completed forks per condition. With variants a fork counts once every pair it started

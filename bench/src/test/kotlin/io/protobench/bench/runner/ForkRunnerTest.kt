@@ -10,9 +10,11 @@ import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.measure.SoakRecord
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
+import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.scenario.Arm
@@ -347,6 +349,46 @@ class ForkRunnerTest {
         val allAtMinimum = record.copy(forks = record.forks + (2..3).map { ForkRecord(it, listOf(first, second, third), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 5}:12Z") })
         assertThat((planner.next(allAtMinimum, open, Duration.ofSeconds(500)) as Step.Stop).reason)
             .isEqualTo("the budget of 10 min would be exceeded by the next fork (about 2 min)")
+    }
+
+    @Test
+    fun `under a budget each condition measured so far costs what its own trials took`() {
+        val s = scenario("budget: 30m", sizes = "1kb, 10kb, 1mb")
+        val (small, middle, large) = s.conditions.map { it.label }
+        val start = Instant.parse("2026-01-01T00:00:00Z")
+        // A fork of 42 s of start-up and soak, then each condition's two cost trials, each after
+        // a warm-up of 5 s; a condition's trials and warm-ups take [seconds] in all.
+        fun fork(index: Int, startSecond: Long, seconds: Map<String, Long>): ForkRecord {
+            var t = startSecond + 42
+            val trials = mutableListOf<TrialRecord>()
+            val warmIns = mutableListOf<WarmInRecord>()
+            seconds.forEach { (condition, total) ->
+                listOf("HTTP/JSON", "gRPC/Unary").forEach { arm ->
+                    warmIns += WarmInRecord(condition, "rate=100/s", SoakRecord(emptyList(), true, 5.0), arm)
+                    trials += TrialRecord(condition, arm, TrialKind.COST, index, trials.size + 1, start.plusSeconds(t + 5).toString(), "rate=100/s", emptyMap())
+                    t += total / 2
+                }
+            }
+            return ForkRecord(index, seconds.keys.toList(), start.plusSeconds(startSecond).toString(), ForkStatus.COMPLETE,
+                soak = SoakRecord(emptyList(), true, 30.0), trials = trials, finishedAt = start.plusSeconds(t).toString(), warmIns = warmIns)
+        }
+        // 1 MB took five times as long as the others; the second fork left it out.
+        val record = start(s).copy(forks = listOf(
+            fork(1, 0, mapOf(small to 60, middle to 60, large to 300)),
+            fork(2, 600, mapOf(small to 60, middle to 60)),
+        ))
+        val planner = Planner(s)
+        fun nextWith(secondsLeft: Long) = planner.next(record, emptyMap(), Duration.ofSeconds(1800 - secondsLeft))
+
+        // Bringing all three to the minimum takes 2 x 42 + 60 + 60 + 2 x 300 = 804 s. An average
+        // per condition (140 s in the first fork, 60 in the second) would have put it at 484 s,
+        // taken 1 MB back with 600 s left, and left it short of the minimum after this fork.
+        assertThat(planner.secondsToMinimum(record, planner.belowMinimum(record))).isEqualTo(804)
+        assertThat((nextWith(600) as Step.NextFork).conditions.map { it.label }).containsExactly(small, middle)
+        assertThat((nextWith(900) as Step.NextFork).conditions.map { it.label }).containsExactly(small, middle, large)
+        assertThat((nextWith(90) as Step.Stop).reason).isEqualTo(
+            "the 1 min left of the budget of 30 min cannot bring another condition to the minimum of 3 forks (the nearest needs 1 more, about 2 min)",
+        )
     }
 
     @Test
