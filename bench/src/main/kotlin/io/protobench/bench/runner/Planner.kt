@@ -8,8 +8,6 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.scenario.Condition
-import io.protobench.bench.scenario.Mode
-import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import java.time.Duration
 import java.time.Instant
@@ -113,9 +111,10 @@ class Planner(private val scenario: Scenario) {
         val (short, owedExtra) = forksLeft.entries.partition { it.value > 0 }
         val cheapestExtra = owedExtra.minOfOrNull { costs.fork(it.key) } ?: costs.fork(1)
         val extraFork = "the next fork (about ${roundedUp(cheapestExtra)} min)"
-        val nearest = short.minByOrNull { costs.toReach(mapOf(it.key to it.value)) } ?: return "the budget of ${minutes(budget)} would be exceeded by $extraFork"
+        val (nearest, seconds) = short.map { it to costs.toReach(mapOf(it.toPair())) }.minByOrNull { it.second }
+            ?: return "the budget of ${minutes(budget)} would be exceeded by $extraFork"
         return "the ${remaining.coerceAtLeast(0) / 60} min left of the budget of ${minutes(budget)} cannot bring another condition " +
-            "to the minimum of ${scenario.forks} forks (the nearest needs ${nearest.value} more, about ${roundedUp(costs.toReach(mapOf(nearest.key to nearest.value)))} min)" +
+            "to the minimum of ${scenario.forks} forks (the nearest needs ${nearest.value} more, about ${roundedUp(seconds)} min)" +
             if (owedExtra.isEmpty()) "" else ", nor pay for $extraFork of a condition past it"
     }
 
@@ -191,7 +190,7 @@ class Planner(private val scenario: Scenario) {
         val pairs = maxOf(1, liveVariants(record, scenario).size)
         if (done.isEmpty()) return estimatedCosts().copy(pairs = pairs)
         fun probedOnce(fork: ForkRecord): Int =
-            if (scenario.probes != Probes.FIRST_FORK || scenario.mode != Mode.COST) 0
+            if (!scenario.probesOnce) 0
             else fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.condition }.distinct().size
         val perCondition = done.filter { probedOnce(it) == 0 }.ifEmpty { done }.map { fork ->
             val total = Duration.between(Instant.parse(fork.startedAt), Instant.parse(fork.finishedAt)).seconds
@@ -215,12 +214,11 @@ class Planner(private val scenario: Scenario) {
         val finished = fork.finishedAt ?: return emptyMap()
         val trials = fork.trials.sortedBy { it.sequence }
         val warmUps = warmUpSeconds(fork, trials)
-        val probedOnce = scenario.probes == Probes.FIRST_FORK && scenario.mode == Mode.COST
         val spent = mutableMapOf<String, Double>()
         trials.forEachIndexed { i, trial ->
             val end = trials.getOrNull(i + 1)?.let { epochSeconds(it.startedAt) - warmUps[i + 1] } ?: epochSeconds(finished)
             val took = warmUps[i] + (end - epochSeconds(trial.startedAt)).coerceAtLeast(0.0)
-            if (!(probedOnce && trial.kind == TrialKind.CAPACITY)) spent.merge(trial.condition, took, Double::plus)
+            if (!(scenario.probesOnce && trial.kind == TrialKind.CAPACITY)) spent.merge(trial.condition, took, Double::plus)
         }
         return spent
     }

@@ -101,6 +101,9 @@ data class Scenario(
     /** The seed phases this scenario reproduces. */
     val seedPhases: List<String> get() = parts.mapNotNull { it.seedPhase }.distinct()
 
+    /** Capacity probes in the first fork only (cost mode, `probes: first-fork`): they do not recur in later forks. */
+    val probesOnce: Boolean get() = mode == Mode.COST && probes == Probes.FIRST_FORK
+
     /**
      * Rough wall time of [forks] forks of every condition (by default the minimum; the planner
      * may add forks up to [maxForks]): each fork starts its JVMs and soaks
