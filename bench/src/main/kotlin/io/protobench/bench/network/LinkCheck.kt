@@ -25,6 +25,8 @@ data class LinkCheck(
     val bandwidthMbit: Double?,
     /** Milliseconds one answer of [ANSWER_BYTES] took after a pause beyond a round trip (see [LinkProbe]); null when the profile has no rate. */
     val answerMs: Double? = null,
+    /** The relay's delay each way as calibrated, in ms; null when the link needs no relay. */
+    val relayOneWayMs: Double? = null,
 ) {
     /** How far the measured bulk rate is from the profile's, relative to it; null when the profile has none. */
     val bandwidthOffBy: Double? get() = profile.bandwidthMbit?.let { asked -> bandwidthMbit?.let { abs(it / asked - 1) } ?: 1.0 }
@@ -70,7 +72,7 @@ data class LinkCheck(
         ): LinkCheck {
             refuseMissing(profile, caps)
             NetnsLink.open(shell).use { link ->
-                return verify(profile, link, Shaped.apply(profile, caps, link), sinkCommand, pings)
+                return verify(profile, link, Shaped.apply(profile, caps, link), sinkCommand, pings).check
             }
         }
 
@@ -84,7 +86,9 @@ data class LinkCheck(
          * Measures an already shaped [link] as the hop will cross it: a [LinkSink] in the far
          * namespace, round trips and a bulk transfer through the link (and through the relay
          * where the delay is the relay's). The baseline is the link's round trip without the
-         * relay; with netem the link itself is delayed, so there is none (0).
+         * relay; with netem the link itself is delayed, so there is none (0). A relay is first
+         * calibrated: what its round trip takes beyond the profile's (its threads' late
+         * wake-ups) comes off its delay ([Shaped.calibrated]) before the link is measured.
          */
         fun verify(
             profile: NetworkProfile,
@@ -92,20 +96,23 @@ data class LinkCheck(
             shaped: Shaped,
             sinkCommand: (bind: String, port: Int) -> List<String> = SinkLauncher::command,
             pings: Int = 21,
-        ): LinkCheck {
+        ): VerifiedLink {
             val far = InetSocketAddress(link.farAddress, SINK_PORT)
             val sink = ProcessBuilder(link.inside(sinkCommand(link.farAddress, SINK_PORT))).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
             try {
                 awaitListening(far, sink)
                 val direct = LinkProbe.measure(far, pings).rttMs
-                val measured = shaped.through(far) { address ->
+                val used = if (shaped.relays && profile.rttMs > 0) {
+                    shaped.calibrated(shaped.through(far) { LinkProbe.measure(it, pings).rttMs } - profile.rttMs)
+                } else shaped
+                val measured = used.through(far) { address ->
                     val rate = profile.bandwidthMbit
                     LinkProbe.measure(address, pings, bulkBytes = rate?.let(::bulkBytes) ?: 0, answerBytes = if (rate == null) 0 else ANSWER_BYTES)
                 }
-                val baseline = if (shaped.relays) direct else 0.0
+                val baseline = if (used.relays) direct else 0.0
                 val rtt = if (profile.rttMs > 0) RttCheck(profile.rttMs, measured.rttMs, baseline) else null
-                return LinkCheck(profile, shaped.applied, rtt, measured.bandwidthMbit, measured.answerMs)
+                return VerifiedLink(used, LinkCheck(profile, used.applied, rtt, measured.bandwidthMbit, measured.answerMs, used.relayOneWayMs))
             } finally {
                 sink.destroy()
                 if (!sink.waitFor(5, TimeUnit.SECONDS)) sink.destroyForcibly()
@@ -127,14 +134,36 @@ data class LinkCheck(
     }
 }
 
+/** A link's shaping as the hop will use it (its relay calibrated) and what was measured through it. */
+data class VerifiedLink(val shaped: Shaped, val check: LinkCheck)
+
 /**
  * A profile as applied to a [NetnsLink]: netem for everything where the kernel has it;
  * otherwise tbf/htb for bandwidth and the user-space [DelayProxy] for delay, which then sits
  * between the load side and the far address ([through]).
  */
-class Shaped private constructor(val applied: List<String>, private val oneWayDelay: Duration?) {
+class Shaped private constructor(
+    private val shaping: List<String>,
+    private val askedOneWay: Duration?,
+    /** What the relay takes off each way for its own wake-ups ([calibrated]); zero until then. */
+    private val ownMs: Double = 0.0,
+) {
+    /** The relay's delay each way: the profile's half round trip less its own overhead; null without a relay. */
+    private val oneWayDelay: Duration? = askedOneWay?.let { maxOf(Duration.ZERO, it.minusNanos((ownMs * 1e6).toLong())) }
+
     /** True when the delay is the user-space relay's: clients must connect through [relayFor]. */
     val relays: Boolean get() = oneWayDelay != null
+
+    /** The relay's delay each way in ms, as it runs; null without a relay. */
+    val relayOneWayMs: Double? get() = oneWayDelay?.let { it.toNanos() / 1e6 }
+
+    /** How the profile was applied, in words, the relay's delay included. */
+    val applied: List<String>
+        get() = shaping + listOfNotNull(askedOneWay?.let { asked ->
+            val each = NetworkProfile.number(asked.toNanos() / 1e6)
+            if (ownMs > 0) "user-space relay, $each ms each way less ${"%.2f".format(java.util.Locale.ROOT, ownMs)} ms for its own wake-ups (no netem here)"
+            else "user-space relay, $each ms each way (no netem here)"
+        })
 
     /** Runs [body] with the address to use for [far]: the relay's when the delay needs one. */
     fun <T> through(far: InetSocketAddress, body: (InetSocketAddress) -> T): T =
@@ -143,10 +172,18 @@ class Shaped private constructor(val applied: List<String>, private val oneWayDe
     /** A relay for [far] kept open by the caller (servers need it for the whole fork); null when no relay is needed. */
     fun relayFor(far: InetSocketAddress): DelayProxy? = oneWayDelay?.let { DelayProxy(far, it) }
 
+    /**
+     * This shaping with the relay's delay shortened by half of [excessMs], the round trip
+     * measured through it beyond the profile's: a relay thread wakes late twice each way,
+     * which on a 2-core VM added 0.5–1.4 ms to a 10 ms round trip, varying by the hour.
+     * Unchanged without a relay or without an excess.
+     */
+    fun calibrated(excessMs: Double): Shaped =
+        if (askedOneWay == null || excessMs <= 0) this else Shaped(shaping, askedOneWay, ownMs + excessMs / 2)
+
     companion object {
         fun apply(profile: NetworkProfile, caps: NetworkCapabilities, link: NetnsLink): Shaped {
-            val applied = mutableListOf<String>()
-            val oneWay = Duration.ofNanos((profile.rttMs / 2 * 1e6).toLong())
+            val shaping = mutableListOf<String>()
             if (caps.works("netem")) {
                 link.netem(profile)
                 return Shaped(listOf(link.shaping!!), null)
@@ -154,14 +191,14 @@ class Shaped private constructor(val applied: List<String>, private val oneWayDe
             profile.bandwidthMbit?.let { mbit ->
                 val kind = listOf("tbf", "htb").first(caps::works)
                 link.limitBandwidth(mbit, kind)
-                applied += link.shaping!!
+                shaping += link.shaping!!
             }
             if (profile.lossPercent > 0) {
                 link.dropRandomly(profile.lossPercent)
-                applied += NetnsLink.randomDropDescription(profile.lossPercent)
+                shaping += NetnsLink.randomDropDescription(profile.lossPercent)
             }
-            if (profile.rttMs > 0) applied += "user-space relay, ${NetworkProfile.number(profile.rttMs / 2)} ms each way (no netem here)"
-            return Shaped(applied, oneWay.takeIf { profile.rttMs > 0 })
+            val oneWay = Duration.ofNanos((profile.rttMs / 2 * 1e6).toLong())
+            return Shaped(shaping, oneWay.takeIf { profile.rttMs > 0 })
         }
     }
 }

@@ -65,6 +65,7 @@ class HopNetwork private constructor(
             "asked" to check.profile.describe,
             "applied" to check.applied,
             "measuredRttMs" to check.rtt?.measuredMs,
+            "relayOneWayMs" to check.relayOneWayMs,
             "measuredBandwidthMbit" to check.bandwidthMbit,
             "measuredAnswerMs" to check.answerMs,
             "answerAtRateMs" to check.answerAtRateMs,
@@ -88,8 +89,7 @@ class HopNetwork private constructor(
             NetnsLink.sweepStale().forEach { progress("removed the namespace $it of a run that is gone") }
             val link = NetnsLink.open()
             try {
-                val shaped = Shaped.apply(profile, caps, link)
-                val check = LinkCheck.verify(profile, link, shaped)
+                val (shaped, check) = LinkCheck.verify(profile, link, Shaped.apply(profile, caps, link))
                 progress("network ${profile.name}: ${check.applied.joinToString("; ")}; measured ${check.describe()}")
                 if (!check.holds) throw LinkSetupFailed("network ${profile.name} is not applied as asked on this machine: ${check.describe()}")
                 return HopNetwork(link, shaped, check)

@@ -141,6 +141,25 @@ class NetnsLinkTest {
     }
 
     @Test
+    fun `a calibrated relay takes half the excess round trip off each way, never below zero, and says so`() {
+        val noNetem = NetworkCapabilities(true, mapOf("ip" to true, "tc" to true), null, mapOf("netem" to "unknown", "tbf" to null, "htb" to null))
+        val link = NetnsLink.open(FakeShell(), pid = 9, serial = 0)
+        val shaped = Shaped.apply(NetworkProfile.parse("region"), noNetem, link)
+        assertThat(shaped.relayOneWayMs).isEqualTo(5.0)
+        assertThat(shaped.applied.last()).isEqualTo("user-space relay, 5 ms each way (no netem here)")
+
+        // 10.8 ms measured against 10 asked: 0.4 ms off each way.
+        val calibrated = shaped.calibrated(0.8)
+        assertThat(calibrated.relayOneWayMs).isCloseTo(4.6, offset(1e-9))
+        assertThat(calibrated.applied.last()).isEqualTo("user-space relay, 5 ms each way less 0.40 ms for its own wake-ups (no netem here)")
+        assertThat(calibrated.applied.dropLast(1)).isEqualTo(shaped.applied.dropLast(1))
+        // A relay already quicker than the profile is left as it is; one cannot go below no delay.
+        assertThat(shaped.calibrated(-0.3)).isSameAs(shaped)
+        assertThat(shaped.calibrated(30.0).relayOneWayMs).isEqualTo(0.0)
+        link.close()
+    }
+
+    @Test
     fun `detection tries a random drop rule in the throw-away namespace only where iptables is installed`() {
         val shell = FakeShell()
         assertThat(NetworkCapabilities.detect(shell, netAdmin = true, onPath = { true }, suffix = "3").randomDrop).isNull()
@@ -160,7 +179,9 @@ class NetnsLinkTest {
         assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
         val check = LinkCheck.measure(NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"), caps, pings = 5)
         assertThat(check.bandwidthMbit).isNotNull().isLessThan(110.0).isGreaterThan(30.0)
-        assertThat(check.rtt!!.measuredMs).isGreaterThanOrEqualTo(20.0)
+        // The relay's delay was shortened by what its own wake-ups cost; the round trip cannot be under both delays as it ran.
+        assertThat(check.relayOneWayMs).isNotNull().isBetween(0.0, 10.0)
+        assertThat(check.rtt!!.measuredMs).isGreaterThanOrEqualTo(2 * check.relayOneWayMs!!)
         // tbf sends at most its bucket (8 KiB here) ahead of the rate: 1 MiB cannot arrive in under 99% of 83.9 ms.
         assertThat(check.answerMs).isNotNull().isGreaterThan(0.98 * check.answerAtRateMs!!)
         assertThat(check.applied).anySatisfy { assertThat(it).contains("100 mbit/s") }
