@@ -160,9 +160,15 @@ class Shaped private constructor(
     /** How the profile was applied, in words, the relay's delay included. */
     val applied: List<String>
         get() = shaping + listOfNotNull(askedOneWay?.let { asked ->
-            val each = NetworkProfile.number(asked.toNanos() / 1e6)
-            if (ownMs > 0) "user-space relay, $each ms each way less ${"%.2f".format(java.util.Locale.ROOT, ownMs)} ms for its own wake-ups (no netem here)"
-            else "user-space relay, $each ms each way (no netem here)"
+            val askedMs = asked.toNanos() / 1e6
+            val each = NetworkProfile.number(askedMs)
+            val own = "%.2f".format(java.util.Locale.ROOT, ownMs)
+            when {
+                ownMs <= 0 -> "user-space relay, $each ms each way (no netem here)"
+                ownMs < askedMs -> "user-space relay, $each ms each way less $own ms for its own wake-ups (no netem here)"
+                // Its wake-ups alone take longer than the profile's delay: it adds none of its own.
+                else -> "user-space relay, no added delay: its own wake-ups take $own ms each way, more than the $each asked (no netem here)"
+            }
         })
 
     /** Runs [body] with the address to use for [far]: the relay's when the delay needs one. */

@@ -155,7 +155,9 @@ class NetnsLinkTest {
         assertThat(calibrated.applied.dropLast(1)).isEqualTo(shaped.applied.dropLast(1))
         // A relay already quicker than the profile is left as it is; one cannot go below no delay.
         assertThat(shaped.calibrated(-0.3)).isSameAs(shaped)
-        assertThat(shaped.calibrated(30.0).relayOneWayMs).isEqualTo(0.0)
+        val overrun = shaped.calibrated(30.0)
+        assertThat(overrun.relayOneWayMs).isEqualTo(0.0)
+        assertThat(overrun.applied.last()).isEqualTo("user-space relay, no added delay: its own wake-ups take 15.00 ms each way, more than the 5 asked (no netem here)")
         link.close()
     }
 
