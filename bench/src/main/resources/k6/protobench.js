@@ -18,6 +18,7 @@
 //   VUS             closed: virtual users
 //   RATE, MAX_VUS   open: requests per second, and the VU pool that may serve them
 //   DURATION        k6 duration, e.g. 30000ms
+//   COLD_CALLS      topology direct: each virtual user's first calls, tagged connection:new
 //   SUMMARY_PATH    where the end-of-test summary JSON is written
 import http from 'k6/http';
 import grpc from 'k6/net/grpc';
@@ -52,10 +53,34 @@ function scenario() {
   return { executor: 'constant-vus', vus: Number(env.VUS), duration: env.DURATION };
 }
 
+// Topology direct: every trial is a k6 process of its own, so each virtual user opens new
+// connections, and a new HTTP/2 connection starts with 64 KiB flow-control windows that
+// its client grows one round trip at a time. Across a link that made a user's first gRPC
+// calls of 1 MB two to five times slower than its later ones, while the relay (which splits
+// TCP) spared HTTP/1.1 its slow start. Services keep their connections open, so each user's
+// first COLD_CALLS calls are tagged connection:new and the hop's latency is read from the
+// connection:warm submetrics, for every protocol alike; the runner flags a trial with few
+// warm calls (TrialFigures.connectionFlags). Cold calls still count as answers (throughput,
+// CPU per request): they cost the servers as much (docs/methodology.md).
+const COLD_CALLS = Number(env.COLD_CALLS || 0);
+const directTopology = targets.some((t) => t.call);
+let directCalls = 0;
+
 export const options = {
   scenarios: { cell: scenario() },
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'count'],
+  // k6 puts a submetric in its summary only when a threshold names it; these always hold.
+  thresholds: directTopology ? {
+    'http_req_duration{connection:warm}': ['max>=0'],
+    'grpc_req_duration{connection:warm}': ['max>=0'],
+    'stream_first_message{connection:warm}': ['max>=0'],
+  } : {},
 };
+
+// The tags of this virtual user's next direct call: new while its connection warms.
+function connectionTags() {
+  return { connection: directCalls++ < COLD_CALLS ? 'new' : 'warm' };
+}
 
 // Module state is per virtual user: each starts at a different target and moves on.
 let next = __VU;
@@ -167,19 +192,20 @@ function connected() {
 function direct(target) {
   if (target.body) return createDirect(target);
   const pass = (ok) => check(null, { [CORRECT]: () => ok });
+  const tags = connectionTags();
   switch (target.call) {
     case 'http-json': {
-      const r = http.get(env.BASE_URL + target.path, { timeout: '30s' });
+      const r = http.get(env.BASE_URL + target.path, { timeout: '30s', tags });
       const body = r.status === 200 ? r.json() : null;
       return pass(body !== null && body.size === target.value && decodedLength(body.payload) === target.value);
     }
     case 'http-binary': {
       const r = http.get(env.BASE_URL + target.path,
-        { timeout: '30s', responseType: 'binary', headers: { Accept: 'application/x-protobuf' } });
+        { timeout: '30s', responseType: 'binary', headers: { Accept: 'application/x-protobuf' }, tags });
       return pass(r.status === 200 && r.body !== null && r.body.byteLength === target.value);
     }
     case 'grpc-unary': {
-      const r = connected().invoke(target.path, { size: target.size }, { timeout: '30s' });
+      const r = connected().invoke(target.path, { size: target.size }, { timeout: '30s', tags });
       return pass(r.status === grpc.StatusOK && r.message.size === target.value &&
         decodedLength(r.message.payload) === target.value);
     }
@@ -188,13 +214,13 @@ function direct(target) {
       // starts after the connection exists, so a virtual user's first stream does not count it.
       const client = connected();
       const opened = Date.now();
-      const stream = new grpc.Stream(client, target.path, { timeout: '30s' });
+      const stream = new grpc.Stream(client, target.path, { timeout: '30s', tags });
       let received = 0;
       let messages = 0;
       let checked = false;
       const finish = (ok) => { if (!checked) { checked = true; pass(ok); } };
       stream.on('data', (chunk) => {
-        if (messages++ === 0) streamFirstMessage.add(Date.now() - opened);
+        if (messages++ === 0) streamFirstMessage.add(Date.now() - opened, tags);
         received += decodedLength(chunk.data);
       });
       stream.on('error', () => finish(false));
@@ -212,21 +238,22 @@ function direct(target) {
 // answer checked for the new id (or, for the client stream, a count of one).
 function createDirect(target) {
   const pass = (ok) => check(null, { [CORRECT]: () => ok });
+  const tags = connectionTags();
   switch (target.call) {
     case 'http-json':
     case 'http-binary': {
       const type = target.call === 'http-json' ? 'application/json' : 'application/x-protobuf';
       const r = http.post(env.BASE_URL + target.path, filledBody(target).buffer,
-        { timeout: '30s', headers: { 'Content-Type': type, Accept: 'application/json' } });
+        { timeout: '30s', headers: { 'Content-Type': type, Accept: 'application/json' }, tags });
       return pass(r.status === 201 && r.json(target.field) > 0);
     }
     case 'grpc-unary': {
-      const r = connected().invoke(target.path, memberMessage(target), { timeout: '30s' });
+      const r = connected().invoke(target.path, memberMessage(target), { timeout: '30s', tags });
       return pass(r.status === grpc.StatusOK && Number(r.message[target.field]) > 0);
     }
     case 'grpc-stream': {
       // Client streaming: the member, the end of the stream, then the server's one answer.
-      const stream = new grpc.Stream(connected(), target.path, { timeout: '30s' });
+      const stream = new grpc.Stream(connected(), target.path, { timeout: '30s', tags });
       let checked = false;
       const finish = (ok) => { if (!checked) { checked = true; pass(ok); } };
       stream.on('data', (answer) => finish(Number(answer[target.field]) === target.value));

@@ -6,6 +6,7 @@ import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.PlanningRecord
+import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ClaimOutcome
@@ -155,6 +156,20 @@ class ReportTest {
         assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(4)
         assertThat(MarkdownReport.render(broken)).contains("## Problems",
             "is invalid and left out of every verdict: 10.00% of answers were wrong (limit 0.1%); the gateway's failed hops: data-server timeout × 100")
+    }
+
+    @Test
+    fun `a direct run says its latency is on warm connections only when k6 tagged the calls, and names a trial with too few`() {
+        val base = record().let { it.copy(scenario = it.scenario.copy(topology = "direct")) }
+        assertThat(MarkdownReport.render(base)).contains("topology direct").doesNotContain("Latency on warm connections")
+        val metrics = """{"grpc_req_duration":{"values":{"count":40}},"grpc_req_duration{connection:warm}":{"values":{"count":10}}}"""
+        val summary = com.fasterxml.jackson.databind.ObjectMapper().readTree("""{"metrics":$metrics}""")
+        val tagged = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
+            t.copy(k6 = summary.path("metrics"), flags = TrialFigures.connectionFlags(summary))
+        }) })
+        assertThat(MarkdownReport.render(tagged)).contains(
+            "Latency on warm connections: each virtual user's first 3 calls",
+            "10 of 40 calls came after their virtual user's first 3 (its new connection)")
     }
 
     @Test

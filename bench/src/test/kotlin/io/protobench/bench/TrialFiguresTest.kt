@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.DataTransfer
@@ -171,6 +172,46 @@ class TrialFiguresTest {
         assertThat(f[Figure.TOTAL_CPU_US.key]!!).isCloseTo(90.0, within(1e-9))
         assertThat(f[Figure.K6_CPU_US.key]!!).isCloseTo(400.0, within(1e-9))
         assertThat(f[Figure.FIRST_MESSAGE_P50.key]).isNull() // no stream, no first message
+    }
+
+    @Test
+    fun `a direct trial's latency leaves out each virtual user's calls on its new connection, whichever protocol`() {
+        // As k6 writes it for a gRPC trial: its thresholds put the HTTP submetric in, empty.
+        val k6 = json.readTree("""{"metrics":{
+            "http_req_duration{connection:warm}":{"values":{"avg":0,"med":0,"p(90)":0,"p(95)":0,"p(99)":0,"p(99.9)":0,"max":0,"count":0}},
+            "grpc_req_duration":{"values":{"avg":30.0,"med":28.0,"p(90)":60.0,"p(95)":90.0,"p(99)":120.0,"p(99.9)":130.0,"max":140.0,"count":130}},
+            "grpc_req_duration{connection:warm}":{"values":{"avg":21.5,"med":21.0,"p(90)":23.0,"p(95)":24.0,"p(99)":26.0,"p(99.9)":27.0,"max":28.0,"count":100}},
+            "stream_first_message":{"values":{"avg":9.0,"med":8.0,"p(99)":40.0,"count":30}},
+            "stream_first_message{connection:warm}":{"values":{"avg":6.0,"med":6.0,"p(99)":7.0,"count":20}},
+            "checks":{"values":{"passes":130,"fails":0}}},
+            "state":{"testRunDurationMs":3000}}""")
+        val f = TrialFigures.fromK6(k6)
+        assertThat(f[Figure.LATENCY_P50.key]).isEqualTo(21.0)
+        assertThat(f[Figure.LATENCY_MAX.key]).isEqualTo(28.0)
+        assertThat(f[Figure.FIRST_MESSAGE_P99.key]).isEqualTo(7.0)
+        // Every correct answer counts, those on new connections too: they cost the servers as much.
+        assertThat(f[Figure.THROUGHPUT.key]!!).isCloseTo(130 / 3.0, within(1e-9))
+        // A trial too short to warm any connection has no latency, rather than the new connections'.
+        val cold = TrialFigures.fromK6(json.readTree("""{"metrics":{
+            "grpc_req_duration":{"values":{"med":40.0,"count":30}},
+            "grpc_req_duration{connection:warm}":{"values":{"med":0,"count":0}}}}"""))
+        assertThat(cold[Figure.LATENCY_P50.key]).isNull()
+    }
+
+    @Test
+    fun `a direct trial with fewer warm calls than its latency needs is flagged with its counts, one with enough is not`() {
+        fun summary(calls: Int, warm: Int) = json.readTree("""{"metrics":{
+            "http_req_duration{connection:warm}":{"values":{"med":0,"count":0}},
+            "grpc_req_duration":{"values":{"med":30.0,"count":$calls}},
+            "grpc_req_duration{connection:warm}":{"values":{"med":21.0,"count":$warm}}}}""")
+        val few = TrialFigures.MIN_TIMED_CALLS - 1
+        assertThat(TrialFigures.connectionFlags(summary(calls = 200, warm = few)))
+            .containsExactly(Flag.ColdConnections(few.toLong(), 200, TrialFigures.COLD_CALLS, TrialFigures.MIN_TIMED_CALLS))
+        assertThat(TrialFigures.connectionFlags(summary(calls = 200, warm = TrialFigures.MIN_TIMED_CALLS))).isEmpty()
+        assertThat(TrialFigures.connectionFlags(summary(calls = 36, warm = 0)).single().describe())
+            .isEqualTo("0 of 36 calls came after their virtual user's first 3 (its new connection)")
+        // Through the gateway nothing is tagged: no flag.
+        assertThat(TrialFigures.connectionFlags(json.readTree("""{"metrics":{"http_req_duration":{"values":{"med":3.0,"count":500}}}}"""))).isEmpty()
     }
 
     @Test

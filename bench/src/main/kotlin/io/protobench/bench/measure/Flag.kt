@@ -20,6 +20,7 @@ import java.util.Locale
     JsonSubTypes.Type(Flag.WrongAnswers::class, name = "wrong-answers"),
     JsonSubTypes.Type(Flag.JitActive::class, name = "jit-active"),
     JsonSubTypes.Type(Flag.RowsMismatch::class, name = "rows-mismatch"),
+    JsonSubTypes.Type(Flag.ColdConnections::class, name = "cold-connections"),
 )
 sealed interface Flag {
     /** What happened in this trial, with its numbers, in the report's language. */
@@ -49,6 +50,16 @@ sealed interface Flag {
     data class Unsteady(val coefficientOfVariation: Double, val drift: Double, val seconds: Int) : Flag {
         override fun describe(t: Texts) = t("flag.unsteady", f("%.0f", coefficientOfVariation * 100), f("%+.0f", drift * 100), seconds)
         override fun meaning(t: Texts) = t("flag.unsteady.meaning")
+    }
+
+    /**
+     * Topology direct: only [timedCalls] of [calls] came after their virtual user's first
+     * [coldPerUser], which open and warm its connection, fewer than [minimum]: the trial's
+     * latency rests on those few (none: the trial has no latency).
+     */
+    data class ColdConnections(val timedCalls: Long, val calls: Long, val coldPerUser: Int, val minimum: Int) : Flag {
+        override fun describe(t: Texts) = t("flag.cold-connections", timedCalls, calls, coldPerUser)
+        override fun meaning(t: Texts) = t("flag.cold-connections.meaning", minimum)
     }
 
     /**

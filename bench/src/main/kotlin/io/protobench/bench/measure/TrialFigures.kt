@@ -81,11 +81,10 @@ object TrialFigures {
     fun fromK6(summary: JsonNode): Map<String, Double?> {
         val metrics = summary.path("metrics")
         // HTTP through the gateway or direct; gRPC when k6 calls the data-server's gRPC side itself.
-        val duration = listOf("http_req_duration", "grpc_req_duration").map { metrics.path(it).path("values") }.firstOrNull { !it.isMissingNode }
-            ?: metrics.path("http_req_duration").path("values")
-        // Only direct server streams have it (see protobench.js); a trend with no sample has none.
-        val firstMessage = metrics.path("stream_first_message").path("values").takeIf { (it.number("count") ?: 0.0) > 0 }
-            ?: MissingNode.getInstance()
+        // Direct calls on warm connections only, where k6 tagged them (see protobench.js).
+        val duration = timed(metrics, *CALL_TRENDS.toTypedArray())
+        // Only direct server streams have it; a trend with no sample has none.
+        val firstMessage = timed(metrics, "stream_first_message")
         val (passes, fails) = answers(summary)
         val seconds = summary.path("state").path("testRunDurationMs").asDouble(0.0) / 1000
         return mapOf(
@@ -103,6 +102,55 @@ object TrialFigures {
             Figure.DROPPED_ITERATIONS.key to (metrics.path("dropped_iterations").path("values").number("count") ?: 0.0),
         )
     }
+
+    /**
+     * The values of the first of [names] with samples. Where protobench.js tagged calls by
+     * connection (topology direct), only the warm connection's (`{connection:warm}`): when
+     * no call was warm the figure is missing, never made of new connections' calls. A
+     * summary without counts is taken at its word.
+     */
+    private fun timed(metrics: JsonNode, vararg names: String): JsonNode {
+        val name = names.firstOrNull { hasSamples(metrics.path(it).path("values")) } ?: return MissingNode.getInstance()
+        val warm = metrics.path("$name{$WARM_CONNECTION}").path("values")
+        return when {
+            warm.isMissingNode -> metrics.path(name).path("values")
+            hasSamples(warm) -> warm
+            else -> MissingNode.getInstance()
+        }
+    }
+
+    private fun hasSamples(values: JsonNode) = !values.isMissingNode && (values.number("count") ?: 1.0) > 0
+
+    /**
+     * Where k6 tagged calls by connection (topology direct): a [Flag.ColdConnections] when
+     * fewer than [MIN_TIMED_CALLS] calls came after their virtual user's first [COLD_CALLS],
+     * so that the latency rests on few calls (or none). Counts come from the latency trends:
+     * every call is in one.
+     */
+    fun connectionFlags(summary: JsonNode): List<Flag> {
+        val metrics = summary.path("metrics")
+        if (!tagsConnections(metrics)) return emptyList()
+        fun count(name: String) = metrics.path(name).path("values").number("count") ?: 0.0
+        val calls = CALL_TRENDS.sumOf { count(it) }
+        val warm = CALL_TRENDS.sumOf { count("$it{$WARM_CONNECTION}") }
+        return if (calls > 0 && warm < MIN_TIMED_CALLS) listOf(Flag.ColdConnections(warm.toLong(), calls.toLong(), COLD_CALLS, MIN_TIMED_CALLS)) else emptyList()
+    }
+
+    /** Whether k6's summary [metrics] tag calls by connection (direct trials since protobench.js does). */
+    fun tagsConnections(metrics: JsonNode?): Boolean =
+        metrics?.fieldNames()?.asSequence()?.any { it.endsWith("{$WARM_CONNECTION}") } == true
+
+    /** k6's trends that time a call: HTTP's, and gRPC's (a unary call, or a whole stream). */
+    private val CALL_TRENDS = listOf("http_req_duration", "grpc_req_duration")
+
+    /** Calls of each virtual user protobench.js tags `connection:new` (its COLD_CALLS): they open and warm its connections. */
+    const val COLD_CALLS = 3
+
+    /** Fewest warm calls a direct trial's latency may rest on without a flag: under 30 its p99 is close to its maximum. */
+    const val MIN_TIMED_CALLS = 30
+
+    /** The tag protobench.js gives a direct call once its virtual user's connection is warm. */
+    const val WARM_CONNECTION = "connection:warm"
 
     /**
      * (correct, wrong) answers: the script's one check passes only for status 200 with the

@@ -8,6 +8,7 @@ import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.measure.TrialRecord
@@ -114,6 +115,10 @@ object MarkdownReport {
             when {
                 s.topology == Topology.DIRECT.id -> {
                     appendLine(t("header.topology.direct"))
+                    // Runs from before protobench.js tagged calls by connection timed every call.
+                    if (r.trials.any { TrialFigures.tagsConnections(it.k6) }) {
+                        appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
+                    }
                     if (remote != null) appendLine(remote) else networkLines(env, direct = true).forEach(::appendLine)
                 }
                 remote != null -> appendLine(remote)

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonInclude
 import com.google.protobuf.ByteString
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
+import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.scenario.DurationText
 import java.nio.file.Files
 import java.nio.file.Path
@@ -172,6 +173,7 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
                 "BASE_URL" to gatewayUrl,
                 "TARGETS" to json.writeValueAsString(targets),
                 "DURATION" to DurationText.k6(duration),
+                "COLD_CALLS" to TrialFigures.COLD_CALLS.toString(),
             ) + load
         }
     }

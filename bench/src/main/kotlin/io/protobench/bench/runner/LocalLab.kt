@@ -178,7 +178,8 @@ class LocalLab(
             val (correct, wrong) = TrialFigures.answers(summary)
             val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
-            val sample = Sample(figures, correct.toLong(), wrong.toLong(), commonFlags(figures, usage, run.offered, correct, wrong), null, summary.path("metrics"))
+            val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary)
+            val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"))
             ledger?.close(sample.correctAnswers)?.let { (rows, flags) -> sample.copy(figures = sample.figures + rows, flags = sample.flags + flags) } ?: sample
         } catch (e: Exception) {
             failed(servers, e)
