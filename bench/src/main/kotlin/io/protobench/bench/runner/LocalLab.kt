@@ -89,8 +89,7 @@ class LocalLab(
                 }
                 val end = gateway.endWindow()
                 val sample = sample(summary, end, cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores), run.offered)
-                ledger?.close(sample.correctAnswers)?.let { (figures, flags) -> sample.copy(figures = sample.figures + figures, flags = sample.flags + flags) }
-                    ?: sample
+                ledger?.closeInto(sample) ?: sample
             } catch (e: Exception) {
                 failed(servers, e)
             }
@@ -180,7 +179,7 @@ class LocalLab(
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
             val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary)
             val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"))
-            ledger?.close(sample.correctAnswers)?.let { (rows, flags) -> sample.copy(figures = sample.figures + rows, flags = sample.flags + flags) } ?: sample
+            ledger?.closeInto(sample) ?: sample
         } catch (e: Exception) {
             failed(servers, e)
         }
@@ -204,7 +203,7 @@ class LocalLab(
             val wrong = report.requests - report.ok
             val flags = usage.flags(CpuUsage.MACHINE_SATURATED) + listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong, report.requests) else null)
             val sample = Sample(figures, report.ok, wrong, flags, failures = report.failures)
-            ledger?.close(report.ok)?.let { (rows, more) -> sample.copy(figures = sample.figures + rows, flags = sample.flags + more) } ?: sample
+            ledger?.closeInto(sample) ?: sample
         } catch (e: Exception) {
             failed(servers, e)
         }

@@ -47,6 +47,12 @@ class MemberLedger(
         return figures to flags
     }
 
+    /** [sample] with the table's figures and flags added, its correct answers the requests confirmed. */
+    fun closeInto(sample: Sample): Sample {
+        val (figures, flags) = close(sample.correctAnswers)
+        return sample.copy(figures = sample.figures + figures, flags = sample.flags + flags)
+    }
+
     companion object {
         /** The ledger of [cell] when it creates members; null for reads. */
         fun of(cell: Cell, dataServer: () -> DataServerClient): MemberLedger? {

@@ -57,4 +57,13 @@ class MemberLedgerTest {
         assertThat(figures[Figure.DB_MS_PER_REQ.key]).isNull()
         assertThat(ledger(MemberCounts(1, 501, dbTime(1, 0.1)), membersPerRequest = 0).close(300).second).hasSize(1)
     }
+
+    @Test
+    fun `closing into a sample keeps its figures and flags and checks the table against its correct answers`() {
+        val busy = Flag.MachineBusy(0.97, 0.9, 2)
+        val sample = Sample(mapOf(Figure.THROUGHPUT.key to 50.0), correctAnswers = 100, wrongAnswers = 0, flags = listOf(busy))
+        val closed = ledger(MemberCounts(99, 599, dbTime(99, 0.2))).closeInto(sample)
+        assertThat(closed.figures).containsEntry(Figure.THROUGHPUT.key, 50.0).containsEntry(Figure.ROWS_WRITTEN.key, 99.0)
+        assertThat(closed.flags).containsExactly(busy, Flag.RowsMismatch(confirmed = 100, rows = 99, committed = 99))
+    }
 }
