@@ -90,14 +90,26 @@ class NetnsLinkTest {
     fun `a link whose bucket lets one answer through faster than the rate does not hold, whatever its bulk rate`() {
         val region = NetworkProfile.parse("region")
         fun check(answerMs: Double?) = LinkCheck(region, listOf("tbf"), RttCheck(10.0, 10.4, 0.06), 961.0, answerMs)
-        assertThat(check(8.0).answerAtRateMs).isCloseTo(8.39, offset(0.01))
+        assertThat(check(8.0).answerAtRateMs).isCloseTo(8.77, offset(0.01))
         assertThat(check(8.0).holds).isTrue()
         assertThat(check(1.2).holds).isFalse() // a 10 ms bucket (1.25 MB) let the whole answer through
-        assertThat(check(1.2).describe()).contains("a 1 MiB answer after a pause 1.20 ms (the rate alone: 8.39)").contains("NOT within 10%")
+        assertThat(check(1.2).describe()).contains("a 1 MiB answer after a pause 1.20 ms (the rate alone: 8.77)").contains("NOT within 10%")
         assertThat(check(null).holds).isFalse()
         val noRate = LinkCheck(NetworkProfile.parse("rtt=20ms"), listOf("relay"), RttCheck(20.0, 20.3, 0.06), null, null)
         assertThat(noRate.holds).isTrue()
         assertThat(noRate.describe()).doesNotContain("answer")
+    }
+
+    @Test
+    fun `the bulk rate is checked against the data a link of the profile's rate carries, not against its frames`() {
+        val region = NetworkProfile.parse("region")
+        fun check(mbit: Double) = LinkCheck(region, listOf("tbf"), RttCheck(10.0, 9.7, 0.07), mbit, 8.5)
+        assertThat(check(898.0).dataRateMbit).isCloseTo(956.4, offset(0.1))
+        // A fresh clone measured 898 Mbit/s through tbf at 1 Gbit/s: 10.2% under the frame rate, 6.1% under the data rate.
+        assertThat(check(898.0).holds).isTrue()
+        assertThat(check(898.0).describe()).contains("bandwidth 898 Mbit/s of data (asked 1000, 956 of it data)").endsWith("within 10%")
+        assertThat(check(850.0).holds).isFalse()
+        assertThat(check(1060.0).holds).isFalse()
     }
 
     @Test
@@ -184,8 +196,8 @@ class NetnsLinkTest {
         // The relay's delay was shortened by what its own wake-ups cost; the round trip cannot be under both delays as it ran.
         assertThat(check.relayOneWayMs).isNotNull().isBetween(0.0, 10.0)
         assertThat(check.rtt!!.measuredMs).isGreaterThanOrEqualTo(2 * check.relayOneWayMs!!)
-        // tbf sends at most its bucket (8 KiB here) ahead of the rate: 1 MiB cannot arrive in under 99% of 83.9 ms.
-        assertThat(check.answerMs).isNotNull().isGreaterThan(0.98 * check.answerAtRateMs!!)
+        // tbf sends at most its bucket (8 KiB here) ahead of the rate: 1 MiB of data (1.10 MB of frames) cannot arrive in under 99% of 87.7 ms.
+        assertThat(check.answerMs).isNotNull().isGreaterThan(0.97 * check.answerAtRateMs!!)
         assertThat(check.applied).anySatisfy { assertThat(it).contains("100 mbit/s") }
         val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
