@@ -17,6 +17,7 @@
 //   LOAD_MODEL      closed (constant VUs) | open (constant arrival rate)
 //   VUS             closed: virtual users
 //   RATE, MAX_VUS   open: requests per second, and the VU pool that may serve them
+//   START_VUS       open: the users k6 starts with (more, up to MAX_VUS, only when none is idle)
 //   DURATION        k6 duration, e.g. 30000ms
 //   COLD_CALLS      topology direct: each virtual user's first calls, tagged connection:new
 //   SUMMARY_PATH    where the end-of-test summary JSON is written
@@ -46,7 +47,7 @@ function scenario() {
       rate: Number(env.RATE),
       timeUnit: '1s',
       duration: env.DURATION,
-      preAllocatedVUs: Number(env.MAX_VUS),
+      preAllocatedVUs: Number(env.START_VUS || env.MAX_VUS),
       maxVUs: Number(env.MAX_VUS),
     };
   }

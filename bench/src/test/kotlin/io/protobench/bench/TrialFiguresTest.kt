@@ -87,9 +87,11 @@ class TrialFiguresTest {
         val target = K6Target(cell.condition.target.gatewayPath(cell.arm), "serializedSize", 1234)
         val inv = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Rate(50, 20), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
         assertThat(inv.environment).containsEntry("TARGETS", """[{"path":"/api/complex/grpc/stream?complexity=ultra","field":"serializedSize","value":1234}]""")
-            .containsEntry("LOAD_MODEL", "open").containsEntry("RATE", "50").containsEntry("MAX_VUS", "20")
+            .containsEntry("LOAD_MODEL", "open").containsEntry("RATE", "50").containsEntry("MAX_VUS", "20").containsEntry("START_VUS", "20")
             .containsEntry("DURATION", "3000ms")
             .containsEntry("GOMAXPROCS", "1")
+        val direct = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Rate(50, 20, startVus = 5), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
+        assertThat(direct.environment).containsEntry("START_VUS", "5").containsEntry("MAX_VUS", "20")
     }
 
     @Test

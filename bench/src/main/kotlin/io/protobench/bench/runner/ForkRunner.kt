@@ -22,6 +22,7 @@ import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.SeedTool
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Soak
 import io.protobench.bench.scenario.Variant
 import java.time.Clock
@@ -259,16 +260,31 @@ class ForkRunner(
      */
     private fun costLoad(condition: Condition, fork: ForkRecord, r: RunRecord, variant: Variant?): Pair<LoadLevel, Calibration?>? {
         (condition.load as? LoadLevel.Rate)?.let { return it to null }
-        calibrationOf(r, condition, variant)?.let { return LoadLevel.Rate(it.ratePerSecond, it.maxVus) to null }
-        val maxVus = rateVus((condition.load as LoadLevel.Vus).vus)
+        val vus = (condition.load as LoadLevel.Vus).vus
+        calibrationOf(r, condition, variant)?.let { return fixedRate(it.ratePerSecond, vus) to null }
+        val maxVus = rateVus(vus)
         val declared = scenario.costRates[condition.target.name]
         val probes = fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
         val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second }
             // A fixed rate needs no probe; without one there is nothing to record its share of.
-            ?: return declared?.let { LoadLevel.Rate(it, maxVus) to null }
+            ?: return declared?.let { fixedRate(it, vus) to null }
         val rate = declared ?: maxOf(1, (slowest.second * scenario.utilisation).toInt())
-        return LoadLevel.Rate(rate, maxVus) to
+        return fixedRate(rate, vus) to
             Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus, rateOwner(variant), declared = declared != null)
+    }
+
+    /**
+     * A cost trial's fixed rate for a condition of [vus] closed-model users. In topology
+     * direct k6 starts only those [vus] (more when none is idle, up to [rateVus]): each
+     * trial is a new k6 process whose users open new connections, and a pool of 50 gave
+     * each connection 4 calls of a 201-call trial, so the latency read past its first
+     * [TrialFigures.COLD_CALLS] calls was its 4th call's, still on a cold gRPC window
+     * across region. Half the capacity of [vus] users keeps about half of them busy, so
+     * [vus] hold the rate and each makes about a tenth of the calls.
+     */
+    private fun fixedRate(perSecond: Int, vus: Int): LoadLevel.Rate {
+        val maxVus = rateVus(vus)
+        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) minOf(vus, maxVus) else maxVus)
     }
 
     private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =

@@ -167,7 +167,10 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
         fun scriptEnvironment(gatewayUrl: String, targets: List<K6Target>, offered: LoadLevel, duration: Duration): Map<String, String> {
             val load = when (offered) {
                 is LoadLevel.Vus -> mapOf("LOAD_MODEL" to "closed", "VUS" to offered.vus.toString())
-                is LoadLevel.Rate -> mapOf("LOAD_MODEL" to "open", "RATE" to offered.perSecond.toString(), "MAX_VUS" to offered.maxVus.toString())
+                is LoadLevel.Rate -> mapOf(
+                    "LOAD_MODEL" to "open", "RATE" to offered.perSecond.toString(),
+                    "START_VUS" to offered.startVus.toString(), "MAX_VUS" to offered.maxVus.toString(),
+                )
             }
             return mapOf(
                 "BASE_URL" to gatewayUrl,

@@ -336,7 +336,12 @@ sealed interface LoadLevel {
         override val label get() = "vus=$vus"
     }
 
-    data class Rate(val perSecond: Int, val maxVus: Int) : LoadLevel {
+    /**
+     * [perSecond] arrivals served by up to [maxVus] virtual users, of which k6 starts
+     * [startVus] and adds more only when none is idle. k6 hands arrivals to its idle
+     * users in turn, so the fewer it starts, the more calls each user's connection makes.
+     */
+    data class Rate(val perSecond: Int, val maxVus: Int, val startVus: Int = maxVus) : LoadLevel {
         override val label get() = "rate=$perSecond/s"
     }
 }

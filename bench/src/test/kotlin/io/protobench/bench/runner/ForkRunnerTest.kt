@@ -193,6 +193,17 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `a direct run's cost trials start only the condition's users, so each connection makes many calls, and through the gateway k6 starts its whole pool`() {
+        fun costLoads(extra: String) = FakeLab(FakeClock(), clearCosts).also { run(scenario(extra), it) }
+            .runs.map { it.second.offered }.filterIsInstance<LoadLevel.Rate>()
+        assertThat(costLoads("topology: direct")).isNotEmpty().allSatisfy {
+            assertThat(it.startVus).isEqualTo(10)
+            assertThat(it.maxVus).isEqualTo(ForkRunner.MIN_RATE_VUS)
+        }
+        assertThat(costLoads("").map { it.startVus }).isNotEmpty().containsOnly(ForkRunner.MIN_RATE_VUS)
+    }
+
+    @Test
     fun `a direct run measures no null hop, and its hop CPU is the data-server's whole CPU per request`() {
         val r = run(scenario("topology: direct"), FakeLab(FakeClock(), clearCosts))
         assertThat(r.scenario.topology).isEqualTo("direct")
