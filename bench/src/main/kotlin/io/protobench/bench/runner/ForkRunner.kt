@@ -275,16 +275,15 @@ class ForkRunner(
 
     /**
      * A cost trial's fixed rate for a condition of [vus] closed-model users. In topology
-     * direct k6 starts only those [vus] (more when none is idle, up to [rateVus]): each
-     * trial is a new k6 process whose users open new connections, and a pool of 50 gave
-     * each connection 4 calls of a 201-call trial, so the latency read past its first
+     * direct k6 starts [directStartVus] of them (more when none is idle, up to [rateVus]):
+     * each trial is a new k6 process whose users open new connections, and a pool of 50
+     * gave each connection 4 calls of a 201-call trial, so the latency read past its first
      * [TrialFigures.COLD_CALLS] calls was its 4th call's, still on a cold gRPC window
-     * across region. Half the capacity of [vus] users keeps about half of them busy, so
-     * [vus] hold the rate and each makes about a tenth of the calls.
+     * across region.
      */
     private fun fixedRate(perSecond: Int, vus: Int): LoadLevel.Rate {
         val maxVus = rateVus(vus)
-        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) minOf(vus, maxVus) else maxVus)
+        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) minOf(directStartVus(vus), maxVus) else maxVus)
     }
 
     private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =
@@ -375,6 +374,15 @@ class ForkRunner(
 
         /** The virtual users k6 may use to hold a fixed rate in a condition of [vus] closed-model users. */
         fun rateVus(vus: Int) = maxOf(2 * vus, MIN_RATE_VUS)
+
+        /**
+         * The users a direct cost trial starts with: twice the condition's. At half the
+         * capacity of [vus] users about half of them are busy, yet starting only [vus] let
+         * a stall pile arrivals up: both gRPC arms dropped 1% of their 1 KB calls across
+         * region while k6 started more users. Twice as many still give each connection
+         * about 10 calls of a 201-call trial, 7 of them timed.
+         */
+        fun directStartVus(vus: Int) = 2 * vus
     }
 }
 

@@ -197,7 +197,7 @@ class ForkRunnerTest {
         fun costLoads(extra: String) = FakeLab(FakeClock(), clearCosts).also { run(scenario(extra), it) }
             .runs.map { it.second.offered }.filterIsInstance<LoadLevel.Rate>()
         assertThat(costLoads("topology: direct")).isNotEmpty().allSatisfy {
-            assertThat(it.startVus).isEqualTo(10)
+            assertThat(it.startVus).isEqualTo(20)
             assertThat(it.maxVus).isEqualTo(ForkRunner.MIN_RATE_VUS)
         }
         assertThat(costLoads("").map { it.startVus }).isNotEmpty().containsOnly(ForkRunner.MIN_RATE_VUS)
