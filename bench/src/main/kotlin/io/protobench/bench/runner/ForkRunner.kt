@@ -262,15 +262,15 @@ class ForkRunner(
         (condition.load as? LoadLevel.Rate)?.let { return it to null }
         val vus = (condition.load as LoadLevel.Vus).vus
         calibrationOf(r, condition, variant)?.let { return fixedRate(it.ratePerSecond, vus) to null }
-        val maxVus = rateVus(vus)
         val declared = scenario.costRates[condition.target.name]
         val probes = fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
         val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second }
             // A fixed rate needs no probe; without one there is nothing to record its share of.
             ?: return declared?.let { fixedRate(it, vus) to null }
-        val rate = declared ?: maxOf(1, (slowest.second * scenario.utilisation).toInt())
-        return fixedRate(rate, vus) to
-            Calibration(condition.label, fork.index, slowest.second, slowest.first.arm, rate, maxVus, rateOwner(variant), declared = declared != null)
+        val load = fixedRate(declared ?: maxOf(1, (slowest.second * scenario.utilisation).toInt()), vus)
+        return load to Calibration(
+            condition.label, fork.index, slowest.second, slowest.first.arm, load.perSecond, load.maxVus, rateOwner(variant), declared = declared != null,
+        )
     }
 
     /**
@@ -283,7 +283,7 @@ class ForkRunner(
      */
     private fun fixedRate(perSecond: Int, vus: Int): LoadLevel.Rate {
         val maxVus = rateVus(vus)
-        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) minOf(directStartVus(vus), maxVus) else maxVus)
+        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) directStartVus(vus) else maxVus)
     }
 
     private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =
@@ -382,7 +382,7 @@ class ForkRunner(
          * region while k6 started more users. Twice as many still give each connection
          * about 10 calls of a 201-call trial, 7 of them timed.
          */
-        fun directStartVus(vus: Int) = 2 * vus
+        fun directStartVus(vus: Int) = 2 * vus // never above rateVus(vus)
     }
 }
 
