@@ -177,6 +177,13 @@ class BenchEndToEndTest {
             assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
             assertThat(trial.figures[Figure.API_CPU_US.key]).isNull()
         }
+        // Each cost trial's users first made their cold calls in a warm-up of their own (2 users -> 4 started, 3 calls each).
+        assertThat(record.trials.filter { it.kind == TrialKind.COST }).allSatisfy { trial ->
+            val k6 = trial.k6!!
+            val warmUp = k6.path("iterations{scenario:warmup}").path("values").path("count").asDouble()
+            assertThat(warmUp).describedAs(trial.arm).isEqualTo(4.0 * TrialFigures.COLD_CALLS)
+            assertThat(trial.correctAnswers.toDouble()).describedAs(trial.arm).isEqualTo(warmUp + k6.path("checks{scenario:cell}").path("values").path("passes").asDouble())
+        }
         val hopCpu = Analysis.of(record).single().cost.associate { it.arm to it.estimates[Figure.HOP_CPU_US] }
         assertThat(hopCpu.keys).containsExactlyInAnyOrderElementsOf(protocols)
         assertThat(hopCpu.values).allSatisfy { assertThat(it!!.mean).isPositive() }

@@ -91,7 +91,42 @@ class TrialFiguresTest {
             .containsEntry("DURATION", "3000ms")
             .containsEntry("GOMAXPROCS", "1")
         val direct = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Rate(50, 20, startVus = 5), Duration.ofSeconds(3), Path.of("/tmp/sum.json"))
-        assertThat(direct.environment).containsEntry("START_VUS", "5").containsEntry("MAX_VUS", "20")
+        assertThat(direct.environment).containsEntry("START_VUS", "5").containsEntry("MAX_VUS", "20").doesNotContainKey("WARM_UP_MS")
+        assertThat(direct.duration).isEqualTo(Duration.ofSeconds(3))
+        val warmed = K6Invocation.of(Path.of("s.js"), "http://127.0.0.1:1", listOf(target), LoadLevel.Rate(50, 20, startVus = 5), Duration.ofSeconds(3),
+            Path.of("/tmp/sum.json"), warmUp = Duration.ofMillis(1500))
+        // k6 is given the warm-up on top of the trial, and so is the runner's wait for it.
+        assertThat(warmed.environment).containsEntry("WARM_UP_MS", "1500").containsEntry("DURATION", "3000ms")
+        assertThat(warmed.duration).isEqualTo(Duration.ofMillis(4500))
+    }
+
+    @Test
+    fun `a direct cost trial's users get as long to warm their connections as the trial's rate takes for their first calls, within bounds`() {
+        val calls = TrialFigures.COLD_CALLS
+        // 20 users at 7 calls a second (1 MB across wan): 60 calls take 8.6 s at that rate.
+        assertThat(K6Invocation.connectionWarmUp(LoadLevel.Rate(7, 50, startVus = 20))).isEqualTo(Duration.ofMillis(20L * calls * 1000 / 7))
+        // 1 KB at 429/s would need 140 ms: the least k6 accepts is kept.
+        assertThat(K6Invocation.connectionWarmUp(LoadLevel.Rate(429, 50, startVus = 20))).isEqualTo(K6Invocation.MIN_WARM_UP)
+        assertThat(K6Invocation.connectionWarmUp(LoadLevel.Rate(1, 50, startVus = 20))).isEqualTo(K6Invocation.MAX_WARM_UP)
+        // Capacity probes (closed model) are not warmed first.
+        assertThat(K6Invocation.connectionWarmUp(LoadLevel.Vus(10))).isEqualTo(Duration.ZERO)
+    }
+
+    @Test
+    fun `after a warm-up the throughput is the timed scenario's answers over its own seconds, while every answer still counts`() {
+        val k6 = json.readTree("""{"metrics":{
+            "http_req_duration":{"values":{"med":12.0,"count":260}},
+            "http_req_duration{connection:warm}":{"values":{"med":10.0,"count":200}},
+            "checks":{"values":{"passes":260,"fails":0}},
+            "checks{scenario:cell}":{"values":{"passes":200,"fails":0}},
+            "dropped_iterations":{"values":{"count":0}}},
+            "state":{"testRunDurationMs":3900}, "warmUpMs": 900}""")
+        val f = TrialFigures.fromK6(k6)
+        assertThat(f[Figure.THROUGHPUT.key]!!).isCloseTo(200 / 3.0, within(1e-9))
+        assertThat(f[Figure.LATENCY_P50.key]).isEqualTo(10.0)
+        assertThat(TrialFigures.rateFlags(f + TrialFigures.rateShare(f, 67), 67)).isEmpty()
+        // The warm-up's calls are answers too (CPU per request divides by them), and are wrong when wrong.
+        assertThat(TrialFigures.answers(k6)).isEqualTo(260.0 to 0.0)
     }
 
     @Test

@@ -86,9 +86,9 @@ object TrialFigures {
         // Only direct server streams have it; a trend with no sample has none.
         val firstMessage = timed(metrics, "stream_first_message")
         val (passes, fails) = answers(summary)
-        val seconds = summary.path("state").path("testRunDurationMs").asDouble(0.0) / 1000
+        val (timedPasses, seconds) = timedAnswers(summary)
         return mapOf(
-            Figure.THROUGHPUT.key to if (seconds > 0) passes / seconds else null,
+            Figure.THROUGHPUT.key to if (seconds > 0) timedPasses / seconds else null,
             Figure.LATENCY_AVG.key to duration.number("avg"),
             Figure.LATENCY_P50.key to duration.number("med"),
             Figure.LATENCY_P90.key to duration.number("p(90)"),
@@ -160,6 +160,22 @@ object TrialFigures {
         val checks = summary.path("metrics").path("checks").path("values")
         return checks.path("passes").asDouble(0.0) to checks.path("fails").asDouble(0.0)
     }
+
+    /**
+     * The correct answers of the timed scenario and its seconds. A direct cost trial's
+     * users first warm their connections (protobench.js `warmup`, `warmUpMs` long): its
+     * answers count for CPU per request and errors, not for the rate the cell held.
+     */
+    private fun timedAnswers(summary: JsonNode): Pair<Double, Double> {
+        val seconds = summary.path("state").path("testRunDurationMs").asDouble(0.0) / 1000
+        val warmUpMs = summary.path("warmUpMs").asDouble(0.0)
+        if (warmUpMs <= 0) return answers(summary).first to seconds
+        val cell = summary.path("metrics").path("checks{$TIMED_SCENARIO}").path("values").path("passes").asDouble(0.0)
+        return cell to seconds - warmUpMs / 1000
+    }
+
+    /** The tag of the scenario protobench.js times, after any warm-up. */
+    const val TIMED_SCENARIO = "scenario:cell"
 
     /** For an open-model trial: how much of the target rate was achieved; null for closed load. */
     fun rateShare(figures: Map<String, Double?>, targetPerSecond: Int?): Map<String, Double?> {

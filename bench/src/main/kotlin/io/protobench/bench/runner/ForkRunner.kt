@@ -275,11 +275,10 @@ class ForkRunner(
 
     /**
      * A cost trial's fixed rate for a condition of [vus] closed-model users. In topology
-     * direct k6 starts [directStartVus] of them (more when none is idle, up to [rateVus]):
-     * each trial is a new k6 process whose users open new connections, and a pool of 50
-     * gave each connection 4 calls of a 201-call trial, so the latency read past its first
-     * [TrialFigures.COLD_CALLS] calls was its 4th call's, still on a cold gRPC window
-     * across region.
+     * direct k6 starts [directStartVus] of them (more when none is idle, up to [rateVus])
+     * and warms their new connections before the trial ([K6Invocation.connectionWarmUp]):
+     * each trial is a new k6 process, and warming a pool of 50 would cost 150 calls (1 MB
+     * across wan: 12 s of the link) where 20 users hold the rate.
      */
     private fun fixedRate(perSecond: Int, vus: Int): LoadLevel.Rate {
         val maxVus = rateVus(vus)
@@ -376,11 +375,10 @@ class ForkRunner(
         fun rateVus(vus: Int) = maxOf(2 * vus, MIN_RATE_VUS)
 
         /**
-         * The users a direct cost trial starts with: twice the condition's. At half the
-         * capacity of [vus] users about half of them are busy, yet starting only [vus] let
-         * a stall pile arrivals up: both gRPC arms dropped 1% of their 1 KB calls across
-         * region while k6 started more users. Twice as many still give each connection
-         * about 10 calls of a 201-call trial, 7 of them timed.
+         * The users a direct cost trial starts (and warms) with: twice the condition's. At
+         * half the capacity of [vus] users about half of them are busy; twice as many leave
+         * room for a stall. A user k6 adds during the trial starts cold, and its first calls
+         * are tagged new and left out of the latency.
          */
         fun directStartVus(vus: Int) = 2 * vus // never above rateVus(vus)
     }

@@ -127,18 +127,40 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
          */
         val FIXED_RATE_GO_RUNTIME = mapOf("GOMAXPROCS" to "1", "GOGC" to "400")
 
-        /** [baseUrl]: the gateway, or in a direct run the data-server's HTTP side, with [grpcAddress] its gRPC side. */
+        /**
+         * [baseUrl]: the gateway, or in a direct run the data-server's HTTP side, with
+         * [grpcAddress] its gRPC side. A [warmUp] runs before the timed [duration] (see [connectionWarmUp]).
+         */
         fun of(
             script: Path, baseUrl: String, targets: List<K6Target>, offered: LoadLevel, duration: Duration, summary: Path,
-            grpcAddress: String? = null,
+            grpcAddress: String? = null, warmUp: Duration = Duration.ZERO,
         ): K6Invocation {
             val goRuntime = if (offered is LoadLevel.Rate) FIXED_RATE_GO_RUNTIME else emptyMap()
             val environment = scriptEnvironment(baseUrl, targets, offered, duration) +
                 ("SUMMARY_PATH" to summary.toAbsolutePath().toString()) + goRuntime +
                 (if (targets.any { it.body != null }) emailLayout() else emptyMap()) +
-                listOfNotNull(grpcAddress?.let { "GRPC_ADDR" to it })
-            return K6Invocation(script, environment, duration)
+                listOfNotNull(grpcAddress?.let { "GRPC_ADDR" to it }, warmUp.takeIf { !it.isZero }?.let { "WARM_UP_MS" to it.toMillis().toString() })
+            return K6Invocation(script, environment, duration + warmUp)
         }
+
+        /**
+         * The time a direct cost trial's users get to make their first [TrialFigures.COLD_CALLS]
+         * calls each before the timed scenario starts (k6 scenarios start at fixed offsets):
+         * as long as the trial's own rate takes for that many calls. The rate is half the
+         * slowest protocol's capacity, so warm connections would need half of it; new ones
+         * take longer (1 MB across region: two to five times a warm call). At least
+         * [MIN_WARM_UP] (the least maxDuration k6 takes), at most [MAX_WARM_UP] (a slow
+         * link's 1 MB): a user still warming when the cell starts keeps its calls tagged new.
+         * Closed-model trials (capacity probes) have none.
+         */
+        fun connectionWarmUp(offered: LoadLevel): Duration {
+            val rate = offered as? LoadLevel.Rate ?: return Duration.ZERO
+            val calls = rate.startVus.toLong() * TrialFigures.COLD_CALLS
+            return Duration.ofMillis(calls * 1000 / rate.perSecond).coerceIn(MIN_WARM_UP, MAX_WARM_UP)
+        }
+
+        val MIN_WARM_UP: Duration = Duration.ofSeconds(1)
+        val MAX_WARM_UP: Duration = Duration.ofSeconds(30)
 
         /**
          * Makes this k6 run's member emails differ from every other run's against the same

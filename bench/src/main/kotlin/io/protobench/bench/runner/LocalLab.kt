@@ -156,7 +156,10 @@ class LocalLab(
      * A fork without a gateway (`topology: direct`): k6 calls the data-server over each
      * protocol itself. A trial's figures come from k6 (answers, latency: the hop), /proc
      * (CPU of the data-server and of k6) and the data-server's own counters before and
-     * after (allocation, GC, heap), and for member creation the table's ([MemberLedger]);
+     * after (allocation, GC, heap), and for member creation the table's ([MemberLedger]).
+     * A cost trial's users warm their connections first, inside the same k6 process
+     * ([K6Invocation.connectionWarmUp]): those calls count as answers and CPU, not in the
+     * throughput or latency;
      * a soak window's from the data-server's request count (reads) or creations (writes)
      * and counters, as there is no gateway window to read.
      */
@@ -172,8 +175,10 @@ class LocalLab(
             dataServer.resetPeakHeap()
             val before = cpu.read(servers.pids, servers.processTrees)
             val start = dataServer.snapshot()
-            val summary = k6.run(invocation(listOf(run.cell), run.offered, run.duration))
+            val warmUp = K6Invocation.connectionWarmUp(run.offered)
+            val summary = k6.run(invocation(listOf(run.cell), run.offered, run.duration, warmUp))
             val usage = cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores)
+            // Every answer of the process, the warm-up's too: its CPU is in the counters.
             val (correct, wrong) = TrialFigures.answers(summary)
             val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
@@ -241,9 +246,9 @@ class LocalLab(
 
         override fun close() = servers.close()
 
-        private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
+        private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration, warmUp: Duration = Duration.ZERO) = K6Invocation.of(
             script, servers.dataServerUrl, cells.map { K6Target.direct(it, memberBodies) }, offered, duration, dir.resolve("logs/k6-summary.json"),
-            grpcAddress = servers.dataServerGrpc,
+            grpcAddress = servers.dataServerGrpc, warmUp = warmUp,
         )
     }
 }
