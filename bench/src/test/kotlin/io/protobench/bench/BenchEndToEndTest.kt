@@ -180,15 +180,16 @@ class BenchEndToEndTest {
         // Each cost trial's users first made their cold calls in a warm-up of their own (2 users -> 4 started, 3 calls each).
         assertThat(record.trials.filter { it.kind == TrialKind.COST }).allSatisfy { trial ->
             val k6 = trial.k6!!
-            val warmUp = k6.path("iterations{scenario:warmup}").path("values").path("count").asDouble()
+            val warmUp = k6.path("iterations{${TrialFigures.WARM_UP_SCENARIO}}").path("values").path("count").asDouble()
             assertThat(warmUp).describedAs(trial.arm).isEqualTo(4.0 * TrialFigures.COLD_CALLS)
-            assertThat(trial.correctAnswers.toDouble()).describedAs(trial.arm).isEqualTo(warmUp + k6.path("checks{scenario:cell}").path("values").path("passes").asDouble())
+            assertThat(trial.correctAnswers.toDouble()).describedAs(trial.arm).isEqualTo(warmUp + k6.path("checks{${TrialFigures.TIMED_SCENARIO}}").path("values").path("passes").asDouble())
         }
         val hopCpu = Analysis.of(record).single().cost.associate { it.arm to it.estimates[Figure.HOP_CPU_US] }
         assertThat(hopCpu.keys).containsExactlyInAnyOrderElementsOf(protocols)
         assertThat(hopCpu.values).allSatisfy { assertThat(it!!.mean).isPositive() }
         assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
-        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "## size=1kb vus=2", "| gRPC/Stream |")
+        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "## size=1kb vus=2", "| gRPC/Stream |",
+            "A cost trial's users make them in a warm-up before its fixed rate is timed")
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1)
     }
 

@@ -170,6 +170,14 @@ class ReportTest {
         assertThat(MarkdownReport.render(tagged)).contains(
             "Latency on warm connections: each virtual user's first 3 calls",
             "10 of 40 calls came after their virtual user's first 3 (its new connection)")
+        assertThat(MarkdownReport.render(tagged)).doesNotContain("warm-up before its fixed rate")
+        // Since cost trials warm their users first, those calls are out of their throughput too, and the header says so.
+        val warmedFirst = com.fasterxml.jackson.databind.ObjectMapper().readTree(
+            """{"metrics":${metrics.dropLast(1)},"iterations{scenario:warmup}":{"values":{"count":30}}}}""")
+        val warmed = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t -> t.copy(k6 = warmedFirst.path("metrics")) }) })
+        assertThat(MarkdownReport.render(warmed)).contains(
+            "each virtual user's first 3 calls, which open its connections, are left out of the latency figures. " +
+                "A cost trial's users make them in a warm-up before its fixed rate is timed")
     }
 
     @Test

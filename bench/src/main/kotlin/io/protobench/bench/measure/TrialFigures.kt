@@ -140,6 +140,12 @@ object TrialFigures {
     fun tagsConnections(metrics: JsonNode?): Boolean =
         metrics?.fieldNames()?.asSequence()?.any { it.endsWith("{$WARM_CONNECTION}") } == true
 
+    /** Whether k6's summary [metrics] come from a trial whose users warmed their connections before it was timed. */
+    fun warmsUpFirst(metrics: JsonNode?): Boolean = metrics?.has("iterations{$WARM_UP_SCENARIO}") == true
+
+    /** The tag of protobench.js's warm-up scenario. */
+    const val WARM_UP_SCENARIO = "scenario:warmup"
+
     /** k6's trends that time a call: HTTP's, and gRPC's (a unary call, or a whole stream). */
     private val CALL_TRENDS = listOf("http_req_duration", "grpc_req_duration")
 

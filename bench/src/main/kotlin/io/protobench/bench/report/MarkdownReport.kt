@@ -116,8 +116,10 @@ object MarkdownReport {
                 s.topology == Topology.DIRECT.id -> {
                     appendLine(t("header.topology.direct"))
                     // Runs from before protobench.js tagged calls by connection timed every call.
-                    if (r.trials.any { TrialFigures.tagsConnections(it.k6) }) {
-                        appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
+                    // Runs from before cost trials warmed their users first counted those calls in throughput.
+                    when {
+                        r.trials.any { TrialFigures.warmsUpFirst(it.k6) } -> appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
+                        r.trials.any { TrialFigures.tagsConnections(it.k6) } -> appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
                     }
                     if (remote != null) appendLine(remote) else networkLines(env, direct = true).forEach(::appendLine)
                 }
