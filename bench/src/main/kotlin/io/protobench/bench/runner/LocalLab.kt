@@ -156,12 +156,11 @@ class LocalLab(
      * A fork without a gateway (`topology: direct`): k6 calls the data-server over each
      * protocol itself. A trial's figures come from k6 (answers, latency: the hop), /proc
      * (CPU of the data-server and of k6) and the data-server's own counters before and
-     * after (allocation, GC, heap), and for member creation the table's ([MemberLedger]).
-     * A cost trial's users warm their connections first, inside the same k6 process
-     * ([K6Invocation.connectionWarmUp]): those calls count as answers and CPU, not in the
-     * throughput or latency;
+     * after (allocation, GC, heap), and for member creation the table's ([MemberLedger]);
      * a soak window's from the data-server's request count (reads) or creations (writes)
-     * and counters, as there is no gateway window to read.
+     * and counters, as there is no gateway window to read. A cost trial's users warm their
+     * connections first, inside the same k6 process ([K6Invocation.connectionWarmUp]):
+     * those calls count as answers and CPU, not in the throughput or latency.
      */
     private inner class DirectFork(private val servers: ServerSet) : Fork {
         override val linkRoundTripMs get() = servers.linkRoundTripMs
