@@ -12,6 +12,7 @@ import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ClaimOutcome
 import io.protobench.bench.report.CsvReport
 import io.protobench.bench.report.MarkdownReport
+import io.protobench.bench.report.Numbers
 import io.protobench.bench.report.SeedClaims
 import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.runner.RunStore
@@ -178,6 +179,27 @@ class ReportTest {
         assertThat(MarkdownReport.render(warmed)).contains(
             "each virtual user's first 3 calls, which open its connections, are left out of the latency figures. " +
                 "A cost trial's users make them in a warm-up before its fixed rate is timed")
+    }
+
+    @Test
+    fun `a direct run shows what a new connection cost by the user's call, as a range over forks`() {
+        val base = record().let { it.copy(scenario = it.scenario.copy(topology = "direct")) }
+        assertThat(MarkdownReport.render(base)).doesNotContain("New connections")
+        val mapper = com.fasterxml.jackson.databind.ObjectMapper()
+        fun places(first: Double, next: Double, later: Double) = mapper.readTree("""{
+            "grpc_req_duration{user_call:1}":{"values":{"med":$first,"count":20}},
+            "grpc_req_duration{user_call:2}":{"values":{"med":0,"count":0}},
+            "grpc_req_duration{user_call:next}":{"values":{"med":$next,"count":60}},
+            "grpc_req_duration{user_call:later}":{"values":{"med":$later,"count":40}}}""")
+        val tagged = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
+            t.copy(k6 = places(first = 100.0 + f.index, next = 21.5, later = 20.0 + f.index / 10.0))
+        }) })
+        val report = MarkdownReport.render(tagged)
+        val forks = tagged.forks.map { it.index }
+        assertThat(report).contains("**New connections**", "| call 1 | call 2 | call 3 | calls 4–6 | calls 7+ |")
+        // Each arm's row: call 1 over the forks' range, no call 2 or 3 sampled, calls 4-6 alike in every fork.
+        val later = "${Numbers.number(20.0 + forks.min() / 10.0)}–${Numbers.number(20.0 + forks.max() / 10.0)}"
+        assertThat(report).contains("| ${100 + forks.min()}–${100 + forks.max()} | – | – | 21.50 | $later |")
     }
 
     @Test

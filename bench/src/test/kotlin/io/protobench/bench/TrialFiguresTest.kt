@@ -252,6 +252,31 @@ class TrialFiguresTest {
     }
 
     @Test
+    fun `a direct trial whose calls right after the cold ones were slower than the later ones is flagged, by a margin and a floor`() {
+        fun summary(next: Double, later: Double, nextCalls: Int = 60, laterCalls: Int = 40) = json.readTree("""{"metrics":{
+            "http_req_duration{user_call:next}":{"values":{"med":0,"count":0}},
+            "http_req_duration{user_call:later}":{"values":{"med":0,"count":0}},
+            "grpc_req_duration{user_call:1}":{"values":{"med":300.0,"count":20}},
+            "grpc_req_duration{user_call:next}":{"values":{"med":$next,"count":$nextCalls}},
+            "grpc_req_duration{user_call:later}":{"values":{"med":$later,"count":$laterCalls}}}}""")
+        // Across wan, say: calls 4-6 still waited for their windows to grow.
+        assertThat(TrialFigures.warmingFlags(summary(next = 95.0, later = 80.0)))
+            .containsExactly(Flag.ConnectionsWarming(95.0, 60, 80.0, 40, TrialFigures.COLD_CALLS))
+        assertThat(TrialFigures.warmingFlags(summary(next = 95.0, later = 80.0)).single().describe())
+            .isEqualTo("calls 4-6 of each virtual user took 95.00 ms at p50 (60 calls), its later ones 80.00 ms (40 calls)")
+        // Within the margin, or a fraction of a round trip on loopback: warm.
+        assertThat(TrialFigures.warmingFlags(summary(next = 87.0, later = 80.0))).isEmpty()
+        assertThat(TrialFigures.warmingFlags(summary(next = 0.40, later = 0.30))).isEmpty()
+        // Too few calls on either side to compare their p50s.
+        assertThat(TrialFigures.warmingFlags(summary(next = 95.0, later = 80.0, laterCalls = TrialFigures.MIN_COMPARED_CALLS - 1))).isEmpty()
+        // The HTTP trends were empty, so the gRPC ones were read, each place with its p50 and count.
+        assertThat(TrialFigures.userCallLatencies(summary(next = 95.0, later = 80.0).path("metrics")))
+            .isEqualTo(mapOf("1" to (300.0 to 20L), "next" to (95.0 to 60L), "later" to (80.0 to 40L)))
+        // Through the gateway, or from before protobench.js tagged places: nothing to compare.
+        assertThat(TrialFigures.warmingFlags(json.readTree("""{"metrics":{"http_req_duration":{"values":{"med":3.0,"count":500}}}}"""))).isEmpty()
+    }
+
+    @Test
     fun `a direct stream's time to its first message comes from k6's trend, and a trend without samples gives none`() {
         fun summary(firstMessage: String) = json.readTree("""{"metrics":{
             "grpc_req_duration":{"values":{"avg":45.0,"med":44.0,"p(90)":50.0,"p(95)":52.0,"p(99)":60.0,"p(99.9)":70.0,"max":80.0}},

@@ -21,6 +21,7 @@ import java.util.Locale
     JsonSubTypes.Type(Flag.JitActive::class, name = "jit-active"),
     JsonSubTypes.Type(Flag.RowsMismatch::class, name = "rows-mismatch"),
     JsonSubTypes.Type(Flag.ColdConnections::class, name = "cold-connections"),
+    JsonSubTypes.Type(Flag.ConnectionsWarming::class, name = "connections-warming"),
 )
 sealed interface Flag {
     /** What happened in this trial, with its numbers, in the report's language. */
@@ -60,6 +61,18 @@ sealed interface Flag {
     data class ColdConnections(val timedCalls: Long, val calls: Long, val coldPerUser: Int, val minimum: Int) : Flag {
         override fun describe(t: Texts) = t("flag.cold-connections", timedCalls, calls, coldPerUser)
         override fun meaning(t: Texts) = t("flag.cold-connections.meaning", minimum)
+    }
+
+    /**
+     * Topology direct: the calls right after each virtual user's first [coldPerUser] (its
+     * calls coldPerUser+1 to 2×coldPerUser, [nextCalls] of them) had a p50 of [nextP50Ms],
+     * above the [laterP50Ms] of its later ones ([laterCalls]) by more than [TrialFigures.WARMING_MARGIN]:
+     * the connections were still warming when the trial's latency began to be timed.
+     */
+    data class ConnectionsWarming(val nextP50Ms: Double, val nextCalls: Long, val laterP50Ms: Double, val laterCalls: Long, val coldPerUser: Int) : Flag {
+        override fun describe(t: Texts) =
+            t("flag.connections-warming", coldPerUser + 1, 2 * coldPerUser, f("%.2f", nextP50Ms), nextCalls, f("%.2f", laterP50Ms), laterCalls)
+        override fun meaning(t: Texts) = t("flag.connections-warming.meaning", coldPerUser)
     }
 
     /**

@@ -136,6 +136,55 @@ object TrialFigures {
         return if (calls > 0 && warm < MIN_TIMED_CALLS) listOf(Flag.ColdConnections(warm.toLong(), calls.toLong(), COLD_CALLS, MIN_TIMED_CALLS)) else emptyList()
     }
 
+    /**
+     * Where k6 tagged each call's place among its virtual user's calls (topology direct): a
+     * [Flag.ConnectionsWarming] when the calls right after the first [COLD_CALLS] (`user_call:next`)
+     * had a p50 above the later ones' (`user_call:later`) by more than [WARMING_MARGIN] and
+     * [WARMING_FLOOR_MS], each over at least [MIN_COMPARED_CALLS] calls: [COLD_CALLS] were too
+     * few to warm a connection on this link, and the latency timed includes warming calls.
+     */
+    fun warmingFlags(summary: JsonNode): List<Flag> {
+        val places = userCallLatencies(summary.path("metrics"))
+        val (nextP50, nextCalls) = places["next"] ?: return emptyList()
+        val (laterP50, laterCalls) = places["later"] ?: return emptyList()
+        if (nextCalls < MIN_COMPARED_CALLS || laterCalls < MIN_COMPARED_CALLS) return emptyList()
+        val warming = nextP50 > laterP50 * (1 + WARMING_MARGIN) && nextP50 - laterP50 > WARMING_FLOOR_MS
+        return if (warming) listOf(Flag.ConnectionsWarming(nextP50, nextCalls, laterP50, laterCalls, COLD_CALLS)) else emptyList()
+    }
+
+    /**
+     * A direct trial's p50 (ms) and count of calls by their place among their virtual user's
+     * calls ([USER_CALL_PLACES]), from the first call trend that has them; empty for other trials.
+     */
+    fun userCallLatencies(metrics: JsonNode?): Map<String, Pair<Double, Long>> {
+        if (metrics == null) return emptyMap()
+        val trend = CALL_TRENDS.firstOrNull { name -> USER_CALL_PLACES.any { hasSamples(metrics.path("$name{$USER_CALL:$it}").path("values")) } }
+            ?: return emptyMap()
+        return USER_CALL_PLACES.mapNotNull { place ->
+            val values = metrics.path("$trend{$USER_CALL:$place}").path("values")
+            val count = values.number("count")?.toLong() ?: 0
+            values.number("med")?.takeIf { count > 0 }?.let { place to (it to count) }
+        }.toMap()
+    }
+
+    /** The tag protobench.js gives a direct call for its place among its virtual user's calls: one of [USER_CALL_PLACES]. */
+    const val USER_CALL = "user_call"
+
+    /** A user's cold calls by number, then the [COLD_CALLS] after them, then the rest (protobench.js `userCallPlaces`). */
+    val USER_CALL_PLACES: List<String> = (1..COLD_CALLS).map { it.toString() } + listOf("next", "later")
+
+    /** How much slower than the later calls the next ones may be at p50 before the trial is flagged. */
+    const val WARMING_MARGIN = 0.10
+
+    /**
+     * Nor is a difference under this (ms) taken for warming: it is below the shortest round trip of
+     * the network profiles (dc, 0.5 ms), and a connection's window grows a round trip at a time.
+     */
+    const val WARMING_FLOOR_MS = 0.5
+
+    /** Fewest next and later calls each for comparing their p50s. */
+    const val MIN_COMPARED_CALLS = 10
+
     /** Whether k6's summary [metrics] tag calls by connection (direct trials since protobench.js does). */
     fun tagsConnections(metrics: JsonNode?): Boolean =
         metrics?.fieldNames()?.asSequence()?.any { it.endsWith("{$WARM_CONNECTION}") } == true

@@ -242,6 +242,7 @@ object MarkdownReport {
             if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
             if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
+            NewConnections.render(out, r.trials.filter { it.condition == a.condition }, t)
             for (family in a.families.filter { it.decisions.isNotEmpty() }) {
                 val variantCount = family.variantDecisions.size
                 val size = if (variantCount == 0) t("condition.family", family.decisions.size)

@@ -181,7 +181,7 @@ class LocalLab(
             val (correct, wrong) = TrialFigures.answers(summary)
             val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
-            val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary)
+            val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary) + TrialFigures.warmingFlags(summary)
             val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"))
             ledger?.closeInto(sample) ?: sample
         } catch (e: Exception) {
