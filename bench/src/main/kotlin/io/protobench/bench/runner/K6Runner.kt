@@ -146,7 +146,8 @@ data class K6Invocation(val script: Path, val environment: Map<String, String>, 
         /**
          * The time a direct cost trial's users get to make their first [TrialFigures.COLD_CALLS]
          * calls each before the timed scenario starts (k6 scenarios start at fixed offsets):
-         * as long as the trial's own rate takes for that many calls. The rate is half the
+         * as long as the trial's own rate takes for that many calls. protobench.js spaces them
+         * a quarter faster than that rate, so the last one has a fifth of it to finish. The rate is half the
          * slowest protocol's capacity, so warm connections would need half of it; new ones
          * take longer (1 MB across region: two to five times a warm call). At least
          * [MIN_WARM_UP] (the least maxDuration k6 takes), at most [MAX_WARM_UP] (a slow
