@@ -126,6 +126,31 @@ class DelayProxyTest {
     }
 
     @Test
+    fun `a connection whose own connect upstream hangs does not hold up the next one`() {
+        // As when the link drops a SYN-ACK: TCP sends the SYN again a second later.
+        val firstDialed = java.util.concurrent.CountDownLatch(1)
+        val release = java.util.concurrent.CountDownLatch(1)
+        val dials = java.util.concurrent.atomic.AtomicInteger()
+        val slowFirst = { upstream: java.net.InetSocketAddress ->
+            if (dials.incrementAndGet() == 1) { firstDialed.countDown(); release.await() }
+            Socket(upstream.address, upstream.port)
+        }
+        EchoServer().use { echo ->
+            DelayProxy(echo.address, Duration.ZERO, InetAddress.getLoopbackAddress(), slowFirst).use { proxy ->
+                Socket(proxy.address.address, proxy.address.port).use { first ->
+                    assertThat(firstDialed.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue()
+                    assertThat(echoesThrough(proxy.address)).isTrue()
+                    // The first is relayed too once its connect returns.
+                    release.countDown()
+                    first.soTimeout = 5_000
+                    first.getOutputStream().write(9)
+                    assertThat(first.getInputStream().read()).isEqualTo(9)
+                }
+            }
+        }
+    }
+
+    @Test
     fun `a negative delay is refused`() {
         LinkSink().use { sink ->
             assertThatThrownBy { DelayProxy(sink.address, Duration.ofMillis(-1)) }.hasMessageContaining("must not be negative")
