@@ -183,13 +183,17 @@ class BenchEndToEndTest {
             val warmUp = k6.path("iterations{${TrialFigures.WARM_UP_SCENARIO}}").path("values").path("count").asDouble()
             assertThat(warmUp).describedAs(trial.arm).isEqualTo(4.0 * TrialFigures.COLD_CALLS)
             assertThat(trial.correctAnswers.toDouble()).describedAs(trial.arm).isEqualTo(warmUp + k6.path("checks{${TrialFigures.TIMED_SCENARIO}}").path("values").path("passes").asDouble())
+            // Every call was tagged with its place among its user's calls: each of the 4 users' first three at least.
+            val places = TrialFigures.userCallLatencies(k6)
+            assertThat(places).describedAs(trial.arm).containsKeys("1", "2", "3", "next")
+            assertThat(places.getValue("1").second).describedAs(trial.arm).isGreaterThanOrEqualTo(4)
         }
         val hopCpu = Analysis.of(record).single().cost.associate { it.arm to it.estimates[Figure.HOP_CPU_US] }
         assertThat(hopCpu.keys).containsExactlyInAnyOrderElementsOf(protocols)
         assertThat(hopCpu.values).allSatisfy { assertThat(it!!.mean).isPositive() }
         assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "## size=1kb vus=2", "| gRPC/Stream |",
-            "A cost trial's users make them in a warm-up before its fixed rate is timed")
+            "A cost trial's users make them in a warm-up before its fixed rate is timed", "**New connections**")
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1)
     }
 
