@@ -629,9 +629,43 @@ class BenchEndToEndTest {
 
     @Test
     fun `no child outlives a runner killed with SIGKILL in the middle of a trial`(@TempDir dir: Path) {
-        val scenarioFile = dir.resolve("kill.yaml")
+        val cli = startRun(dir)
+        try {
+            val children = childrenOnceTrialRuns(dir, trial = 1)
+            cli.destroyForcibly().waitFor()
+
+            awaitTrue(Duration.ofSeconds(10)) { children.none(::alive) }
+        } finally {
+            cli.destroyForcibly()
+        }
+    }
+
+    @Test
+    fun `a runner stopped by SIGTERM reports its run as interrupted, as run_json says, and leaves no child`(@TempDir dir: Path) {
+        val cli = startRun(dir)
+        try {
+            val children = childrenOnceTrialRuns(dir, trial = 2)
+            cli.destroy() // SIGTERM
+            assertThat(cli.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue()
+
+            assertThat(children.none(::alive)).isTrue()
+            val runDir = awaitFile(dir.resolve("results"), "run.json").parent
+            val record = RunStore.load(runDir)
+            assertThat(record.status).isEqualTo(RunStatus.INTERRUPTED)
+            assertThat(record.trials).isNotEmpty() // trial 1, measured before the signal
+            assertThat(Files.readString(runDir.resolve("report.md"))).contains("Status: **interrupted**").doesNotContain("**failed**")
+            assertThat(Files.list(runDir).use { files -> files.filter { it.toString().endsWith(".tmp") }.toList() }).isEmpty()
+            assertThat(Files.readString(dir.resolve("cli.log"))).doesNotContain("cannot write").contains("interrupted: ${record.trials.size} trials kept")
+        } finally {
+            cli.destroyForcibly()
+        }
+    }
+
+    /** The CLI running a small two-arm scenario into dir/results, its output in dir/cli.log. */
+    private fun startRun(dir: Path): Process {
+        val scenarioFile = dir.resolve("stop.yaml")
         Files.writeString(scenarioFile, """
-            name: kill
+            name: stop
             sizes: [1kb]
             protocols: [gRPC/Unary, HTTP/JSON]
             load: {model: closed, vus: [2]}
@@ -639,26 +673,24 @@ class BenchEndToEndTest {
             forks: 2
             soak: {window: 1s, min: 2s, max: 3s}
         """.trimIndent())
-        val results = dir.resolve("results")
-        val cli = ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"), "io.protobench.bench.cli.MainKt",
-            "run", scenarioFile.toString(), "--results", results.toString(), "--jvm-opt", "-Xmx256m")
+            "run", scenarioFile.toString(), "--results", dir.resolve("results").toString(), "--jvm-opt", "-Xmx256m")
             .also { it.environment()["PROTOBENCH_HOME"] = projectDir.toString() }
             .redirectErrorStream(true).redirectOutput(dir.resolve("cli.log").toFile()).start()
-        try {
-            // Wait for the first trial: servers and k6 are then all running.
-            val pidFile = awaitFile(results, ChildProcesses.FILE_NAME)
-            awaitTrue(Duration.ofSeconds(120)) { Files.readString(dir.resolve("cli.log")).contains("[trial 1]") }
-            Thread.sleep(2000)
-            val children = Files.readAllLines(pidFile).drop(1).map { it.substringBefore(" ").toLong() }
-            assertThat(children).hasSize(3) // two servers and k6
-            cli.destroyForcibly().waitFor()
-
-            awaitTrue(Duration.ofSeconds(10)) { children.none { pid -> ProcessHandle.of(pid).map { it.isAlive }.orElse(false) } }
-        } finally {
-            cli.destroyForcibly()
-        }
     }
+
+    /** The run's children (two servers and k6), read two seconds into [trial], when all of them are running. */
+    private fun childrenOnceTrialRuns(dir: Path, trial: Int): List<Long> {
+        val pidFile = awaitFile(dir.resolve("results"), ChildProcesses.FILE_NAME)
+        awaitTrue(Duration.ofSeconds(120)) { Files.readString(dir.resolve("cli.log")).contains("[trial $trial]") }
+        Thread.sleep(2000)
+        val children = Files.readAllLines(pidFile).drop(1).map { it.substringBefore(" ").toLong() }
+        assertThat(children).hasSize(3)
+        return children
+    }
+
+    private fun alive(pid: Long) = ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 
     private fun awaitFile(root: Path, name: String): Path {
         var found: Path? = null

@@ -166,13 +166,14 @@ class BenchmarkRunner(
             CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), script, store.dir, scenario.mode, scenario.topology,
             outside.seedTools.takeIf { it.isNotEmpty() }?.let { SeedToolRunner(it, store.dir.resolve("logs"), children) })
         val runner = ForkRunner(scenario, lab, judge, clock, store::save, progress)
+        val ending = RunEnding(store, onFinished)
+        fun withCommands(record: RunRecord) = record.copy(environment = record.environment + ("serverCommands" to lab.lastCommands))
         val hook = Thread {
+            ending.signal()
             runner.stop()
             children.killAll()
-            val last = (runner.record ?: initial).sealed(RunStatus.INTERRUPTED, "stopped by a signal (Ctrl-C or SIGTERM)")
-            store.seal(last)
-            runCatching { onFinished(store, last) }
-            System.err.println("interrupted: ${last.trials.size} trials kept in ${store.runJson}")
+            val last = withCommands(runner.record ?: initial).sealed(RunStatus.INTERRUPTED, "stopped by a signal (Ctrl-C or SIGTERM)")
+            if (ending.endedBySignal(last)) System.err.println("interrupted: ${last.trials.size} trials kept in ${store.runJson}")
         }
         Runtime.getRuntime().addShutdownHook(hook)
         var record = initial
@@ -183,18 +184,16 @@ class BenchmarkRunner(
             record = record.sealed(if (failure == null) RunStatus.COMPLETE else RunStatus.FAILED, failure)
         } catch (e: Exception) {
             record = (runner.record ?: record).sealed(RunStatus.FAILED, e.message ?: e.javaClass.simpleName)
-            progress("run failed: ${record.failure}")
+            if (!ending.signalled) progress("run failed: ${record.failure}")
             if (e is ServerSettingRejected) rejected = e
         } finally {
             children.killAll()
-            // The hook goes first: a save that fails (a full disk) must not make it claim a signal.
-            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
-            record = record.copy(environment = record.environment + ("serverCommands" to lab.lastCommands))
-            store.save(record)
         }
-        // An interrupted run was finished by the shutdown hook; this thread is only unwinding.
-        if (!store.sealed) onFinished(store, record)
-        rejected?.let { throw it }
+        val endedHere = ending.endedByRun(withCommands(record))
+        // Refused while the JVM shuts down; harmless then: the hook finds the run ended, or ends it itself.
+        runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
+        // A signal ends this run: wait for the hook's record, so the caller reads the interrupted run.
+        if (!endedHere) hook.join() else rejected?.let { throw it }
         return store
     }
 
