@@ -36,16 +36,18 @@ class NetnsLinkTest {
     }
 
     @Test
-    fun `bandwidth is limited on the egress of both ends, with a bucket of half a millisecond at the rate`() {
+    fun `bandwidth is limited on the egress of both ends, with a bucket of half a millisecond at the rate that holds an offload packet`() {
         val shell = FakeShell()
         val link = NetnsLink.open(shell, pid = 5, serial = 0)
         shell.commands.clear()
         link.limitBandwidth(1000.0, "tbf")
         assertThat(shell.commands).containsExactly(
+            listOf("ip", "link", "set", "dev", "pbn50", "gso_max_size", "31250"),
+            listOf("ip", "netns", "exec", "protobench-5-0", "ip", "link", "set", "dev", "pbf50", "gso_max_size", "31250"),
             listOf("tc", "qdisc", "add", "dev", "pbn50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "62500", "latency", "50ms"),
             listOf("ip", "netns", "exec", "protobench-5-0", "tc", "qdisc", "add", "dev", "pbf50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "62500", "latency", "50ms"),
         )
-        assertThat(link.shaping).isEqualTo("tbf rate 1000 mbit/s, bucket 61 KiB, on both ends of the veth")
+        assertThat(link.shaping).isEqualTo("tbf rate 1000 mbit/s, bucket 61 KiB, offload packets of at most 30 KiB, on both ends of the veth")
         assertThatThrownBy { link.limitBandwidth(10.0, "netem") }.hasMessageContaining("tbf or htb")
         link.close()
     }
