@@ -28,11 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger
  * What it does not emulate: TCP's own round trip. The sender's connection ends at the
  * relay, a few microseconds away, so its congestion window grows as on loopback and a bulk
  * transfer is not limited by window ÷ RTT as on a real long link (Toxiproxy's latency has
- * the same limit). A connect returns at once, as the relay's own kernel answers it; so
- * that a new connection still pays its handshake, the connection's bytes towards the
- * server are not due before three delays after the connect ([HANDSHAKE_DELAYS]). The lab
- * measures a profile's RTT by one-byte echoes on an established connection, not by
- * timing a connect.
+ * the same limit). A connect is not delayed either: only bytes are. The lab measures a
+ * profile's RTT by a one-byte echo through the relay, not by timing a connect.
  */
 class DelayProxy internal constructor(
     private val upstream: InetSocketAddress,
@@ -78,7 +75,6 @@ class DelayProxy internal constructor(
      * of a direct trial's 20 users waited past the end of their 1 s warm-up.
      */
     private fun join(client: Socket) {
-        val connected = System.nanoTime()
         val target = runCatching { dial(upstream) }.getOrElse {
             discard(client)
             return
@@ -88,26 +84,23 @@ class DelayProxy internal constructor(
         // Both sockets close once both directions have ended, or at the first error.
         val ended = AtomicInteger()
         val finish = { if (ended.incrementAndGet() == 2) closeBoth(client, target) }
-        relay(client, target, "up", finish, notBefore = connected + HANDSHAKE_DELAYS * delayNanos)
-        relay(target, client, "down", finish, notBefore = connected)
+        relay(client, target, "up", finish)
+        relay(target, client, "down", finish)
     }
 
-    /**
-     * One direction: [from]'s bytes reach [to] one delay after they arrived, and not before
-     * [notBefore] (System.nanoTime); [ended] when it is over.
-     */
-    private fun relay(from: Socket, to: Socket, direction: String, ended: () -> Unit, notBefore: Long) {
+    /** One direction: [from]'s bytes reach [to] one delay after they arrived; [ended] when it is over. */
+    private fun relay(from: Socket, to: Socket, direction: String, ended: () -> Unit) {
         val queue = LinkedBlockingQueue<Chunk>()
-        daemon("delay-proxy-read-$direction") { read(from.getInputStream(), queue, notBefore) { closeBoth(from, to) } }
+        daemon("delay-proxy-read-$direction") { read(from.getInputStream(), queue) { closeBoth(from, to) } }
         daemon("delay-proxy-write-$direction") { write(queue, to) { closeBoth(from, to) }; ended() }
     }
 
-    private fun read(input: InputStream, queue: LinkedBlockingQueue<Chunk>, notBefore: Long, onError: () -> Unit) {
+    private fun read(input: InputStream, queue: LinkedBlockingQueue<Chunk>, onError: () -> Unit) {
         val buffer = ByteArray(CHUNK_BYTES)
         try {
             while (true) {
                 val n = input.read(buffer)
-                val due = (System.nanoTime() + delayNanos).let { if (it - notBefore < 0) notBefore else it }
+                val due = System.nanoTime() + delayNanos
                 if (n < 0) { queue.put(Chunk(due, null)); return }
                 queue.put(Chunk(due, buffer.copyOf(n)))
             }
@@ -166,11 +159,6 @@ class DelayProxy internal constructor(
     private companion object {
         const val CHUNK_BYTES = 64 * 1024
         const val CONNECT_TIMEOUT_MS = 5_000
-        /**
-         * On a link, a client's first bytes leave when the server's SYN-ACK is back (a round
-         * trip, two delays) and arrive one delay later. HTTP/1.1 and gRPC both send first.
-         */
-        const val HANDSHAKE_DELAYS = 3
         /** Marks a reader that failed: its writer stops without writing. */
         val ERROR = ByteArray(0)
 
