@@ -31,10 +31,13 @@ class NetnsLink private constructor(
     fun limitBandwidth(mbit: Double, kind: String) {
         val rate = "${NetworkProfile.number(mbit)}mbit"
         val burstBytes = bucketBytes(mbit)
-        if (kind == "tbf") fitOffloadInBucket(burstBytes)
-        val qdisc = when (kind) {
-            "tbf" -> listOf("tbf", "rate", rate, "burst", burstBytes.toString(), "latency", "50ms")
-            "htb" -> listOf("htb", "default", "1")
+        val (qdisc, offload) = when (kind) {
+            "tbf" -> {
+                fitOffloadInBucket(burstBytes)
+                listOf("tbf", "rate", rate, "burst", burstBytes.toString(), "latency", "50ms") to
+                    ", offload packets of at most ${offloadBytes(burstBytes) / 1024} KiB"
+            }
+            "htb" -> listOf("htb", "default", "1") to ""
             else -> throw IllegalArgumentException("bandwidth by tbf or htb, not $kind")
         }
         for ((inFar, device) in listOf(false to nearDevice, true to farDevice)) {
@@ -44,7 +47,6 @@ class NetnsLink private constructor(
                 run(on(listOf("tc", "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate, "burst", burstBytes.toString())))
             }
         }
-        val offload = if (kind == "tbf") ", offload packets of at most ${offloadBytes(burstBytes) / 1024} KiB" else ""
         shaping = "$kind rate ${NetworkProfile.number(mbit)} mbit/s, bucket ${burstBytes / 1024} KiB$offload, on both ends of the veth"
     }
 

@@ -17,8 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions
 class RunStore(val dir: Path) {
     val runJson: Path = dir.resolve("run.json")
     @Volatile
-    var sealed = false
-        private set
+    private var sealed = false
 
     @Synchronized
     fun save(record: RunRecord) {
