@@ -40,15 +40,27 @@ data class LinkCheck(
     /** The share of [answerAtRateMs] the answer took (1 = shaped as a real link of that rate would); null without a rate. */
     val answerShaped: Double? get() = answerAtRateMs?.let { alone -> (answerMs ?: 0.0) / alone }
 
+    /**
+     * False when a relay's own wake-ups already take as long as the profile's delay each
+     * way, so it adds none: the round trip is then whatever the relay costs that minute,
+     * not a delay the lab sets. lan (0.2 ms) on the AMD EPYC VM measured 0.20 ms in one
+     * projectB run and 0.23 in the next, so whether a run measured lan at all was chance.
+     */
+    val delaySet: Boolean get() = relayOneWayMs?.let { it > 0 } ?: true
+
     val holds: Boolean
-        get() = (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE && (answerShaped ?: 1.0) >= 1 - RttCheck.TOLERANCE
+        get() = delaySet && (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE && (answerShaped ?: 1.0) >= 1 - RttCheck.TOLERANCE
 
     /** One line for the console and the report: what was asked, what was measured, and whether it holds. */
     fun describe(): String = listOfNotNull(
         rtt?.let { "RTT ${ms(it.measuredMs)} ms (asked ${ms(it.profileMs)}" + (if (it.baselineMs > 0) ", ${ms(it.baselineMs)} without the relay)" else ")") },
         profile.bandwidthMbit?.let { "bandwidth ${bandwidthMbit?.let(::mbit) ?: "not measured"} Mbit/s of data (asked ${mbit(it)}, ${mbit(dataRateMbit!!)} of it data)" },
         answerAtRateMs?.let { "a 1 MiB answer after a pause ${answerMs?.let(::ms) ?: "not measured"} ms (the rate alone: ${ms(it)})" },
-    ).joinToString(", ") + if (holds) ": within 10%" else ": NOT within 10% of the profile"
+    ).joinToString(", ") + when {
+        !delaySet -> ": NOT the profile's delay: the relay's own wake-ups take longer than the delay asked, so it adds none and the round trip is its overhead"
+        holds -> ": within 10%"
+        else -> ": NOT within 10% of the profile"
+    }
 
     companion object {
         private fun ms(v: Double) = "%.2f".format(java.util.Locale.ROOT, v)

@@ -115,6 +115,19 @@ class NetnsLinkTest {
     }
 
     @Test
+    fun `a relay that adds no delay of its own does not hold, even when its overhead lands on the round trip asked`() {
+        val lan = NetworkProfile.parse("lan")
+        // projectB seed 982 on the AMD EPYC VM: the relay's wake-ups took 0.19 ms each way against 0.1 asked.
+        fun check(relayOneWayMs: Double?) = LinkCheck(lan, listOf("tbf", "relay"), RttCheck(0.2, 0.204, 0.07), 943.5, 9.34, relayOneWayMs)
+        assertThat(check(0.0).rtt!!.holds).isTrue()
+        assertThat(check(0.0).holds).isFalse()
+        assertThat(check(0.0).describe()).contains("RTT 0.20 ms (asked 0.20").endsWith("so it adds none and the round trip is its overhead")
+        assertThat(check(0.02).holds).isTrue()
+        assertThat(check(0.02).describe()).endsWith("within 10%")
+        assertThat(check(null).holds).isTrue() // netem delays the link itself: no relay to judge
+    }
+
+    @Test
     fun `the bulk transfer lasts about two seconds at the profile's rate, within bounds`() {
         assertThat(LinkCheck.bulkBytes(100.0)).isEqualTo(25_000_000L)
         assertThat(LinkCheck.bulkBytes(1.0)).isEqualTo(4L shl 20)
