@@ -43,8 +43,8 @@ data class LinkCheck(
     /**
      * False when a relay's own wake-ups already take as long as the profile's delay each
      * way, so it adds none: the round trip is then whatever the relay costs that minute,
-     * not a delay the lab sets. lan (0.2 ms) on the AMD EPYC VM measured 0.20 ms in one
-     * projectB run and 0.23 in the next, so whether a run measured lan at all was chance.
+     * not a delay the lab sets. lan (0.2 ms) on the AMD EPYC VM measured 0.23 ms in one
+     * projectB run and 0.20 in the next, so whether a run measured lan at all was chance.
      */
     val delaySet: Boolean get() = relayOneWayMs?.let { it > 0 } ?: true
 
