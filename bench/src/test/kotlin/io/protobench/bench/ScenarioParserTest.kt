@@ -34,7 +34,8 @@ class ScenarioParserTest {
         assertThat(executor.protocols).contains(Protocol.HTTP_JSON) // the control: it does not read the setting
         val networks = all.getValue("projectB")
         assertThat(networks.variants.map { it.network }).containsExactly("lan", "region", "wan")
-        assertThat(networks.conditions.map { it.label }).containsExactly("size=10kb vus=10", "size=100kb vus=10", "size=1mb vus=10")
+        // 1 MB first: the condition a budget serves first is the one where the answer changes.
+        assertThat(networks.conditions.map { it.label }).containsExactly("size=1mb vus=10", "size=100kb vus=10", "size=10kb vus=10")
     }
 
     @Test

@@ -101,10 +101,10 @@ data class LinkCheck(
             }
         }
 
-        /** [LinkSetupFailed] naming the first part of [profile] this machine has no mechanism for. */
+        /** [LinkNotApplicable] naming the first part of [profile] this machine has no mechanism for. */
         fun refuseMissing(profile: NetworkProfile, caps: NetworkCapabilities) {
             ShapingPlan.of(profile, caps).firstOrNull { it.missing != null }
-                ?.let { throw LinkSetupFailed("${profile.name}: ${it.part} cannot be applied here: ${it.missing}") }
+                ?.let { throw LinkNotApplicable("${profile.name}: ${it.part} cannot be applied here: ${it.missing}") }
         }
 
         /**

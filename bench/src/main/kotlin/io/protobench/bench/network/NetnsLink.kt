@@ -202,5 +202,11 @@ class NetnsLink private constructor(
     }
 }
 
-/** A step of building or shaping the link failed; the message names the command and the kernel's words. */
-class LinkSetupFailed(message: String) : RuntimeException(message)
+/** A step of building or shaping the link failed, or the link did not hold; the message names the command and the kernel's words, or the measured figures. */
+open class LinkSetupFailed(message: String) : RuntimeException(message)
+
+/**
+ * This machine has no mechanism (or no permission) for a part of the profile, so nothing was
+ * built or measured: a missing piece the user can supply, not a property of the link.
+ */
+class LinkNotApplicable(message: String) : LinkSetupFailed(message)

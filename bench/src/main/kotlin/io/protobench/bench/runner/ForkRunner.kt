@@ -53,6 +53,7 @@ class ForkRunner(
 ) {
     private val planner = Planner(scenario)
     private val stopping = AtomicBoolean(false)
+    private val announcedShort = mutableSetOf<String>()
     @Volatile private var current: Fork? = null
 
     /** The latest record, for a shutdown hook that must seal it. */
@@ -72,12 +73,37 @@ class ForkRunner(
         while (!stopping.get()) {
             // The verdicts are recomputed from the whole record: once per step, for both uses.
             val open = judge.open(r)
-            when (val step = planner.next(r, open, Duration.between(began, clock.instant()))) {
+            val elapsed = Duration.between(began, clock.instant())
+            when (val step = planner.next(r, open, elapsed)) {
                 is Step.Stop -> return keep(r.copy(planning = planning(r, step, open)))
-                is Step.NextFork -> r = fork(r, step.conditions, random)
+                is Step.NextFork -> {
+                    announceLeftShort(r, step.conditions, elapsed)
+                    r = fork(r, step.conditions, random)
+                }
             }
         }
         return r
+    }
+
+    /**
+     * Says once, when it happens, that the planner has left a condition already measured but
+     * still below the minimum forks out of the next fork: the earlier forks ran longer than
+     * estimated, and the budget left will not bring it to the minimum beside the others. Such a
+     * condition decides nothing, and the report says so only at the end; said now, the user can
+     * stop and run again with the budget it needs. Conditions never measured were named at the start.
+     */
+    private fun announceLeftShort(r: RunRecord, next: List<Condition>, elapsed: Duration) {
+        val budget = scenario.budget ?: return
+        val short = planner.belowMinimum(r)
+        val newlyLeft = short.filter { c -> c.forks > 0 && next.none { it.label == c.condition } && announcedShort.add(c.condition) }
+        if (newlyLeft.isEmpty()) return
+        val index = (r.forks.maxOfOrNull { it.index } ?: 0) + 1
+        val needed = (elapsed.seconds + planner.secondsToMinimum(r, short) + 59) / 60
+        val (them, they) = if (newlyLeft.size == 1) "it" to "it" else "them" to "they"
+        progress("fork $index leaves out ${newlyLeft.joinToString { "${it.condition} (${it.forks} of ${scenario.forks} forks)" }}: " +
+            "the earlier forks took longer than estimated, and the ${(budget - elapsed).toMinutes()} min left of the budget of ${budget.toMinutes()} min " +
+            "cannot bring $them to the minimum beside the others, so $they will decide nothing unless a later fork makes room " +
+            "(--budget ${needed}m would cover every condition)")
     }
 
     private fun planning(r: RunRecord, stop: Step.Stop, open: Map<String, List<OpenComparison>>): PlanningRecord {

@@ -1,6 +1,7 @@
 package io.protobench.bench.runner
 
 import io.protobench.bench.network.LinkCheck
+import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetnsLink
 import io.protobench.bench.network.NetworkCapabilities
@@ -84,7 +85,7 @@ class HopNetwork private constructor(
          * within 10% of the profile (giving the measured figures); the link is removed then.
          */
         fun open(profile: NetworkProfile, caps: NetworkCapabilities = NetworkCapabilities.detect(), progress: (String) -> Unit): HopNetwork {
-            caps.namespaces?.let { throw LinkSetupFailed("network ${profile.name} needs the data-server in a namespace of its own, which this machine does not allow: $it") }
+            caps.namespaces?.let { throw LinkNotApplicable("network ${profile.name} needs the data-server in a namespace of its own, which this machine does not allow: $it") }
             LinkCheck.refuseMissing(profile, caps)
             NetnsLink.sweepStale().forEach { progress("removed the namespace $it of a run that is gone") }
             val link = NetnsLink.open()

@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.scenario.Variant
@@ -10,11 +11,15 @@ import io.protobench.bench.scenario.Variant
  * project B compares networks as variants, in the same forks). Each link is built and
  * measured before the results folder exists.
  *
- * The run's own link must hold, or the run stops. A variant's link that this machine
- * cannot apply as asked (a sub-millisecond RTT through the user-space relay, say) rejects
- * that variant when its first pair would start: the run goes on with the others and the
- * record keeps the measured figures as the reason. When no variant would be left, the run
- * stops before it starts.
+ * The run's own link must hold, or the run stops. A variant's link that was built but
+ * measured outside the profile (a sub-millisecond RTT through the user-space relay, say)
+ * rejects that variant when its first pair would start: the run goes on with the others
+ * and the record keeps the measured figures as the reason, since what this machine can
+ * hold is a finding. A variant's link this machine has no mechanism for (no iptables for
+ * loss without netem, no namespaces) stops the run before it starts, naming the missing
+ * piece: that is a setup the user can mend, and going on would spend the whole budget on
+ * a design without the network the scenario compares. When no variant would be left, the
+ * run stops before it starts too.
  */
 class HopNetworks private constructor(
     private val runLink: HopLink?,
@@ -69,6 +74,10 @@ class HopNetworks private constructor(
                 for (profile in profiles) {
                     try {
                         links[profile] = opener(NetworkProfile.parse(profile)).also { opened += it }
+                    } catch (e: LinkNotApplicable) {
+                        val names = variants.filter { it.network == profile }.joinToString { it.name }
+                        throw LinkNotApplicable("${e.message}; the scenario compares network $profile (variant(s) $names), " +
+                            "so the run stops before it starts rather than go on without it: supply what is missing, or run a scenario without that network")
                     } catch (e: LinkSetupFailed) {
                         refusals[profile] = e.message ?: "the link could not be set up"
                     }

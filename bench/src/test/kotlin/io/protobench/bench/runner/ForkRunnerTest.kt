@@ -363,6 +363,32 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `when the budget leaves a condition already measured short of the minimum, the run says so once, as it happens`() {
+        val s = scenario("budget: 10m", sizes = "1kb, 10kb, 1mb")
+        val (first, second, third) = s.conditions.map { it.label }
+        // Taken up again after a first fork that ran long: 12 s of start-up and 100 s per condition.
+        // With 600 s left two conditions reach the minimum (424 s), all three would take 624 s.
+        val resumed = start(s).copy(forks = listOf(ForkRecord(1, listOf(first, second, third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:05:12Z")))
+        val said = mutableListOf<String>()
+        val lab = FakeLab(FakeClock(), clearCosts)
+        ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(resumed)
+
+        val leftOut = said.filter { "leaves out" in it }
+        assertThat(leftOut).hasSize(1)
+        assertThat(leftOut.single()).startsWith("fork 2 leaves out $third (1 of 3 forks): ")
+            .contains("the 10 min left of the budget of 10 min cannot bring it to the minimum", "(--budget 11m would cover every condition)")
+            .doesNotContain(first, second)
+
+        // A condition the budget never let in was named before the run began, not again here.
+        val never = mutableListOf<String>()
+        val twoSizes = scenario("budget: 5m", sizes = "1kb, 1mb")
+        val fresh = FakeLab(FakeClock(), clearCosts)
+        val r = ForkRunner(twoSizes, fresh, Analysis.judge, fresh.clock, {}, progress = { never += it }).run(start(twoSizes))
+        assertThat(r.planning!!.belowMinimum).isNotEmpty()
+        assertThat(never).noneMatch { "leaves out" in it }
+    }
+
+    @Test
     fun `under a budget each condition measured so far costs what its own trials took`() {
         val s = scenario("budget: 30m", sizes = "1kb, 10kb, 1mb")
         val (small, middle, large) = s.conditions.map { it.label }

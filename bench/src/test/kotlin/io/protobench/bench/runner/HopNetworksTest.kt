@@ -1,5 +1,6 @@
 package io.protobench.bench.runner
 
+import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.scenario.Variant
@@ -62,6 +63,24 @@ class HopNetworksTest {
         val record = networks.records(listOf(lan, region))["network · lan"] as Map<*, *>
         assertThat(record["profile"]).isEqualTo("lan")
         assertThat(record["refused"].toString()).contains("RTT 0.56 ms")
+    }
+
+    @Test
+    fun `a profile this machine has no mechanism for stops the run before it starts, naming what is missing and the variants it would cost`() {
+        val said = mutableListOf<String>()
+        val noDrop: (NetworkProfile) -> HopLink = { profile ->
+            if (profile.name == "wan") throw LinkNotApplicable("wan: loss cannot be applied here: iptables is not installed (apt-get install iptables)")
+            FakeLink(profile.name).also { opened += it }
+        }
+        assertThatThrownBy { HopNetworks.open(listOf(region, wan, wanToo), null, { said += it }, noDrop) }
+            .isInstanceOf(LinkNotApplicable::class.java)
+            .hasMessageContaining("apt-get install iptables")
+            .hasMessageContaining("network wan (variant(s) wan, wan-gzip)")
+            .hasMessageContaining("stops before it starts")
+        // The link already built for region is removed, and no variant was announced as rejected.
+        assertThat(opened.single().profile).isEqualTo("region")
+        assertThat(opened.single().closed).isTrue()
+        assertThat(said).isEmpty()
     }
 
     @Test
