@@ -65,6 +65,7 @@ class HopNetworks private constructor(
             opener: (NetworkProfile) -> HopLink = { HopNetwork.open(it, progress = progress) },
         ): HopNetworks {
             val profiles = variants.mapNotNull { it.network }.distinct()
+            fun namesOn(profile: String) = variants.filter { it.network == profile }.joinToString { it.name }
             if (runProfile == null && profiles.isEmpty()) return NONE
             val opened = mutableListOf<HopLink>()
             try {
@@ -75,8 +76,7 @@ class HopNetworks private constructor(
                     try {
                         links[profile] = opener(NetworkProfile.parse(profile)).also { opened += it }
                     } catch (e: LinkNotApplicable) {
-                        val names = variants.filter { it.network == profile }.joinToString { it.name }
-                        throw LinkNotApplicable("${e.message}; the scenario compares network $profile (variant(s) $names), " +
+                        throw LinkNotApplicable("${e.message}; the scenario compares network $profile (variant(s) ${namesOn(profile)}), " +
                             "so the run stops before it starts rather than go on without it: supply what is missing, or run a scenario without that network")
                     } catch (e: LinkSetupFailed) {
                         refusals[profile] = e.message ?: "the link could not be set up"
@@ -87,8 +87,7 @@ class HopNetworks private constructor(
                         refusals.entries.joinToString("; ") { (profile, why) -> "$profile: $why" })
                 }
                 refusals.forEach { (profile, why) ->
-                    val names = variants.filter { it.network == profile }.joinToString { it.name }
-                    progress("variant(s) $names will be rejected, the run goes on without them: $why")
+                    progress("variant(s) ${namesOn(profile)} will be rejected, the run goes on without them: $why")
                 }
                 return HopNetworks(runLink, links, refusals)
             } catch (e: Exception) {
