@@ -17,6 +17,7 @@ import com.github.ajalt.clikt.parameters.types.int
 import com.github.ajalt.clikt.parameters.types.long
 import io.protobench.bench.database.ExternalDatabase
 import io.protobench.bench.database.ExternalDatabaseRefused
+import io.protobench.bench.compare.Agreement
 import io.protobench.bench.compare.CompareHtml
 import io.protobench.bench.compare.CompareMarkdown
 import io.protobench.bench.compare.CompareResult
@@ -367,6 +368,7 @@ class CompareCommand : CliktCommand(name = "compare") {
         "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md: per condition, arm and figure, " +
             "the change B vs A with its Holm-adjusted interval: changed beyond noise, equivalent within the margin, or inconclusive. " +
             CompareMarkdown.regressionRule("margin").replace("**", "").replace("`", "") +
+            " Beside, each run's own protocol verdicts side by side: agreeing, decided in one run only, or contradicting." +
             " Exit 0: no regression; 2: a run cannot be read, or the runs share no condition or differ in machine or settings " +
             "(without --force); 4: at least one regression."
 
@@ -418,6 +420,8 @@ class CompareCommand : CliktCommand(name = "compare") {
         comparison.warnings.takeIf { it.isNotEmpty() }?.let { echo("compared with --force although the runs differ: ${it.joinToString("; ")}") }
         comparison.notes.forEach { echo(it) }
         echo(CompareMarkdown.summary(comparison, texts))
+        echo(CompareMarkdown.verdictSummary(comparison, texts))
+        comparison.verdicts.filter { it.agreement == Agreement.CONTRADICT }.forEach { echo(CompareMarkdown.contradiction(it, texts)) }
         comparison.regressions.forEach { (condition, change) -> echo(CompareMarkdown.regression(condition, change, texts)) }
         if (comparison.hasRegression) throw ProgramResult(EXIT_REGRESSION)
     }

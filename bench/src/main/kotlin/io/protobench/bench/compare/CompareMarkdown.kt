@@ -5,6 +5,8 @@ import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.Numbers
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.text.Texts
+import io.protobench.bench.verdict.Decision
+import io.protobench.bench.verdict.Outcome
 import io.protobench.bench.verdict.formatPercent
 
 /** compare.md: a [Comparison] in words and tables, in the catalogue's language. The sentences shared with stdout are public. */
@@ -64,9 +66,12 @@ object CompareMarkdown {
             appendLine()
         }
 
+        verdicts(c, t)
+
         appendLine(t("compare.summary-title"))
         appendLine()
         appendLine(summary(c, t) + ".")
+        appendLine(verdictSummary(c, t) + ".")
         if (c.regressions.isNotEmpty()) {
             appendLine()
             c.regressions.forEach { (condition, f) -> appendLine("- ${regression(condition, f, t)}") }
@@ -80,6 +85,54 @@ object CompareMarkdown {
             appendLine()
         }
     }
+
+    /**
+     * Each run's own verdicts side by side, contradictions first, then those decided in one
+     * run only, then those that agree; comparisons open in both runs are left out.
+     */
+    private fun StringBuilder.verdicts(c: Comparison, t: Texts) {
+        appendLine(t("compare.verdicts-title"))
+        appendLine()
+        appendLine(t("compare.verdicts-what"))
+        appendLine()
+        if (c.verdicts.isEmpty()) {
+            appendLine(t("compare.verdicts-none"))
+            appendLine()
+            return
+        }
+        appendLine(t("compare.verdicts-columns"))
+        appendLine("|---|---|---|---|---|---|")
+        for (v in c.verdicts.sortedBy { listOf(Agreement.CONTRADICT, Agreement.ONE_RUN_ONLY, Agreement.AGREE).indexOf(it.agreement) }) {
+            val figure = MarkdownReport.figureTitle(v.figure, t) + if (v.kind == TrialKind.CAPACITY) t("compare.capacity-probes") else ""
+            appendLine("| ${cell(v.condition)} | $figure | ${cell("${v.first} – ${v.second}")} | ${verdict(v.a, t)} | ${verdict(v.b, t)} | ${agreement(v, t)} |")
+        }
+        appendLine()
+    }
+
+    /** One run's verdict in a few words: "gRPC/Unary cheaper by 48.1% [2.5%, 72.4%]", "equivalent within ±5%", "open". */
+    private fun verdict(d: Decision?, t: Texts): String {
+        if (d == null) return t("compare.verdict.absent")
+        return when (val o = d.outcome) {
+            is Outcome.Better -> t("compare.verdict.better", cell(o.winner), MarkdownReport.betterWord(d.figure, t), formatPercent(o.sizePercent),
+                formatPercent(o.lowPercent), formatPercent(o.highPercent)) + if (d.insideMargin) t("compare.verdict.inside", Numbers.percentText(d.margin)) else ""
+            Outcome.Equivalent -> t("compare.verdict.equivalent", Numbers.percentText(d.margin))
+            is Outcome.Inconclusive -> t("compare.verdict.open")
+        }
+    }
+
+    private fun agreement(v: VerdictPair, t: Texts): String = when (v.agreement) {
+        Agreement.AGREE -> t("compare.verdicts.agree")
+        Agreement.ONE_RUN_ONLY -> t("compare.verdicts.one-run", if (v.a?.outcome is Outcome.Inconclusive || v.a == null) "B" else "A")
+        Agreement.CONTRADICT -> t("compare.verdicts.contradict")
+    }
+
+    /** "Verdicts: N agree, M decided in one run only, K contradict" (printed by `protobench compare` too). */
+    fun verdictSummary(c: Comparison, t: Texts = Texts.EN): String =
+        t("compare.verdicts-summary", c.count(Agreement.AGREE), c.count(Agreement.ONE_RUN_ONLY), c.count(Agreement.CONTRADICT))
+
+    /** One contradiction in a line: "contradiction: size=1mb vus=10, Hop p50, HTTP/Binary – gRPC/Unary: run A …; run B …". */
+    fun contradiction(v: VerdictPair, t: Texts = Texts.EN) =
+        t("compare.contradiction", v.condition, MarkdownReport.figureTitle(v.figure, t), "${v.first} – ${v.second}", verdict(v.a, t), verdict(v.b, t))
 
     /** What a regression is, for a margin given as text; said in compare.md and in `protobench compare --help`. */
     fun regressionRule(margin: String, t: Texts = Texts.EN) = t("compare.regression-rule", margin)

@@ -126,6 +126,8 @@ data class Comparison(
     val versions: List<Difference>,
     val conditions: List<ConditionChanges>,
     val notCompared: List<NotCompared>,
+    /** Each run's own protocol verdicts side by side (see [VerdictAgreement]). */
+    val verdicts: List<VerdictPair> = emptyList(),
 ) {
     val changes: List<FigureChange> get() = conditions.flatMap { it.changes }
     val regressions: List<Pair<String, FigureChange>> get() =
@@ -133,4 +135,9 @@ data class Comparison(
     val hasRegression: Boolean get() = changes.any { it.change == Change.Regression }
 
     fun count(predicate: (Change) -> Boolean): Int = changes.count { predicate(it.change) }
+
+    fun count(agreement: Agreement): Int = verdicts.count { it.agreement == agreement }
+
+    /** No verdict of one run contradicts the other's: the lab's rule for publishing the two. */
+    val verdictsHold: Boolean get() = verdicts.none { it.agreement == Agreement.CONTRADICT }
 }

@@ -25,7 +25,8 @@ import io.protobench.bench.verdict.WelchRatio
  * condition and trial kind are one Holm family; the three outcomes are those of the run's
  * own verdicts ([Verdicts.decide]): changed beyond noise, equivalent within ±margin (TOST),
  * or inconclusive. A worse change whose whole Holm-adjusted interval lies beyond the margin
- * is a [Change.Regression].
+ * is a [Change.Regression]. Beside, each run's own verdicts of the shared conditions are set
+ * side by side ([VerdictAgreement]).
  */
 object RunComparison {
     /** Compared in cost trials: hop CPU, hop p50, both servers' CPU, end-to-end p99. */
@@ -87,6 +88,7 @@ object RunComparison {
         return CompareResult.Compared(Comparison(
             a = facts(Side.A, a), b = facts(Side.B, b), margin = usedMargin, alpha = alpha,
             warnings = differences, notes = notes, versions = versions(a, b), conditions = conditions, notCompared = notCompared,
+            verdicts = VerdictAgreement.of(analysesA, analysesB),
         ))
     }
 

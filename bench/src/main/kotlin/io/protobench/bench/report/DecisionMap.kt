@@ -37,7 +37,7 @@ sealed class Call {
                 // Only the winner's own comparisons are all decided; those among the others may be open.
                 val won = decisions.filter { it.a == winner || it.b == winner }.map { it to it.outcome as Outcome.Better }
                 // Beaten by less than the margin, even at the interval's far end: practically a tie.
-                val tied = won.filter { (d, better) -> better.highPercent < d.margin * 100 }.map { (_, better) -> better.loser }
+                val tied = won.filter { (d, _) -> d.insideMargin }.map { (_, better) -> better.loser }
                 if (tied.isNotEmpty()) return Equivalent(listOf(winner) + tied)
                 return Winner(winner, won.minOf { (_, better) -> better.lowPercent })
             }

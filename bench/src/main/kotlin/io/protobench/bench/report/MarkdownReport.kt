@@ -15,7 +15,6 @@ import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.runner.HopNetworks
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.Decision
-import io.protobench.bench.verdict.Outcome
 import io.protobench.bench.text.Texts
 
 /**
@@ -82,17 +81,16 @@ object MarkdownReport {
 
     /** One comparison in words, e.g. "Hop CPU/req: gRPC/Unary cheaper than HTTP/JSON by 70.1% [62.0%, 77.0%] (…)". */
     fun sentence(d: Decision, t: Texts = Texts.EN): String {
-        val figure = Figure.byKey(d.figure)
-        val word = t(when (figure) {
-            Figure.THROUGHPUT -> "verdict.faster"
-            Figure.HOP_CPU_US, Figure.TOTAL_CPU_US -> "verdict.cheaper"
-            else -> "verdict.lower"
-        })
-        val better = d.outcome as? Outcome.Better
-        // Clearly different yet inside the margin: true, but too small to matter in practice.
-        val small = if (better != null && better.highPercent < d.margin * 100) t("verdict.inside-margin", Numbers.percentText(d.margin)) else ""
-        return "${figureTitle(d.figure, t)}: ${d.describe(word, t)}$small"
+        val small = if (d.insideMargin) t("verdict.inside-margin", Numbers.percentText(d.margin)) else ""
+        return "${figureTitle(d.figure, t)}: ${d.describe(betterWord(d.figure, t), t)}$small"
     }
+
+    /** The word for "better" on a figure: faster (throughput), cheaper (CPU) or lower (latency). */
+    fun betterWord(figureKey: String, t: Texts): String = t(when (Figure.byKey(figureKey)) {
+        Figure.THROUGHPUT -> "verdict.faster"
+        Figure.HOP_CPU_US, Figure.TOTAL_CPU_US -> "verdict.cheaper"
+        else -> "verdict.lower"
+    })
 
     /** A figure's title in the report's language ("Hop CPU/req"), or its key when it has none. */
     fun figureTitle(key: String, t: Texts): String = if (t.has("figure.$key")) t("figure.$key") else Figure.byKey(key)?.title ?: key

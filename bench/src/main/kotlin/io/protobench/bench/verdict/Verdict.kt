@@ -88,6 +88,9 @@ data class Decision(
 
     val isBetter: Boolean get() = outcome is Outcome.Better
 
+    /** Better, but by less than the margin even at its interval's far end: true, and too small to matter in practice. */
+    val insideMargin: Boolean get() = (outcome as? Outcome.Better)?.let { it.highPercent < margin * 100 } ?: false
+
     /**
      * One line of plain English. [better] is the caller's word for "better" on this figure
      * ("faster", "cheaper"). Numbers:

@@ -79,6 +79,58 @@ class CompareTest {
         assertThat(CompareMarkdown.summary(c)).startsWith("${c.regressions.size} regressions beyond the margin")
     }
 
+    private fun Comparison.verdict(figure: Figure, condition: String = kb) =
+        verdicts.single { it.condition == condition && it.figure == figure.key && setOf(it.first, it.second) == setOf(json, grpc) }
+
+    @Test
+    fun `each run's verdicts side by side - the same winner agrees, the opposite one contradicts`() {
+        val a = run("a", mapOf(json to 200.0, grpc to 100.0))
+        val same = compared(RunComparison.of(a, run("b", mapOf(json to 210.0, grpc to 100.0))))
+        assertThat(same.verdict(Figure.HOP_CPU_US).agreement).isEqualTo(Agreement.AGREE)
+        assertThat(same.verdict(Figure.HOP_P50).agreement).isEqualTo(Agreement.AGREE)
+        assertThat(same.verdictsHold).isTrue()
+
+        val opposite = compared(RunComparison.of(a, run("b", mapOf(json to 200.0, grpc to 300.0))))
+        val hopCpu = opposite.verdict(Figure.HOP_CPU_US)
+        assertThat(hopCpu.agreement).isEqualTo(Agreement.CONTRADICT)
+        assertThat((hopCpu.a!!.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo(grpc)
+        assertThat((hopCpu.b!!.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo(json)
+        assertThat(opposite.verdictsHold).isFalse()
+        assertThat(CompareMarkdown.verdictSummary(opposite)).isEqualTo("Verdicts of each run: 0 agree, 0 decided in one run only, 2 contradict")
+        val md = CompareMarkdown.render(opposite)
+        assertThat(md).contains("## Verdicts of each run", "| $kb | Hop CPU/req |", "$grpc cheaper by", "$json cheaper by", "**contradict**")
+        assertThat(CompareMarkdown.contradiction(hopCpu)).startsWith("contradiction: $kb, Hop CPU/req, ").contains("run A $grpc cheaper by", "; run B $json cheaper by")
+    }
+
+    @Test
+    fun `equivalence agrees with a winner inside the margin and contradicts one beyond it`() {
+        val tie = run("a", mapOf(json to 100.0, grpc to 100.0), noise = 0.0005)
+        val small = compared(RunComparison.of(tie, run("b", mapOf(json to 103.0, grpc to 100.0), noise = 0.0005)))
+        val insideB = small.verdict(Figure.HOP_CPU_US)
+        assertThat(insideB.a!!.outcome).isEqualTo(io.protobench.bench.verdict.Outcome.Equivalent)
+        assertThat(insideB.b!!.insideMargin).describedAs(insideB.b!!.describe()).isTrue()
+        assertThat(insideB.agreement).isEqualTo(Agreement.AGREE)
+        assertThat(CompareMarkdown.render(small)).contains("equivalent within ±5%", ", inside ±5%")
+
+        val large = compared(RunComparison.of(tie, run("b", mapOf(json to 200.0, grpc to 100.0), noise = 0.0005)))
+        assertThat(large.verdict(Figure.HOP_CPU_US).agreement).isEqualTo(Agreement.CONTRADICT)
+    }
+
+    @Test
+    fun `a comparison one run left open is decided in the other only, and one open in both is not listed`() {
+        val decided = run("a", mapOf(json to 200.0, grpc to 100.0))
+        val open = run("b", mapOf(json to 200.0, grpc to 100.0), forks = 1) // one fork: no verdict at all
+        val c = compared(RunComparison.of(decided, open))
+        assertThat(c.verdicts).isNotEmpty.allSatisfy { assertThat(it.agreement).isEqualTo(Agreement.ONE_RUN_ONLY) }
+        assertThat(CompareMarkdown.render(c)).contains("decided in run A only")
+        assertThat(compared(RunComparison.of(open, decided)).verdicts).allSatisfy { assertThat(it.b).isNotNull() }
+        assertThat(CompareMarkdown.render(compared(RunComparison.of(open, decided)))).contains("decided in run B only")
+
+        val bothOpen = compared(RunComparison.of(open, run("c", mapOf(json to 200.0, grpc to 100.0), forks = 1)))
+        assertThat(bothOpen.verdicts).isEmpty()
+        assertThat(CompareMarkdown.render(bothOpen)).contains("Neither run decided a comparison")
+    }
+
     @Test
     fun `the same change the other way is an improvement, and nothing regressed`() {
         val c = compared(RunComparison.of(run("a", mapOf(json to 200.0, grpc to 130.0)), run("b", mapOf(json to 200.0, grpc to 100.0))))
