@@ -421,6 +421,7 @@ class CompareCommand : CliktCommand(name = "compare") {
         comparison.notes.forEach { echo(it) }
         echo(CompareMarkdown.summary(comparison, texts))
         echo(CompareMarkdown.verdictSummary(comparison, texts))
+        if (comparison.yardstick.isNotEmpty()) echo(CompareMarkdown.yardstickSummary(comparison, texts))
         comparison.verdicts.filter { it.agreement == Agreement.CONTRADICT }.forEach { echo(CompareMarkdown.contradiction(it, texts)) }
         comparison.regressions.forEach { (condition, change) -> echo(CompareMarkdown.regression(condition, change, texts)) }
         if (comparison.hasRegression) throw ProgramResult(EXIT_REGRESSION)

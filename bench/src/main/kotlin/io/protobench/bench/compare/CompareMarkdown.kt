@@ -50,6 +50,8 @@ object CompareMarkdown {
         appendLine(regressionRule(Numbers.percentText(c.margin), t))
         appendLine()
 
+        yardstick(c, t)
+
         for (condition in c.conditions) {
             appendLine("## ${condition.condition}")
             appendLine()
@@ -107,6 +109,47 @@ object CompareMarkdown {
             appendLine("| ${cell(v.condition)} | $figure | ${cell("${v.first} – ${v.second}")} | ${verdict(v.a, t)} | ${verdict(v.b, t)} | ${agreement(v, t)} |")
         }
         appendLine()
+    }
+
+    /**
+     * The null hop's own cost in both runs, before the protocols' changes: when the harness
+     * itself costs more per request in one run, so may every protocol, whatever the code did.
+     */
+    private fun StringBuilder.yardstick(c: Comparison, t: Texts) {
+        if (c.yardstick.isEmpty()) return
+        appendLine(t("compare.yardstick-title"))
+        appendLine()
+        appendLine(t("compare.yardstick-what"))
+        appendLine()
+        appendLine(t("compare.yardstick-columns"))
+        appendLine("|---|---|---|---:|---:|---:|---|")
+        for (condition in c.yardstick) for (f in condition.changes) {
+            appendLine("| ${cell(condition.condition)} | ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | ${change(f)} | ${yardstickOutcome(f, c.margin, t)} |")
+        }
+        appendLine()
+        appendLine(yardstickSummary(c, t) + ".")
+        appendLine()
+    }
+
+    /** A yardstick figure's outcome: costlier or cheaper in run B (not a regression of the code), else as [outcome]. */
+    private fun yardstickOutcome(f: FigureChange, margin: Double, t: Texts): String = when (f.change) {
+        Change.Regression, Change.Worse -> t("compare.yardstick.costlier")
+        Change.Improvement -> t("compare.yardstick.cheaper")
+        else -> outcome(f, margin, t)
+    }
+
+    /**
+     * Whether the yardstick moved, in a line (printed by `protobench compare` too): how many
+     * of its figures changed beyond noise and by how much, else how many held within the margin.
+     */
+    fun yardstickSummary(c: Comparison, t: Texts = Texts.EN): String {
+        val all = c.yardstick.flatMap { it.changes }
+        val moved = c.yardstickMoved.map { it.second.estimate.percent }
+        return if (moved.isEmpty()) {
+            t("compare.yardstick.held", all.count { it.change == Change.Equivalent }, all.size, Numbers.percentText(c.margin))
+        } else {
+            t("compare.yardstick.moved", moved.size, all.size, formatPercent(moved.min(), signed = true), formatPercent(moved.max(), signed = true))
+        }
     }
 
     /** One run's verdict in a few words: "gRPC/Unary cheaper by 48.1% [2.5%, 72.4%]", "equivalent within ±5%", "open". */

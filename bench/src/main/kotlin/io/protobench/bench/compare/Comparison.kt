@@ -128,6 +128,8 @@ data class Comparison(
     val notCompared: List<NotCompared>,
     /** Each run's own protocol verdicts side by side (see [VerdictAgreement]). */
     val verdicts: List<VerdictPair> = emptyList(),
+    /** The null hop's figures of [RunComparison.YARDSTICK_FIGURES], B against A, per condition. */
+    val yardstick: List<ConditionChanges> = emptyList(),
 ) {
     val changes: List<FigureChange> get() = conditions.flatMap { it.changes }
     val regressions: List<Pair<String, FigureChange>> get() =
@@ -137,6 +139,14 @@ data class Comparison(
     fun count(predicate: (Change) -> Boolean): Int = changes.count { predicate(it.change) }
 
     fun count(agreement: Agreement): Int = verdicts.count { it.agreement == agreement }
+
+    /**
+     * The yardstick's figures that changed beyond noise, with their condition: the harness
+     * itself cost more (or less) per request, so the protocols' CPU changes may be the machine's.
+     */
+    val yardstickMoved: List<Pair<String, FigureChange>> get() = yardstick.flatMap { c ->
+        c.changes.filter { it.change == Change.Regression || it.change == Change.Worse || it.change == Change.Improvement }.map { c.condition to it }
+    }
 
     /** No verdict of one run contradicts the other's: the lab's rule for publishing the two. */
     val verdictsHold: Boolean get() = verdicts.none { it.agreement == Agreement.CONTRADICT }

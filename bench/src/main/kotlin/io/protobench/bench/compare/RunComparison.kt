@@ -26,7 +26,8 @@ import io.protobench.bench.verdict.WelchRatio
  * own verdicts ([Verdicts.decide]): changed beyond noise, equivalent within ±margin (TOST),
  * or inconclusive. A worse change whose whole Holm-adjusted interval lies beyond the margin
  * is a [Change.Regression]. Beside, each run's own verdicts of the shared conditions are set
- * side by side ([VerdictAgreement]).
+ * side by side ([VerdictAgreement]), and the null hop's own cost is compared the same way as
+ * a yardstick of the machine ([YARDSTICK_FIGURES]).
  */
 object RunComparison {
     /** Compared in cost trials: hop CPU, hop p50, both servers' CPU, end-to-end p99. */
@@ -36,6 +37,13 @@ object RunComparison {
     val CAPACITY_FIGURES = listOf(Figure.THROUGHPUT)
 
     private fun figures(kind: TrialKind) = if (kind == TrialKind.COST) COST_FIGURES else CAPACITY_FIGURES
+
+    /**
+     * The yardstick's figures: what the null hop costs k6 and the gateway per request. The
+     * null hop runs the same path in every run (k6 -> gateway, which answers itself), so
+     * when these move between two runs of the same harness, the machine moved.
+     */
+    val YARDSTICK_FIGURES = listOf(Figure.K6_CPU_US, Figure.API_CPU_US)
 
     /** The machine facts two compared runs must share (environment keys). */
     private val MACHINE = listOf("cpuModel", "cpuCores", "memoryTotalMb", "kernel")
@@ -85,10 +93,14 @@ object RunComparison {
                 family(ca, cb, kind, arms, usedMargin, alpha).sortedBy { arms.indexOf(it.arm) }
             })
         }
+        val nullHops = nullHopArms(a).filter { it in nullHopArms(b) }
+        val yardstick = analysesA.filter { it.condition in shared }.map { ca ->
+            ConditionChanges(ca.condition, family(ca, byConditionB.getValue(ca.condition), TrialKind.COST, nullHops, usedMargin, alpha, YARDSTICK_FIGURES))
+        }.filter { it.changes.isNotEmpty() }
         return CompareResult.Compared(Comparison(
             a = facts(Side.A, a), b = facts(Side.B, b), margin = usedMargin, alpha = alpha,
             warnings = differences, notes = notes, versions = versions(a, b), conditions = conditions, notCompared = notCompared,
-            verdicts = VerdictAgreement.of(analysesA, analysesB),
+            verdicts = VerdictAgreement.of(analysesA, analysesB), yardstick = yardstick,
         ))
     }
 
@@ -119,19 +131,26 @@ object RunComparison {
         arm != Arm.NullHop.LABEL && Arm.replicated(arm) == null
     }
 
+    /** The null hop's arms (one per variant when variants differ in network or servers). */
+    private fun nullHopArms(record: RunRecord): List<String> =
+        record.scenario.arms.filter { Variant.split(it).first == Arm.NullHop.LABEL }
+
     /**
      * The comparisons of one condition and trial kind, decided as one Holm family as
      * [Verdicts.decide] does: a difference first (Holm-adjusted two-sided p below α), else
      * equivalence (Holm-adjusted TOST below α), else inconclusive. Comparisons with fewer
      * than 2 usable forks in a run have no test and do not count in the family.
      */
-    private fun family(ca: ConditionAnalysis, cb: ConditionAnalysis, kind: TrialKind, arms: List<String>, margin: Double, alpha: Double): List<FigureChange> {
+    private fun family(
+        ca: ConditionAnalysis, cb: ConditionAnalysis, kind: TrialKind, arms: List<String>, margin: Double, alpha: Double,
+        compared: List<Figure> = figures(kind),
+    ): List<FigureChange> {
         val valuesA = ca.values[kind].orEmpty()
         val valuesB = cb.values[kind].orEmpty()
         val measured = arms.filter { it in valuesA || it in valuesB }
         data class Input(val arm: String, val figure: Figure, val a: List<Double?>, val b: List<Double?>, val welch: WelchRatio)
         // A figure neither run recorded for an arm (e.g. hop figures without a null hop) has nothing to say.
-        val inputs = figures(kind).flatMap { figure ->
+        val inputs = compared.flatMap { figure ->
             measured.mapNotNull { arm ->
                 val a = perFork(valuesA[arm], figure)
                 val b = perFork(valuesB[arm], figure)

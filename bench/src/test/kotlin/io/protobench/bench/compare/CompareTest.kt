@@ -25,7 +25,8 @@ class CompareTest {
     /**
      * A cost-mode run: harness 300 µs of both servers' CPU per request, each protocol's hop
      * [hop] µs on top; every value carries its own relative noise up to ±[noise]. [throughput]
-     * adds capacity probes of the protocols.
+     * adds capacity probes of the protocols. [machine] scales every CPU figure, k6's (150 µs)
+     * included: a machine that runs the same code slower.
      */
     private fun run(
         id: String,
@@ -35,14 +36,18 @@ class CompareTest {
         seed: Int = id.hashCode(),
         conditions: List<String> = listOf(kb),
         throughput: Map<String, Double> = emptyMap(),
+        machine: Double = 1.0,
     ): RunRecord {
         val random = Random(seed)
+        val k6Random = Random(seed + 1)
         fun wobble() = 1 + noise * (2 * random.nextDouble() - 1)
         return Fixtures.record(conditions, hop.keys.toList() + NULL_HOP, forks) { _, kind, arm, _ ->
             when (kind) {
                 TrialKind.COST -> {
                     val h = hop[arm] ?: 0.0
-                    Fixtures.cost((300 + h) * wobble(), hopP50 = (0.2 + h / 100) * wobble()) + (Figure.LATENCY_P99.key to 5.0 * wobble())
+                    val k6 = 150.0 * machine * (1 + noise * (2 * k6Random.nextDouble() - 1))
+                    Fixtures.cost((300 + h) * machine * wobble(), hopP50 = (0.2 + h / 100) * wobble()) +
+                        (Figure.LATENCY_P99.key to 5.0 * wobble()) + (Figure.K6_CPU_US.key to k6)
                 }
                 TrialKind.CAPACITY -> throughput[arm]?.let { mapOf(Figure.THROUGHPUT.key to it * wobble()) }
             }
@@ -129,6 +134,25 @@ class CompareTest {
         val bothOpen = compared(RunComparison.of(open, run("c", mapOf(json to 200.0, grpc to 100.0), forks = 1)))
         assertThat(bothOpen.verdicts).isEmpty()
         assertThat(CompareMarkdown.render(bothOpen)).contains("Neither run decided a comparison")
+    }
+
+    @Test
+    fun `the null hop is the yardstick - a machine that runs the same harness slower moves it, a second run on the same machine does not`() {
+        val a = run("a", mapOf(json to 200.0, grpc to 100.0))
+        val slower = compared(RunComparison.of(a, run("b", mapOf(json to 200.0, grpc to 100.0), machine = 1.5)))
+        val figures = slower.yardstick.single().changes
+        assertThat(figures.map { it.arm }).containsOnly(NULL_HOP)
+        assertThat(figures.map { it.figure }).containsExactlyInAnyOrderElementsOf(RunComparison.YARDSTICK_FIGURES)
+        assertThat(figures).allSatisfy { assertThat(it.estimate.percent).isCloseTo(50.0, within(2.0)) }
+        assertThat(slower.yardstickMoved).hasSize(2)
+        assertThat(CompareMarkdown.yardstickSummary(slower)).startsWith("Yardstick: the null hop's cost changed beyond noise in 2 of 2 figures (+")
+        assertThat(CompareMarkdown.render(slower)).contains("## Yardstick: the null hop", "| $kb | $NULL_HOP | k6 CPU/req", "costlier in run B beyond noise")
+        // The protocols' hop CPU is the difference to the null hop, so it grew with the machine too.
+        assertThat(slower.change(grpc, Figure.HOP_CPU_US).change).isEqualTo(Change.Regression)
+
+        val same = compared(RunComparison.of(a, run("a2", mapOf(json to 200.0, grpc to 100.0))))
+        assertThat(same.yardstickMoved).isEmpty()
+        assertThat(CompareMarkdown.yardstickSummary(same)).isEqualTo("Yardstick: none of the null hop's figures changed beyond noise (2 of 2 equivalent within ±5%)")
     }
 
     @Test
