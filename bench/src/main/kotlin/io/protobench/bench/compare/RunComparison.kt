@@ -106,7 +106,7 @@ object RunComparison {
 
     /**
      * Conditions whose cost trials ran at rates more than [RATE_TOLERANCE] apart. Each run
-     * calibrates its own rate, and CPU per request depends on it (k6's own fell from 591 to
+     * calibrates its own rate (or halves a fixed one its machine would saturate), and CPU per request depends on it (k6's own fell from 591 to
      * 164 µs per request between 200/s and 3,000/s on the reference machine; the servers'
      * wake-ups are shared the same way), so such a change may be the rate's, not the code's.
      */
@@ -117,8 +117,9 @@ object RunComparison {
             val apart = kotlin.math.abs(rateB.toDouble() / ca.ratePerSecond - 1)
             if (apart <= RATE_TOLERANCE) null
             else "${ca.condition}${ca.variant?.let { " (variant $it)" } ?: ""}: the cost trials ran at ${ca.ratePerSecond}/s in run A and $rateB/s in run B " +
-                "(${"%.0f".format(apart * 100)}% apart, each run calibrated its own); CPU per request depends on the rate, " +
-                "so a change in a per-request figure may be the rate's. Protocol verdicts within each run are not affected."
+                "(${"%.0f".format(apart * 100)}% apart: each run took its rate from its own probe, calibrated, or the scenario's fixed rate " +
+                "halved on a slower machine); CPU per request depends on the rate, and so can a verdict where the protocols are close, " +
+                "so a change in a per-request figure, or a verdict the runs contradict, may be the rate's rather than the code's."
         }
     }
 

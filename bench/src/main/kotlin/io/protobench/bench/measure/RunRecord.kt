@@ -128,8 +128,14 @@ data class Calibration(
      * capacity: region's rate would overload wan); null: one rate for every variant.
      */
     val variant: String? = null,
-    /** The scenario fixed [ratePerSecond] (costRates); the probe only gives its share of capacity. */
+    /** The scenario fixed the rate (costRates); the probe only gives its share of capacity. */
     val declared: Boolean = false,
+    /**
+     * The rate the scenario fixes, when it was above [io.protobench.bench.runner.FixedRates.ceiling]
+     * of this machine's slowest capacity and the run measured at half of it or less
+     * ([ratePerSecond]); null when the run measured at the scenario's own rate.
+     */
+    val scenarioRate: Int? = null,
 )
 
 /**

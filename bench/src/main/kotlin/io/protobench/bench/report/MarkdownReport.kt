@@ -2,6 +2,7 @@ package io.protobench.bench.report
 
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.Calibration
+import io.protobench.bench.runner.FixedRates
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkRecord
@@ -129,7 +130,7 @@ object MarkdownReport {
                 warmUpText(), s.durationMs / 1000.0,
                 when {
                     s.mode != "cost" -> t("header.closed")
-                    s.costRates.isNotEmpty() -> t("header.at-fixed-rate")
+                    s.costRates.isNotEmpty() -> t("header.at-fixed-rate", Numbers.percentText(FixedRates.ceiling(s.utilisation)))
                     else -> t("header.at-rate", Numbers.percentText(s.utilisation))
                 },
                 r.seed, Numbers.percentText(s.margin),
@@ -199,7 +200,10 @@ object MarkdownReport {
         private fun calibration(c: Calibration): String {
             val utilisation = r.scenario.utilisation
             val share = c.ratePerSecond / c.capacityRps
-            val line = if (c.declared) {
+            val line = if (c.scenarioRate != null) {
+                t("condition.calibration.halved", c.ratePerSecond, c.scenarioRate, Numbers.percentText(c.scenarioRate / c.capacityRps), c.slowestProtocol,
+                    Numbers.number(c.capacityRps), c.fork, Numbers.percentText(FixedRates.ceiling(utilisation)), Numbers.percentText(share))
+            } else if (c.declared) {
                 t("condition.calibration.declared", c.ratePerSecond, Numbers.percentText(share), c.slowestProtocol, Numbers.number(c.capacityRps), c.fork) +
                     if (share > utilisation) t("condition.calibration.above", Numbers.percentText(utilisation)) else ""
             } else {

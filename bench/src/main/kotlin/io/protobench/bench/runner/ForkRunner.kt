@@ -293,10 +293,26 @@ class ForkRunner(
         val slowest = probes.mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t to it } }.minByOrNull { it.second }
             // A fixed rate needs no probe; without one there is nothing to record its share of.
             ?: return declared?.let { fixedRate(it, vus) to null }
-        val load = fixedRate(declared ?: maxOf(1, (slowest.second * scenario.utilisation).toInt()), vus)
+        val rate = declared?.let { onThisMachine(condition, it, slowest.second, slowest.first.arm) }
+            ?: maxOf(1, (slowest.second * scenario.utilisation).toInt())
+        val load = fixedRate(rate, vus)
         return load to Calibration(
             condition.label, fork.index, slowest.second, slowest.first.arm, load.perSecond, load.maxVus, rateOwner(variant), declared = declared != null,
+            scenarioRate = declared?.takeIf { it != rate },
         )
+    }
+
+    /** The scenario's fixed rate, halved where this machine's probe puts it near saturation ([FixedRates]); said when it is. */
+    private fun onThisMachine(condition: Condition, declared: Int, capacity: Double, slowestArm: String): Int {
+        val ceiling = FixedRates.ceiling(scenario.utilisation)
+        val rate = FixedRates.onMachine(declared, capacity, ceiling)
+        if (rate != declared) {
+            fun share(perSecond: Int) = "%.1f%%".format(java.util.Locale.ROOT, 100.0 * perSecond / capacity)
+            progress("${condition.label}: the scenario fixes $declared/s, ${share(declared)} of the slowest protocol's capacity on this machine " +
+                "($slowestArm, ${"%.0f".format(java.util.Locale.ROOT, capacity)}/s), above the ${(ceiling * 100).toInt()}% a fixed rate may take; " +
+                "this run measures at $rate/s (${share(rate)}), so its verdicts are not at the operating point of runs at $declared/s")
+        }
+        return rate
     }
 
     /**

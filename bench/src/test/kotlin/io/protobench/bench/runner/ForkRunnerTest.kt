@@ -649,11 +649,32 @@ class ForkRunnerTest {
     }
 
     @Test
-    fun `a fixed rate above the share a calibration would take is measured, and the report says so`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
-        val r = run(scenario("costRates: {1kb: 100000}\nprobes: first-fork"), lab)
-        assertThat(r.calibrations.single().ratePerSecond).isEqualTo(100000)
+    fun `a fixed rate above the share a calibration would take, but below the ceiling, is measured as fixed, and the report says so`() {
+        val capacity = run(scenario("costRates: {1kb: 777}\nprobes: first-fork"), FakeLab(FakeClock(), clearCosts)).calibrations.single().capacityRps
+        val nearCeiling = (capacity * 0.6).toInt() // the same seed probes the same capacity
+        val r = run(scenario("costRates: {1kb: $nearCeiling}\nprobes: first-fork"), FakeLab(FakeClock(), clearCosts))
+        assertThat(r.calibrations.single().ratePerSecond).isEqualTo(nearCeiling)
+        assertThat(r.calibrations.single().scenarioRate).isNull()
         assertThat(MarkdownReport.render(r)).contains("above the 50% a calibrated rate would take")
+    }
+
+    @Test
+    fun `a fixed rate this machine would saturate is halved until it is below the ceiling, for every fork, and said`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val said = mutableListOf<String>()
+        val s = scenario("costRates: {1kb: 100000}\nprobes: first-fork")
+        val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
+        val calibration = r.calibrations.single()
+        assertThat(calibration.scenarioRate).isEqualTo(100000)
+        assertThat(calibration.ratePerSecond.toDouble()).isBetween(calibration.capacityRps * 0.325, calibration.capacityRps * 0.65)
+        assertThat(generateSequence(100000) { it / 2 }.takeWhile { it >= 1 }.toList()).describedAs("the fixed rate and its halvings")
+            .contains(calibration.ratePerSecond)
+        assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond })
+            .containsOnly(calibration.ratePerSecond)
+        assertThat(said).anySatisfy { assertThat(it).contains("the scenario fixes 100000/s").contains("this run measures at ${calibration.ratePerSecond}/s") }
+        val report = MarkdownReport.render(r)
+        assertThat(report).contains("not the 100000/s the scenario fixes").contains("above the 65% a fixed rate may take")
+        assertThat(report).contains("a rate above 65% of it is halved until it is not")
     }
 
     @Test
