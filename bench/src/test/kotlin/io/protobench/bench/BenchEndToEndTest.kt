@@ -32,6 +32,7 @@ import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.Shell
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
@@ -40,8 +41,10 @@ import java.nio.file.Path
 import kotlin.math.floor
 
 /**
- * A tiny scenario through real k6 and the real servers (their exec jars, built
- * earlier in the reactor). Installs k6 with `go install` when none is found.
+ * Tiny scenarios through real k6 and the real servers (their exec jars, built earlier in the
+ * reactor). Installs k6 with `go install` when none is found. The untagged tests guard the main
+ * path in `./protobench test`; those tagged [SLOW] run with `--all` (and in CI). What the run
+ * shell does without servers (resume, refusals, sealing) is tested on fake labs in BenchmarkRunnerTest.
  */
 class BenchEndToEndTest {
     /** Surefire runs in bench/; the project root holds the server modules and tools/. */
@@ -123,7 +126,7 @@ class BenchEndToEndTest {
      * round trip at least once, and so does a stream before its first message, which k6 times
      * (in whole milliseconds, plenty at 30 ms).
      */
-    @Test
+    @Test @Tag(SLOW)
     fun `topology direct across a shaped link - every call crosses its round trip, and a stream's first message is timed`(@TempDir results: Path) {
         val caps = NetworkCapabilities.detect()
         assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
@@ -157,7 +160,7 @@ class BenchEndToEndTest {
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `topology direct - k6 calls the data-server itself over all four protocols, no gateway started`(@TempDir results: Path) {
         val (store, record) = runDirect("sizes: [1kb]", results, 11)
 
@@ -197,7 +200,7 @@ class BenchEndToEndTest {
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1)
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `member creation - every confirmed creation is a row, checked after each trial, and the null hop writes none`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("""
             name: e2e-writes
@@ -228,7 +231,7 @@ class BenchEndToEndTest {
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Member creation (seed 003): each request creates 3", "DB time/req")
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `topology direct creates members on the data-server itself over all four protocols, every creation a row, and the seed's tools too`(@TempDir results: Path) {
         val (store, record) = runDirect("members: {images: [1kb]}", results, 19, extra = "seedTools: {2: 50}")
 
@@ -289,7 +292,7 @@ class BenchEndToEndTest {
         return written
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `a PostgreSQL variant writes into the run's throw-away cluster, stopped when the run ends, beside H2`(@TempDir results: Path) {
         val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
         assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
@@ -313,7 +316,7 @@ class BenchEndToEndTest {
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("different databases are compared on CPU too", "PostgreSQL CPU µs/req")
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `with --db-url the pairs write to that database in a schema of their own, emptied at the end, and H2 stays H2`(@TempDir results: Path) {
         val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
         assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
@@ -354,7 +357,7 @@ class BenchEndToEndTest {
         }
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `an open-model condition runs at its given rate without probes and checks the level's exact size`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("""
             name: e2e-open
@@ -381,7 +384,7 @@ class BenchEndToEndTest {
         }
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `variants run on their own server pairs, read back from the real servers, and a refused JVM option rejects only its variant`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("""
             name: e2e-variants
@@ -418,39 +421,12 @@ class BenchEndToEndTest {
         assertThat(record.trials).allSatisfy { assertThat(it.valid).isTrue() }
     }
 
-    @Test
-    fun `an interrupted run is resumed in its own folder, keeping what it measured`(@TempDir results: Path) {
-        val scenario = ScenarioParser.parse("""
-            name: e2e-resume
-            sizes: [1kb]
-            protocols: [gRPC/Unary]
-            load: {model: closed, vus: [2]}
-            duration: 1s
-            forks: 2
-            maxForks: 2
-            soak: {window: 1s, min: 2s, max: 3s}
-        """.trimIndent(), "e2e resume test")
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 5))
-        // Cut the finished run back to its first fork, as if it had been interrupted there.
-        val full = RunStore.load(store.dir)
-        store.save(full.copy(status = RunStatus.INTERRUPTED, forks = full.forks.take(1), planning = null))
-
-        BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 5), resumed = store)
-        val resumed = RunStore.load(store.dir)
-
-        assertThat(resumed.status).isEqualTo(RunStatus.COMPLETE)
-        assertThat(resumed.forks.map { it.index to it.status }).containsExactly(1 to ForkStatus.COMPLETE, 2 to ForkStatus.COMPLETE)
-        assertThat(resumed.forks.first()).isEqualTo(full.forks.first())
-        assertThat(resumed.environment["resumedAt"] as List<*>).hasSize(1)
-        assertThat(Files.list(results).use { it.count() }).isEqualTo(1) // no second run folder
-    }
-
     /**
      * The data-server in the lab's namespace behind a veth with tbf and the delay relay
      * (or netem): every call of the gateway to it crosses the profile's round trip at least
      * once, so each protocol's hop latency is at least the RTT, whatever the machine's speed.
      */
-    @Test
+    @Test @Tag(SLOW)
     fun `with a network profile the data-server runs behind the shaped link and every hop crosses its round trip`(@TempDir results: Path) {
         val caps = NetworkCapabilities.detect()
         assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
@@ -511,7 +487,7 @@ class BenchEndToEndTest {
      * way): without netem the link measures off the profile and the run is refused, with the
      * figures, before anything is created.
      */
-    @Test
+    @Test @Tag(SLOW)
     fun `remote - each fork starts only a gateway here, in front of a data-server another process serves`(@TempDir dir: Path) {
         val (httpPort, grpcPort) = List(2) { java.net.ServerSocket(0).use { it.localPort } }
         val served = serve(dir, "data-server", "--port", "$httpPort", "--grpc-port", "$grpcPort")
@@ -546,7 +522,7 @@ class BenchEndToEndTest {
         awaitTrue(Duration.ofSeconds(20)) { RemoteCheck(Duration.ofMillis(500)).problem(remote) != null }
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `remote - with a served gateway nothing but k6 runs here, and every figure comes from the two JVMs`(@TempDir dir: Path) {
         val (httpPort, grpcPort, gatewayPort) = List(3) { java.net.ServerSocket(0).use { it.localPort } }
         val data = serve(dir, "data-server", "--port", "$httpPort", "--grpc-port", "$grpcPort")
@@ -621,7 +597,7 @@ class BenchEndToEndTest {
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `a mistyped server setting stops the run at once naming the nearest valid one`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("name: typo\nsizes: [1kb]\nduration: 1s", "typo test")
         val options = options(results, 1).copy(gatewayArguments = listOf("--protobench.gateway.http.verison=H2C"))
@@ -643,7 +619,7 @@ class BenchEndToEndTest {
         }
     }
 
-    @Test
+    @Test @Tag(SLOW)
     fun `a runner stopped by SIGTERM reports its run as interrupted, as run_json says, and leaves no child`(@TempDir dir: Path) {
         val cli = startRun(dir)
         try {

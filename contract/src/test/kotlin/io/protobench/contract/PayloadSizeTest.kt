@@ -3,13 +3,10 @@ package io.protobench.contract
 import io.protobench.contract.payload.PayloadSize
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
-import org.junit.jupiter.api.Assertions.assertTimeoutPreemptively
 import org.junit.jupiter.api.Test
-import org.junit.jupiter.api.function.ThrowingSupplier
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.CsvSource
 import org.junit.jupiter.params.provider.ValueSource
-import java.time.Duration
 
 class PayloadSizeTest {
     @Test
@@ -83,13 +80,13 @@ class PayloadSizeTest {
     }
 
     @Test
-    fun `a 64 KB size of the kind that made the old pattern backtrack is refused at once and not echoed whole`() {
+    fun `a 64 KB size of the kind that made the old pattern backtrack is refused by its length, before it is parsed, and not echoed whole`() {
         val crafted = "1" + " ".repeat(64 * 1024) + "x"
-        val error = assertTimeoutPreemptively(Duration.ofSeconds(5), ThrowingSupplier {
-            runCatching { PayloadSize.parse(crafted) }.exceptionOrNull()
-        })
+        val error = runCatching { PayloadSize.parse(crafted) }.exceptionOrNull()
         assertThat(error).isInstanceOf(InvalidParameter::class.java)
         val invalid = error as InvalidParameter
+        // The length refusal, not the grammar's: the text was never walked.
+        assertThat(invalid.accepted).startsWith("at most 64 characters")
         assertThat(invalid.value).hasSizeLessThan(100).endsWith("(${crafted.length} characters)")
         assertThat(invalid.message).hasSizeLessThan(300)
     }

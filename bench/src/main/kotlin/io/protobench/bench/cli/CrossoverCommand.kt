@@ -18,6 +18,7 @@ import io.protobench.bench.crossover.CrossoverStore
 import io.protobench.bench.crossover.InvalidCrossover
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.runner.ChildProcesses
+import io.protobench.bench.runner.LocalLabSource
 import io.protobench.bench.runner.RunStore
 import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.runner.ToolchainProblem
@@ -78,7 +79,7 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         echo("results: ${store.dir}")
         val seed = seed ?: Random.nextLong()
         val given = mapOf("crossover" to store.dir.fileName.toString(), "pair" to pair, "axis" to axis, "from" to from, "to" to to)
-        val points = BenchmarkPoints(project, store.dir, seed, given) { echo(it, err = true) }
+        val points = BenchmarkPoints(LocalLabSource(project), store.dir, seed, given, progress = { echo(it, err = true) })
         val record = try {
             CrossoverRun(plan, store, points, seed, progress = { echo(it, err = true) }).run()
         } catch (e: IOException) {

@@ -4,6 +4,7 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.runner.BenchmarkRunner
+import io.protobench.bench.runner.LabSource
 import io.protobench.bench.runner.RunOptions
 import io.protobench.bench.runner.RunStore
 import io.protobench.bench.scenario.Scenario
@@ -124,16 +125,17 @@ class CrossoverRun(
 }
 
 /**
- * Points run by [BenchmarkRunner] on this machine: real server JVMs and k6, each point a
- * run folder under [root] with its run.json and report.md, judged by [PointVerdict.judge]
- * (extra forks only while the pair is undecided on the primary figure).
+ * Points run by [BenchmarkRunner] on the lab [labs] opens (this machine's: real server JVMs and
+ * k6), each point a run folder under [root] with its run.json and report.md, judged by
+ * [PointVerdict.judge] (extra forks only while the pair is undecided on the primary figure).
  */
 class BenchmarkPoints(
-    private val projectDir: Path,
+    private val labs: LabSource,
     private val root: Path,
     private val seed: Long,
     private val given: Map<String, String>,
     private val progress: (String) -> Unit,
+    private val clock: Clock = Clock.systemUTC(),
 ) : PointRunner {
     override fun run(n: Int, scenario: Scenario, folder: String): RunRecord {
         val options = RunOptions(
@@ -146,7 +148,7 @@ class BenchmarkPoints(
             given = given + ("point" to n.toString()),
             folder = folder,
         )
-        val store = BenchmarkRunner(projectDir, PointVerdict.judge, progress = progress, onFinished = ::writeReport).run(scenario, options)
+        val store = BenchmarkRunner(labs, PointVerdict.judge, clock, progress = progress, onFinished = ::writeReport).run(scenario, options)
         return RunStore.load(store.dir)
     }
 

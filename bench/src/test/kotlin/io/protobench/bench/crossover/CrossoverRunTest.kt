@@ -6,11 +6,13 @@ import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.runner.FakeLabSource
 import io.protobench.bench.runner.Fork
 import io.protobench.bench.runner.ForkRunner
 import io.protobench.bench.runner.Lab
 import io.protobench.bench.runner.LoadRun
 import io.protobench.bench.runner.Mix
+import io.protobench.bench.runner.RunStore
 import io.protobench.bench.runner.Sample
 import io.protobench.bench.runner.toRecord
 import io.protobench.bench.scenario.Arm
@@ -132,6 +134,23 @@ class CrossoverRunTest {
         // Rows in axis order, whatever the order of probing.
         val rows = md.lines().filter { Regex("""^\| \d+(kb|mb) \|""").containsMatchIn(it) }.map { it.split(" | ")[0].removePrefix("| ") }
         assertThat(rows.map { PayloadSize.parse(it).bytes }).isSorted().hasSize(record.points.size)
+    }
+
+    @Test
+    fun `points run through the run shell each get a run folder with run_json and a report`() {
+        val clock = TestClock()
+        val root = tmp.resolve("search")
+        val points = BenchmarkPoints(FakeLabSource(SizeLab(clock, flipAt150)), root, seed = 5, given = mapOf("test" to "crossover"), progress = {}, clock = clock)
+        val record = CrossoverRun(plan(steps = 3), CrossoverStore(Files.createDirectories(root)), points, seed = 5, clock = clock).run()
+
+        assertThat(record.status).describedAs(record.stoppedBecause).isEqualTo(RunStatus.COMPLETE)
+        assertThat(record.points).hasSizeGreaterThanOrEqualTo(3).allSatisfy { point ->
+            val run = RunStore.load(root.resolve(point.run))
+            assertThat(run.status).isEqualTo(RunStatus.COMPLETE)
+            assertThat(run.options).containsEntry("point", point.n.toString())
+            assertThat(root.resolve(point.run).resolve("report.md")).exists()
+        }
+        assertThat(record.findings().flips).isTrue()
     }
 
     @Test
