@@ -1,6 +1,6 @@
 // The one k6 script behind every Proto-Bench run. Everything that varies (endpoints,
 // load model, expected answers) comes from environment variables set by the bench
-// runner (io.protobench.bench.runner.K6Invocation), so phases, protocols and controls
+// runner (io.protobench.bench.lab.K6Invocation), so phases, protocols and controls
 // are data, never copies of this file.
 //
 //   BASE_URL        gateway base URL, e.g. http://127.0.0.1:8080 (topology direct: the

@@ -8,21 +8,7 @@ import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.database.PostgresBinaries
-import io.protobench.bench.runner.ChildProcesses
-import io.protobench.bench.runner.ControlHttp
-import io.protobench.bench.runner.ServerSettingRejected
 import io.protobench.bench.report.ReportWriter
-import io.protobench.bench.runner.BenchmarkRunner
-import io.protobench.bench.runner.CpuPlacement
-import io.protobench.bench.runner.K6Invocation
-import io.protobench.bench.runner.K6Runner
-import io.protobench.bench.runner.ServerLauncher
-import io.protobench.bench.runner.Toolchain
-import io.protobench.bench.runner.RunOptions
-import io.protobench.bench.runner.RunStore
-import io.protobench.bench.runner.Remote
-import io.protobench.bench.runner.RemoteCheck
-import io.protobench.bench.runner.RemoteUnreachable
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Variant
@@ -39,6 +25,20 @@ import java.nio.file.Files
 import java.time.Duration
 import java.nio.file.Path
 import kotlin.math.floor
+import io.protobench.bench.lab.ChildProcesses
+import io.protobench.bench.lab.RemoteCheck
+import io.protobench.bench.run.BenchmarkRunner
+import io.protobench.bench.run.RunOptions
+import io.protobench.bench.run.RunStore
+import io.protobench.bench.lab.ControlHttp
+import io.protobench.bench.lab.CpuPlacement
+import io.protobench.bench.lab.K6Invocation
+import io.protobench.bench.lab.K6Runner
+import io.protobench.bench.lab.Remote
+import io.protobench.bench.lab.RemoteUnreachable
+import io.protobench.bench.lab.ServerLauncher
+import io.protobench.bench.lab.ServerSettingRejected
+import io.protobench.bench.lab.Toolchain
 
 /**
  * Tiny scenarios through real k6 and the real servers (their exec jars, built earlier in the

@@ -15,13 +15,13 @@ import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.Numbers
 import io.protobench.bench.report.SeedClaims
 import io.protobench.bench.report.SelectionGuide
-import io.protobench.bench.runner.RunStore
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.verdict.Outcome
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Path
+import io.protobench.bench.run.RunStore
 
 /** Analysis and reports from fixed run records: hop isolation, the three outcomes, the guide, the seeds, problems. */
 class ReportTest {

@@ -2,12 +2,12 @@ package io.protobench.bench
 
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
-import io.protobench.bench.runner.RunStore
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Path
 import kotlin.concurrent.thread
+import io.protobench.bench.run.RunStore
 
 class RunStoreTest {
     private fun record(status: RunStatus, failure: String? = null) = RunRecord(

@@ -2,13 +2,13 @@ package io.protobench.bench
 
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
-import io.protobench.bench.runner.CpuPlacement
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
 import java.nio.file.Path
+import io.protobench.bench.lab.CpuPlacement
 
 /** Saturation detection and CPU placement on fixed data: a fake /proc, fixed core counts. */
 class SaturationTest {

@@ -26,6 +26,7 @@ import java.nio.file.Files
 import java.nio.file.Path
 import java.nio.file.attribute.PosixFilePermissions
 import kotlin.reflect.full.primaryConstructor
+import io.protobench.bench.design.Lab
 
 /** Every class of bad input: reported whole, with field, value and what is accepted, and exit 2 from the CLI. */
 class ScenarioInputTest {

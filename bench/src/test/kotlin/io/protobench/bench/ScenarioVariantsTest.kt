@@ -1,6 +1,5 @@
 package io.protobench.bench
 
-import io.protobench.bench.runner.RunStore
 import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.ScenarioFile
@@ -12,6 +11,7 @@ import io.protobench.bench.scenario.toFile
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
 import org.junit.jupiter.api.Test
+import io.protobench.bench.run.RunStore
 
 /** `variants:` in scenario files: named server-pair configurations, checked before any server starts. */
 class ScenarioVariantsTest {

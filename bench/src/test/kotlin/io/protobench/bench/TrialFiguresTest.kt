@@ -14,10 +14,6 @@ import io.protobench.contract.window.ServerMetrics
 import io.protobench.contract.window.TimelineReport
 import io.protobench.contract.window.WindowReport
 import java.time.Instant
-import io.protobench.bench.runner.K6Invocation
-import io.protobench.bench.runner.K6Target
-import io.protobench.bench.runner.EmailLayout
-import io.protobench.bench.runner.MemberBodies
 import org.junit.jupiter.api.io.TempDir
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.ScenarioParser
@@ -26,6 +22,10 @@ import org.assertj.core.api.Assertions.within
 import org.junit.jupiter.api.Test
 import java.nio.file.Path
 import java.time.Duration
+import io.protobench.bench.lab.EmailLayout
+import io.protobench.bench.lab.K6Invocation
+import io.protobench.bench.lab.K6Target
+import io.protobench.bench.lab.MemberBodies
 
 class TrialFiguresTest {
     private val json = ObjectMapper()

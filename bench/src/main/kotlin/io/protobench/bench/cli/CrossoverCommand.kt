@@ -17,14 +17,14 @@ import io.protobench.bench.crossover.CrossoverRun
 import io.protobench.bench.crossover.CrossoverStore
 import io.protobench.bench.crossover.InvalidCrossover
 import io.protobench.bench.measure.RunStatus
-import io.protobench.bench.runner.ChildProcesses
-import io.protobench.bench.runner.LocalLabSource
-import io.protobench.bench.runner.RunStore
-import io.protobench.bench.runner.Toolchain
-import io.protobench.bench.runner.ToolchainProblem
 import java.io.IOException
 import java.time.Instant
 import kotlin.random.Random
+import io.protobench.bench.lab.ChildProcesses
+import io.protobench.bench.lab.LocalLabSource
+import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.lab.ToolchainProblem
+import io.protobench.bench.run.RunStore
 
 /**
  * `protobench crossover`: where the answer between two protocols flips along an axis.

@@ -26,18 +26,6 @@ import io.protobench.bench.report.AaCalibration
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.report.SelectionGuide
-import io.protobench.bench.runner.BenchmarkRunner
-import io.protobench.bench.runner.Planner
-import io.protobench.bench.runner.RunOptions
-import io.protobench.bench.runner.InvalidRemote
-import io.protobench.bench.runner.Remote
-import io.protobench.bench.runner.RemoteUnreachable
-import io.protobench.bench.runner.remoteFlag
-import io.protobench.bench.runner.remoteOfFlag
-import io.protobench.bench.runner.RunStore
-import io.protobench.bench.runner.Jdks
-import io.protobench.bench.runner.NoSuchJdk
-import io.protobench.bench.runner.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Scenario
@@ -50,6 +38,20 @@ import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
 import java.nio.file.Path
 import kotlin.random.Random
+import io.protobench.bench.design.Planner
+import io.protobench.bench.lab.ChildProcesses
+import io.protobench.bench.lab.InvalidRemote
+import io.protobench.bench.lab.Jdks
+import io.protobench.bench.lab.NoSuchJdk
+import io.protobench.bench.lab.Remote
+import io.protobench.bench.lab.RemoteUnreachable
+import io.protobench.bench.lab.ServerSettingRejected
+import io.protobench.bench.lab.ToolchainProblem
+import io.protobench.bench.lab.remoteFlag
+import io.protobench.bench.lab.remoteOfFlag
+import io.protobench.bench.run.BenchmarkRunner
+import io.protobench.bench.run.RunOptions
+import io.protobench.bench.run.RunStore
 
 /**
  * Exit codes: 0 done; 1 bad command line as Clikt reports it (unknown option, missing
@@ -468,7 +470,7 @@ private fun CliktCommand.invalid(message: String): Nothing {
 
 /** Whether the CLI that wrote a run folder's children.pid is still running. */
 private fun ownerAlive(dir: Path): Boolean {
-    val first = runCatching { java.nio.file.Files.readAllLines(dir.resolve(io.protobench.bench.runner.ChildProcesses.FILE_NAME)).firstOrNull() }.getOrNull()
+    val first = runCatching { java.nio.file.Files.readAllLines(dir.resolve(io.protobench.bench.lab.ChildProcesses.FILE_NAME)).firstOrNull() }.getOrNull()
         ?: return false
     val pid = first.substringBefore(" ").toLongOrNull() ?: return false
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
@@ -483,7 +485,7 @@ private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
     is ToolchainProblem, is io.protobench.bench.network.LinkSetupFailed, is NoSuchJdk, is io.protobench.bench.database.PostgresMissing,
     is InvalidRemote, is RemoteUnreachable, is ExternalDatabaseRefused ->
         "cannot run" to EXIT_INVALID_INPUT
-    is io.protobench.bench.runner.ServerSettingRejected -> "bad server setting" to EXIT_INVALID_INPUT
+    is io.protobench.bench.lab.ServerSettingRejected -> "bad server setting" to EXIT_INVALID_INPUT
     is io.protobench.bench.database.ClusterProblem -> "the run's PostgreSQL cluster failed" to EXIT_RUN_FAILED
     is java.io.IOException -> "cannot write results" to EXIT_RUN_FAILED
     else -> null

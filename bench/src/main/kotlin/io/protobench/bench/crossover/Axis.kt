@@ -1,6 +1,5 @@
 package io.protobench.bench.crossover
 
-import io.protobench.bench.runner.ForkRunner
 import io.protobench.bench.scenario.LoadFile
 import io.protobench.bench.scenario.ScenarioFile
 import io.protobench.bench.scenario.ScenarioParser
@@ -10,6 +9,7 @@ import io.protobench.contract.payload.PayloadSize
 import kotlin.math.ln
 import kotlin.math.roundToLong
 import kotlin.math.sqrt
+import io.protobench.bench.design.ForkRunner
 
 /**
  * What a crossover search moves along. A point on an axis is a whole number: bytes of

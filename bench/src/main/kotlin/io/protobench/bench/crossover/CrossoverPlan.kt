@@ -6,7 +6,6 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.Numbers
-import io.protobench.bench.runner.Judge
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
@@ -20,6 +19,7 @@ import io.protobench.bench.verdict.Outcome
 import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.bench.design.Judge
 
 /** The flags of `protobench crossover` as given; [CrossoverPlan.of] checks them. */
 data class CrossoverRequest(

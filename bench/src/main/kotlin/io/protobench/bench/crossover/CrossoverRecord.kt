@@ -2,9 +2,9 @@ package io.protobench.bench.crossover
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunStatus
-import io.protobench.bench.runner.RunStore
 import java.nio.file.Files
 import java.nio.file.Path
+import io.protobench.bench.run.RunStore
 
 /**
  * A crossover search as `crossover.json` keeps it: what was asked, every point probed (in

@@ -3,16 +3,16 @@ package io.protobench.bench.crossover
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.report.ReportWriter
-import io.protobench.bench.runner.BenchmarkRunner
-import io.protobench.bench.runner.LabSource
-import io.protobench.bench.runner.RunOptions
-import io.protobench.bench.runner.RunStore
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ServerHeap
 import java.nio.file.Path
 import java.time.Clock
 import java.time.Duration
 import java.time.Instant
+import io.protobench.bench.run.BenchmarkRunner
+import io.protobench.bench.run.LabSource
+import io.protobench.bench.run.RunOptions
+import io.protobench.bench.run.RunStore
 
 /** Runs one point's scenario as its own run in [folder] and returns its record, whatever its status. */
 fun interface PointRunner {

@@ -1,9 +1,9 @@
 package io.protobench.bench.database
 
 import com.fasterxml.jackson.module.kotlin.readValue
-import io.protobench.bench.runner.RunStore
 import java.nio.file.Files
 import java.nio.file.Path
+import io.protobench.bench.run.RunStore
 
 /**
  * `cluster.json`: how to reach a cluster and who runs it, for `db stop`, `db status` and

@@ -1,8 +1,8 @@
 package io.protobench.bench.export
 
-import io.protobench.bench.runner.Toolchain
 import io.protobench.bench.scenario.ServerHeap
 import java.time.Duration
+import io.protobench.bench.lab.Toolchain
 
 /** The defaults of `protobench export k6-operator`, documented in its help and in docs/distributed.md. */
 object ExportDefaults {

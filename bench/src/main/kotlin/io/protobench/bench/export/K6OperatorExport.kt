@@ -19,7 +19,7 @@ data class ExportResult(val dir: Path, val files: List<ExportFile>, val testRuns
  * `protobench export k6-operator`: a scenario as Kubernetes manifests for the k6-operator,
  * which splits each k6 run over [ExportSettings.parallelism] runner pods. The project's
  * one script goes unchanged into a ConfigMap; each TestRun gives it the environment
- * `protobench run` gives it locally ([io.protobench.bench.runner.K6Invocation.scriptEnvironment]).
+ * `protobench run` gives it locally ([io.protobench.bench.lab.K6Invocation.scriptEnvironment]).
  */
 object K6OperatorExport {
     const val CONFIG_MAP_FILE = "k6-script-configmap.yaml"

@@ -1,14 +1,14 @@
 package io.protobench.bench.export
 
-import io.protobench.bench.runner.ForkRunner
-import io.protobench.bench.runner.K6Invocation
-import io.protobench.bench.runner.K6Target
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.complex.RecordShape
 import java.net.URLEncoder
+import io.protobench.bench.design.ForkRunner
+import io.protobench.bench.lab.K6Invocation
+import io.protobench.bench.lab.K6Target
 
 /**
  * One TestRun per condition and arm, in scenario order: each is one k6 run of one cell,

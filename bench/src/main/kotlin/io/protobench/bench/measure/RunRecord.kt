@@ -131,7 +131,7 @@ data class Calibration(
     /** The scenario fixed the rate (costRates); the probe only gives its share of capacity. */
     val declared: Boolean = false,
     /**
-     * The rate the scenario fixes, when it was above [io.protobench.bench.runner.FixedRates.ceiling]
+     * The rate the scenario fixes, when it was above [io.protobench.bench.design.FixedRates.ceiling]
      * of this machine's slowest capacity and the run measured at half of it or less
      * ([ratePerSecond]); null when the run measured at the scenario's own rate.
      */

@@ -6,7 +6,6 @@ import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
-import io.protobench.bench.runner.Judge
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Topology
@@ -18,6 +17,7 @@ import io.protobench.bench.verdict.Outcome
 import io.protobench.bench.verdict.PairedRatio
 import io.protobench.bench.verdict.Verdicts
 import org.apache.commons.statistics.descriptive.Median
+import io.protobench.bench.design.Judge
 
 /** Per-fork values of one arm: fork index → figure key → value, from its valid trials of one kind. */
 typealias ForkValues = Map<Int, Map<String, Double?>>

@@ -2,7 +2,6 @@ package io.protobench.bench.report
 
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.Calibration
-import io.protobench.bench.runner.FixedRates
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkRecord
@@ -13,10 +12,12 @@ import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.measure.TrialRecord
-import io.protobench.bench.runner.HopNetworks
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.text.Texts
+import io.protobench.bench.design.FixedRates
+import io.protobench.bench.lab.REMOTE_KEY
+import io.protobench.bench.network.HopNetworks
 
 /**
  * report.md: per condition the hop's cost and latency, capacity, the decisions, the guide,
@@ -110,7 +111,7 @@ object MarkdownReport {
             appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
-            val remote = (env[io.protobench.bench.runner.REMOTE_KEY] as? Map<*, *>)?.let(::remoteLine)
+            val remote = (env[io.protobench.bench.lab.REMOTE_KEY] as? Map<*, *>)?.let(::remoteLine)
             when {
                 s.topology == Topology.DIRECT.id -> {
                     appendLine(t("header.topology.direct"))

@@ -2,9 +2,9 @@ package io.protobench.bench.report
 
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.report.html.HtmlReport
-import io.protobench.bench.runner.RunStore
 import io.protobench.bench.text.Texts
 import java.nio.file.Path
+import io.protobench.bench.run.RunStore
 
 /** Writes every rendering of a run beside its run.json, each atomically (a reader never sees half a file). */
 object ReportWriter {

@@ -8,12 +8,12 @@ import io.protobench.bench.cli.CompareCommand
 import io.protobench.bench.cli.Protobench
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
-import io.protobench.bench.runner.RunStore
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
 import java.nio.file.Path
+import io.protobench.bench.run.RunStore
 
 /** `protobench compare` on run folders: exit codes, compare.md, messages without stack traces. */
 class CompareCommandTest {

@@ -14,8 +14,6 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
-import io.protobench.bench.runner.DataServerClient
-import io.protobench.bench.runner.Toolchain
 import java.net.InetAddress
 import java.net.InetSocketAddress
 import java.net.ServerSocket
@@ -29,6 +27,8 @@ import java.nio.file.Path
 import java.nio.file.attribute.PosixFilePermissions
 import java.sql.DriverManager
 import java.util.concurrent.TimeUnit
+import io.protobench.bench.lab.DataServerClient
+import io.protobench.bench.lab.Toolchain
 
 /**
  * Real throw-away clusters made with the installed PostgreSQL (skipped where it is not

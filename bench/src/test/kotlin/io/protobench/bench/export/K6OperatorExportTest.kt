@@ -3,7 +3,6 @@ package io.protobench.bench.export
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory
-import io.protobench.bench.runner.ForkRunner
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.complex.RecordShape
 import org.assertj.core.api.Assertions.assertThat
@@ -11,6 +10,7 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
 import java.nio.file.Path
+import io.protobench.bench.design.ForkRunner
 
 /** What `protobench export k6-operator` writes, read back as YAML: names that refer to each other, the runner's environment, the order. */
 class K6OperatorExportTest {

@@ -1,9 +1,9 @@
 package io.protobench.bench.export
 
 import com.fasterxml.jackson.databind.ObjectMapper
-import io.protobench.bench.runner.Toolchain
 import java.nio.file.Path
 import java.util.concurrent.TimeUnit
+import io.protobench.bench.lab.Toolchain
 
 /**
  * kubeconform at a pinned version, installed into `tools/bin` with `go install` the
@@ -50,7 +50,7 @@ class Kubeconform(private val binary: Path, private val schemas: Path) {
 
         /**
          * kubeconform for the project in [projectDir], installed first if needed. Without Go to
-         * install it this throws [io.protobench.bench.runner.ToolchainProblem], whose message
+         * install it this throws [io.protobench.bench.lab.ToolchainProblem], whose message
          * says what to install: the test fails, it is never skipped.
          */
         fun installed(projectDir: Path): Kubeconform =

@@ -1,7 +1,5 @@
 package io.protobench.bench.serve
 
-import io.protobench.bench.runner.ServedControl
-import io.protobench.bench.runner.ServedRestartFailed
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.AfterEach
@@ -10,6 +8,8 @@ import java.net.InetAddress
 import java.net.InetSocketAddress
 import java.net.Socket
 import java.time.Duration
+import io.protobench.bench.lab.ServedControl
+import io.protobench.bench.lab.ServedRestartFailed
 
 class ControlEndpointTest {
     private val launched = mutableListOf<Process>()

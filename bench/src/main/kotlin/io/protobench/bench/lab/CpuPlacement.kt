@@ -1,0 +1,68 @@
+package io.protobench.bench.lab
+
+import java.io.File
+import java.nio.file.Files
+import java.nio.file.Path
+
+/**
+ * Where k6, api-server and data-server (or, in a direct run, k6 and the data-server)
+ * may run. With enough cores each gets a disjoint CPU set (via `taskset`), so they stop
+ * competing for the same cores; with fewer than three cores, or without taskset, or when
+ * turned off, they share all cores and [note] says so for the report.
+ */
+data class CpuPlacement(val sets: Map<String, String>, val note: String) {
+    /** The command prefixed with taskset for [process], or unchanged when not pinned. */
+    fun wrap(process: String, command: List<String>): List<String> =
+        sets[process]?.let { listOf("taskset", "-c", it) + command } ?: command
+
+    companion object {
+        val PROCESSES = listOf("k6", "api-server", "data-server")
+
+        /** The processes of a run without a gateway (`topology: direct`). */
+        val DIRECT_PROCESSES = listOf("k6", "data-server")
+
+        /**
+         * Fewest cores to pin on: one each for k6 and two servers. A direct run keeps the same
+         * bar, so that its data-server's JIT and GC threads are not squeezed onto one core.
+         */
+        private const val MIN_CORES = 3
+
+        fun plan(cores: Int, enabled: Boolean, tasksetAvailable: Boolean = onPath("taskset"), processes: List<String> = PROCESSES): CpuPlacement {
+            val names = processes.joinToString(", ").replace(Regex(", (?=[^,]*$)"), " and ")
+            return when {
+                processes.size == 1 -> shared("not pinned: $names runs alone on this machine")
+                !enabled -> shared("pinning turned off (--no-pinning): $names share all $cores cores")
+                cores < MIN_CORES -> shared("not pinned: $cores cores are too few to give $names " +
+                    "disjoint CPU sets, so they compete for the same cores (see the saturation flags)")
+                !tasksetAvailable -> shared("not pinned: taskset is not installed (Debian: util-linux); $names share all $cores cores")
+                else -> split(cores, processes)
+            }
+        }
+
+        /** One sentence for the report: who shares the machine. */
+        fun sharing(processes: List<String>) = if (processes.size == 1) "only ${processes.single()} runs on this machine" else
+            processes.joinToString(", ").replace(Regex(", (?=[^,]*$)"), " and ") + " run on the same machine and compete for its cores"
+
+        /** k6 gets a third of the cores (at least one); the servers split the rest, the data-server getting any odd core. */
+        private fun split(cores: Int, processes: List<String>): CpuPlacement {
+            val k6 = maxOf(1, cores / 3)
+            val api = when {
+                "api-server" !in processes -> 0
+                "data-server" !in processes -> cores - k6 // the data-server runs on another host
+                else -> (cores - k6) / 2
+            }
+            val ranges = mapOf(
+                "k6" to (0 until k6),
+                "api-server" to (k6 until k6 + api),
+                "data-server" to (k6 + api until cores),
+            ).filterKeys { it in processes }
+            val sets = ranges.mapValues { (_, r) -> if (r.first == r.last) "${r.first}" else "${r.first}-${r.last}" }
+            return CpuPlacement(sets, "pinned with taskset: " + sets.entries.joinToString { "${it.key} on CPUs ${it.value}" })
+        }
+
+        private fun shared(note: String) = CpuPlacement(emptyMap(), note)
+
+        private fun onPath(name: String) = System.getenv("PATH").orEmpty().split(File.pathSeparator)
+            .any { Files.isExecutable(Path.of(it, name)) }
+    }
+}

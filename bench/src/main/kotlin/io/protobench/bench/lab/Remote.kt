@@ -1,0 +1,205 @@
+package io.protobench.bench.lab
+
+import io.protobench.bench.serve.ControlEndpoint
+import io.protobench.contract.Json
+import java.net.InetAddress
+import java.net.InetSocketAddress
+import java.net.Socket
+import java.net.URI
+import java.time.Duration
+import io.protobench.bench.run.RunOptions
+
+/** A value given on the command line that names no remote server in an accepted form. */
+class InvalidRemote(message: String) : IllegalArgumentException(message)
+
+/**
+ * Servers another host runs (`protobench serve`) that a run measures instead of starting
+ * its own (the `remote` topology). Where `serve`'s control answers ([ServedControl]) each
+ * fork asks it for a fresh JVM first; where it does not, a fork is a fresh gateway (with
+ * [DataServer]) or nothing fresh at all (with [Gateway]), and the report says so.
+ */
+sealed interface Remote {
+    /** How run.json and the report name it. */
+    val text: String
+
+    /** Where `serve`'s control would answer: beside the server's HTTP port ([ControlEndpoint.portFor]). */
+    val controlUrl: String
+
+    /**
+     * A data-server elsewhere at [host], HTTP on [httpPort], gRPC on [grpcPort]: each fork
+     * starts a fresh gateway here pointed at it, or with `topology: direct` k6 calls it itself.
+     */
+    data class DataServer(val host: String, val httpPort: Int, val grpcPort: Int) : Remote {
+        /** An IPv6 literal goes in brackets in a URL and a gRPC target. */
+        private val hostInUrl get() = if (':' in host) "[$host]" else host
+        val httpUrl get() = "http://$hostInUrl:$httpPort"
+        val grpcAddress get() = "$hostInUrl:$grpcPort"
+        override val text get() = "$hostInUrl:$httpPort:$grpcPort"
+        override val controlUrl get() = "http://$hostInUrl:${ControlEndpoint.portFor(httpPort)}"
+    }
+
+    /** A gateway elsewhere, told its own data-server when it was started: nothing runs here but k6. */
+    data class Gateway(val url: String) : Remote {
+        override val text get() = url
+        override val controlUrl: String get() = URI(url).let { "http://${it.rawAuthority.substringBeforeLast(':')}:${ControlEndpoint.portFor(it.port)}" }
+    }
+
+    companion object {
+        const val DATA_SERVER_FORM = "HOST:HTTP_PORT:GRPC_PORT, e.g. 10.0.0.2:8081:9091 or [fd00::2]:8081:9091"
+        const val GATEWAY_FORM = "an http:// URL with host and port, e.g. http://10.0.0.3:8080"
+
+        /** `--data-server HOST:HTTP:GRPC`; an IPv6 host in brackets. */
+        fun dataServer(text: String): DataServer {
+            fun invalid(why: String) = InvalidRemote("--data-server $text: $why; accepted: $DATA_SERVER_FORM")
+            val parts = text.split(':')
+            if (parts.size < 3) throw invalid("not three parts")
+            val (httpText, grpcText) = parts.takeLast(2)
+            val written = parts.dropLast(2).joinToString(":")
+            val bracketed = written.startsWith("[") && written.endsWith("]")
+            val host = if (bracketed) written.substring(1, written.length - 1) else written
+            if (host.isBlank() || '/' in host || (':' in host && !bracketed)) throw invalid("no host name or address (an IPv6 address goes in brackets)")
+            val (http, grpc) = listOf(httpText, grpcText).map { port ->
+                port.toIntOrNull()?.takeIf { it in 1..65535 } ?: throw invalid("port '$port' is not a number from 1 to 65535")
+            }
+            if (http == grpc) throw invalid("HTTP and gRPC need two different ports")
+            return DataServer(host, http, grpc)
+        }
+
+        /** `--gateway http://HOST:PORT`. */
+        fun gateway(text: String): Gateway {
+            val uri = runCatching { URI(text) }.getOrNull()
+            if (uri == null || uri.scheme != "http" || uri.host == null || uri.port !in 1..65535 || !uri.path.isNullOrEmpty() && uri.path != "/") {
+                throw InvalidRemote("--gateway $text: not a gateway address; accepted: $GATEWAY_FORM")
+            }
+            return Gateway(text.removeSuffix("/"))
+        }
+
+        /** Whether [text] is meant as a gateway address rather than a Spring property (which always has '='). */
+        fun isGatewayAddress(text: String) = text.startsWith("http://") || text.startsWith("https://")
+
+        /** Whether [text] is meant as a data-server address rather than a Spring property. */
+        fun isDataServerAddress(text: String) = '=' !in text && ':' in text
+    }
+}
+
+/**
+ * Whether remote servers answer before a run starts, within a deadline (10 s by default):
+ * each TCP port accepts a connection, then the server answers its health check. The
+ * answer is the first problem, naming the address, or null when all is well.
+ */
+class RemoteCheck(private val deadline: Duration = Duration.ofSeconds(10)) {
+
+    fun problem(remote: Remote): String? {
+        val until = System.nanoTime() + deadline.toNanos()
+        return when (remote) {
+            is Remote.DataServer ->
+                connect(remote.host, remote.httpPort, "HTTP", until) ?: connect(remote.host, remote.grpcPort, "gRPC", until)
+                    ?: health(remote.httpUrl, "/actuator/health", "the data-server", until)
+            is Remote.Gateway -> {
+                val uri = URI(remote.url)
+                connect(uri.host, uri.port, "HTTP", until) ?: health(remote.url, "/api/health", "the gateway (and its data-server)", until)
+            }
+        }
+    }
+
+    private fun left(until: Long) = Duration.ofNanos(until - System.nanoTime()).coerceAtLeast(Duration.ofMillis(1))
+
+    private fun connect(host: String, port: Int, side: String, until: Long): String? = try {
+        Socket().use { it.connect(InetSocketAddress(InetAddress.getByName(host), port), left(until).toMillis().toInt().coerceAtLeast(1)) }
+        null
+    } catch (e: java.net.SocketTimeoutException) {
+        "$host port $port ($side) did not accept a connection within ${deadline.seconds} s"
+    } catch (e: Exception) {
+        "$host port $port ($side) could not be reached: ${e.message ?: e.javaClass.simpleName} (is `protobench serve` running there, on that port?)"
+    }
+
+    private fun health(baseUrl: String, path: String, who: String, until: Long): String? = try {
+        val http = java.net.http.HttpClient.newBuilder().connectTimeout(left(until)).build()
+        val request = java.net.http.HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(left(until)).GET().build()
+        val status = http.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode()
+        if (status == 200) null else "$baseUrl$path answered $status: $who is not healthy"
+    } catch (e: Exception) {
+        "$baseUrl$path did not answer within ${deadline.seconds} s (${e.message ?: e.javaClass.simpleName}): is it $who started by `protobench serve`?"
+    }
+}
+
+/**
+ * The control of a server `protobench serve` runs ([ControlEndpoint]), beside its HTTP port:
+ * whether it answers, and a fresh JVM on request, which the runner asks for before each fork.
+ */
+class ServedControl(val url: String, private val restartTimeout: Duration = Duration.ofSeconds(200)) {
+    private val json = Json.newMapper()
+    private val http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
+
+    /** Whether `serve`'s control answers there, within 2 s (not when serve ran with --no-restarts, or is older). */
+    fun available(): Boolean = runCatching {
+        val request = java.net.http.HttpRequest.newBuilder(URI.create(url + ControlEndpoint.PATH)).timeout(Duration.ofSeconds(2)).GET().build()
+        http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode() == 200
+    }.getOrDefault(false)
+
+    /** A fresh JVM, healthy when this returns; what was restarted, for the progress line. [ServedRestartFailed] otherwise. */
+    fun restart(): String {
+        val request = java.net.http.HttpRequest.newBuilder(URI.create("$url${ControlEndpoint.PATH}/restart")).timeout(restartTimeout)
+            .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build()
+        val response = try {
+            http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString())
+        } catch (e: Exception) {
+            throw ServedRestartFailed("$url did not restart its server: ${e.message ?: e.javaClass.simpleName}")
+        }
+        val body = runCatching { json.readTree(response.body()) }.getOrNull()
+        if (response.statusCode() != 200 || body == null) {
+            throw ServedRestartFailed("$url did not restart its server: ${body?.path("error")?.asText() ?: "answered ${response.statusCode()}"}")
+        }
+        val also = body.path("alsoRestarted").map { it.asText() }
+        return (also + body.path("server").asText()).joinToString(" and ") +
+            " restarted (pid ${body.path("pid").asLong()}, JVM ${body.path("starts").asInt()} of serve, ${"%.1f".format(java.util.Locale.ROOT, body.path("seconds").asDouble())} s)"
+    }
+}
+
+/** A served server that did not come back fresh: the fork fails, saying why. */
+class ServedRestartFailed(message: String) : RuntimeException(message)
+
+/** Remote servers that do not answer before the run: bad input, found out before a results folder exists. */
+class RemoteUnreachable(message: String) : RuntimeException(message)
+
+/**
+ * What a run cannot do with [remote] servers, or null: a setting this machine would have to
+ * give a server it does not start, a link it would have to shape, or a topology they cannot
+ * serve. Each answer says what to do instead.
+ */
+fun remoteRefusal(remote: Remote, scenario: io.protobench.bench.scenario.Scenario, options: RunOptions): String? {
+    val serveHint = "give it to `protobench serve` on the server's host"
+    val beyondTheGateway = scenario.variants.filter { it.copy(name = "", gateway = emptyMap()) != io.protobench.bench.scenario.Variant("") }
+    return when {
+        options.network != null || scenario.variants.any { it.network != null } ->
+            "a network profile shapes a link between servers on this machine; with a remote server the link is the real network between the hosts"
+        scenario.writes -> "member creation needs a data-server on this machine (the runner empties and counts its table between trials)"
+        options.dataServerArguments.isNotEmpty() -> "--data-server properties cannot reach a data-server another host runs: $serveHint"
+        remote is Remote.DataServer && beyondTheGateway.isNotEmpty() ->
+            "variant(s) ${beyondTheGateway.joinToString { it.name }} change the data-server or both JVMs, and the data-server runs elsewhere; " +
+                "only variants of gateway properties can run against a remote data-server"
+        remote is Remote.Gateway && scenario.topology == io.protobench.bench.scenario.Topology.DIRECT ->
+            "topology direct calls the data-server itself: give --data-server HOST:HTTP:GRPC instead of --gateway"
+        remote is Remote.Gateway && (options.gatewayArguments.isNotEmpty() || scenario.variants.isNotEmpty()) ->
+            "gateway properties and variants need a gateway this machine starts: $serveHint"
+        else -> null
+    }
+}
+
+/** run.json's environment key of the remote servers (see [Remote]). */
+const val REMOTE_KEY = "remote"
+
+/** Under [REMOTE_KEY]: whether `serve` restarted the remote servers before every fork. */
+const val RESTARTED_KEY = "restartedPerFork"
+
+/** The command-line form of [remote], as `resume` gives it back: `--data-server HOST:HTTP:GRPC` or `--gateway URL`. */
+fun remoteFlag(remote: Remote): String = when (remote) {
+    is Remote.DataServer -> "--data-server ${remote.text}"
+    is Remote.Gateway -> "--gateway ${remote.text}"
+}
+
+/** [remoteFlag] read back. */
+fun remoteOfFlag(flag: String): Remote {
+    val (name, value) = flag.split(' ', limit = 2)
+    return if (name == "--gateway") Remote.gateway(value) else Remote.dataServer(value)
+}

@@ -1,0 +1,90 @@
+package io.protobench.bench.run
+
+import com.fasterxml.jackson.databind.ObjectMapper
+import com.fasterxml.jackson.databind.SerializationFeature
+import com.fasterxml.jackson.module.kotlin.jacksonObjectMapper
+import io.protobench.bench.measure.RunRecord
+import java.nio.file.Files
+import java.nio.file.Path
+import java.nio.file.StandardCopyOption
+import java.nio.file.attribute.PosixFilePermissions
+
+/**
+ * Reads and writes `run.json`; writes go through a temporary file so a crash never
+ * leaves half a record, one writer at a time. After [seal] (an interrupted run's last
+ * word) later saves are ignored, so a run thread still unwinding cannot overwrite it.
+ */
+class RunStore(val dir: Path) {
+    val runJson: Path = dir.resolve("run.json")
+    @Volatile
+    private var sealed = false
+
+    @Synchronized
+    fun save(record: RunRecord) {
+        if (sealed) return
+        writeAtomically(runJson, mapper.writeValueAsBytes(record))
+    }
+
+    /** Saves [record] as the final word: nothing saved afterwards replaces it. */
+    @Synchronized
+    fun seal(record: RunRecord) {
+        save(record)
+        sealed = true
+    }
+
+    companion object {
+        val mapper: ObjectMapper = io.protobench.contract.Json.newMapper().enable(SerializationFeature.INDENT_OUTPUT)
+
+        /** The time part of a results folder's name: "20261122-062349" (UTC). */
+        fun stamp(instant: java.time.Instant): String =
+            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneOffset.UTC).format(instant)
+
+        /** A new run folder under [root]; a second run started in the same second gets "-2", and so on. */
+        fun create(root: Path, name: String): RunStore {
+            Files.createDirectories(root)
+            for (attempt in 1..100) {
+                val dir = root.resolve(if (attempt == 1) name else "$name-$attempt")
+                try {
+                    return RunStore(Files.createDirectory(dir))
+                } catch (_: java.nio.file.FileAlreadyExistsException) {
+                    continue
+                }
+            }
+            throw java.io.IOException("cannot create a run folder for $name under $root: 100 already exist")
+        }
+
+        /**
+         * Writes [bytes] to [target] through a temporary file that is flushed to disk
+         * before it replaces the target, so a crash or power loss leaves the old file or
+         * the new one, never half of one. [ownerOnly]: readable by its owner alone (rw-------),
+         * from its first byte, for a file that holds a password.
+         */
+        fun writeAtomically(target: Path, bytes: ByteArray, ownerOnly: Boolean = false) {
+            val temporary = target.resolveSibling(target.fileName.toString() + ".tmp")
+            val permissions: Array<java.nio.file.attribute.FileAttribute<*>> = if (ownerOnly) arrayOf(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))) else emptyArray()
+            if (ownerOnly) Files.deleteIfExists(temporary) // permissions are given only to a file created now
+            val options = setOf(java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE)
+            java.nio.channels.FileChannel.open(temporary, options, *permissions).use { channel ->
+                channel.write(java.nio.ByteBuffer.wrap(bytes))
+                channel.force(true)
+            }
+            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
+        }
+
+        /** Reads a run directory's run.json; the message says what is wrong when it cannot. */
+        fun load(dir: Path): RunRecord {
+            val file = if (Files.isDirectory(dir)) dir.resolve("run.json") else dir
+            if (!Files.isRegularFile(file)) throw IllegalArgumentException("no run.json in $dir: give a results/<run> directory")
+            val version = runCatching { mapper.readTree(file.toFile()).path("schemaVersion").asInt(1) }.getOrDefault(-1)
+            if (version != RunRecord.SCHEMA_VERSION) {
+                throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.SCHEMA_VERSION} " +
+                    "(found ${if (version < 0) "no readable JSON" else "schema $version"}): it was written by another version of Proto-Bench")
+            }
+            return try {
+                mapper.readValue(file.toFile(), RunRecord::class.java)
+            } catch (e: com.fasterxml.jackson.core.JacksonException) {
+                throw IllegalArgumentException("$file is not a Proto-Bench run record: ${e.originalMessage}")
+            }
+        }
+    }
+}

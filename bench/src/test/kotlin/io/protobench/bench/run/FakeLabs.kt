@@ -1,0 +1,125 @@
+package io.protobench.bench.run
+
+import io.protobench.bench.Fixtures
+import io.protobench.bench.measure.ExternalDatabaseRecord
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.Variant
+import io.protobench.contract.metrics.HeapCollected
+import io.protobench.contract.metrics.HeapsCollected
+import java.time.Clock
+import java.time.Duration
+import java.time.Instant
+import java.time.ZoneOffset
+import java.util.concurrent.atomic.AtomicInteger
+import io.protobench.bench.design.Fork
+import io.protobench.bench.design.Lab
+import io.protobench.bench.design.LoadRun
+import io.protobench.bench.design.Mix
+import io.protobench.bench.design.Sample
+
+/** A clock that moves only when the fake lab does work. */
+internal class StepClock(@Volatile var now: Instant = Instant.parse("2026-01-01T00:00:00Z")) : Clock() {
+    override fun getZone() = ZoneOffset.UTC
+    override fun withZone(zone: java.time.ZoneId?) = this
+    override fun instant() = now
+
+    @Synchronized
+    fun advance(d: Duration) {
+        now = now.plus(d)
+    }
+}
+
+/**
+ * Forks of synthetic figures, no process: gRPC/Unary costs less than HTTP/JSON, each fork
+ * scales both by its own luck and each trial adds noise. [beforeTrial] sees every trial's
+ * number in the run (from 1) before it is measured; [forkFailure] makes every fork fail to start.
+ */
+internal class SyntheticLab(
+    val clock: StepClock,
+    private val forkFailure: String? = null,
+    private val beforeTrial: (Int) -> Unit = {},
+) : Lab {
+    private val random = java.util.Random(3)
+    val trials = AtomicInteger()
+    private val hopCost = mapOf("HTTP/JSON" to 400.0, "gRPC/Unary" to 150.0)
+
+    override fun startFork(index: Int, variant: Variant?): Fork {
+        forkFailure?.let { throw IllegalStateException(it) }
+        clock.advance(Duration.ofSeconds(10))
+        val luck = 1 + 0.04 * random.nextGaussian()
+        return object : Fork {
+            override fun measure(run: LoadRun): Sample {
+                beforeTrial(trials.incrementAndGet())
+                clock.advance(run.duration)
+                val arm = run.cell.arm
+                val hop = ((arm as? Arm.Of)?.let { hopCost.getValue(it.protocol.label) } ?: 0.0) * luck * (1 + 0.02 * random.nextGaussian())
+                val total = 300 + hop
+                return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
+                    Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to hop / 100), Fixtures.FINE_ANSWERS, 0)
+            }
+
+            override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
+                override fun window(length: Duration): SoakWindow {
+                    clock.advance(length)
+                    return SoakWindow(1000.0, 500.0)
+                }
+                override fun close() = Unit
+            }
+
+            override fun collectGarbage() = HeapsCollected(HeapCollected(90L shl 20, 40), HeapCollected(60L shl 20, 30))
+            override fun alive() = true
+            override fun effectiveSettings() = emptyMap<String, String>()
+            override fun close() = Unit
+        }
+    }
+}
+
+/**
+ * A [LabSource] around [lab], counting what the run shell asks of it; [refusal] is thrown by
+ * [prepare] as bad input found before a results folder exists.
+ */
+internal class FakeLabSource(private val lab: Lab, private val refusal: Exception? = null) : LabSource {
+    val events = java.util.Collections.synchronizedList(mutableListOf<String>())
+
+    override fun prepare(scenario: Scenario, options: RunOptions, progress: (String) -> Unit): PreparedLab {
+        refusal?.let { throw it }
+        events += "prepare"
+        return object : PreparedLab {
+            override fun open(store: RunStore, scenario: Scenario, options: RunOptions, progress: (String) -> Unit): OpenLab {
+                events += "open"
+                return object : OpenLab {
+                    override val lab = this@FakeLabSource.lab
+                    override val environment = mapOf("cpuModel" to "Fake CPU", "cpuCores" to 2)
+                    override val externalDatabase: ExternalDatabaseRecord? = null
+                    override fun started() = mapOf("serverCommands" to mapOf("api-server" to listOf("fake")))
+                    override fun stopChildren() {
+                        events += "stop children"
+                    }
+                    override fun close() {
+                        events += "close"
+                    }
+                }
+            }
+
+            override fun close() {
+                events += "release"
+            }
+        }
+    }
+}
+
+/** Shutdown hooks a test runs itself, as the JVM would on SIGTERM. */
+internal class HeldHooks : ShutdownHooks {
+    val added = java.util.Collections.synchronizedList(mutableListOf<Thread>())
+    override fun add(hook: Thread) {
+        added += hook
+    }
+    override fun remove(hook: Thread) {
+        added -= hook
+    }
+}
