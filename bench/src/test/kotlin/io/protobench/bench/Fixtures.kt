@@ -31,7 +31,7 @@ object Fixtures {
     const val FINE_ANSWERS = 1_000_000L
 
     fun scenario(conditions: List<String>, arms: List<String>, protocols: List<String> = arms.filter { it != NULL_HOP && "(A/A)" !in it }) =
-        ScenarioRecord("fixed", "A fixed run", "cost", conditions.map { ConditionRecord(it, emptyList()) }, protocols, arms,
+        ScenarioRecord("fixed", "A fixed run", io.protobench.bench.scenario.Mode.COST, conditions.map { ConditionRecord(it, emptyList()) }, protocols, arms,
             5_000, 3, 3, 0.05, 0.5, null, mapOf("min" to "10s", "max" to "60s", "tolerance" to 0.05))
 
     /**

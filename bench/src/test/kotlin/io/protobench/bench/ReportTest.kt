@@ -161,7 +161,7 @@ class ReportTest {
 
     @Test
     fun `a direct run says its latency is on warm connections only when k6 tagged the calls, and names a trial with too few`() {
-        val base = record().let { it.copy(scenario = it.scenario.copy(topology = "direct")) }
+        val base = record().let { it.copy(scenario = it.scenario.copy(topology = io.protobench.bench.scenario.Topology.DIRECT)) }
         assertThat(MarkdownReport.render(base)).contains("topology direct").doesNotContain("Latency on warm connections")
         val metrics = """{"grpc_req_duration":{"values":{"count":40}},"grpc_req_duration{connection:warm}":{"values":{"count":10}}}"""
         val summary = com.fasterxml.jackson.databind.ObjectMapper().readTree("""{"metrics":$metrics}""")
@@ -183,7 +183,7 @@ class ReportTest {
 
     @Test
     fun `a direct run shows what a new connection cost by the user's call, as a range over forks`() {
-        val base = record().let { it.copy(scenario = it.scenario.copy(topology = "direct")) }
+        val base = record().let { it.copy(scenario = it.scenario.copy(topology = io.protobench.bench.scenario.Topology.DIRECT)) }
         assertThat(MarkdownReport.render(base)).doesNotContain("New connections")
         val mapper = com.fasterxml.jackson.databind.ObjectMapper()
         fun places(first: Double, next: Double, later: Double) = mapper.readTree("""{
@@ -221,6 +221,22 @@ class ReportTest {
         assertThat(csv).hasSize(1 + 4)
         assertThat(csv[0]).startsWith("condition,kind,arm,forks,throughput_rps_mean")
         assertThat(MarkdownReport.render(back)).contains("Measured on: Test CPU, 2 cores")
+    }
+
+    @Test
+    fun `a label with a comma or a quote stays one csv field`() {
+        val condition = "size=1kb \"odd\", vus=10"
+        val arms = listOf("gRPC/Unary · a,b", "HTTP/JSON", Fixtures.NULL_HOP)
+        val record = Fixtures.record(listOf(condition), arms, forks = 3) { _, kind, arm, fork ->
+            if (kind == TrialKind.COST) Fixtures.cost(if (arm == Fixtures.NULL_HOP) 300.0 else 400.0 + fork) else null
+        }
+        val rows = com.fasterxml.jackson.dataformat.csv.CsvMapper().readerForListOf(String::class.java)
+            .with(com.fasterxml.jackson.dataformat.csv.CsvParser.Feature.WRAP_AS_ARRAY)
+            .readValues<List<String>>(CsvReport.render(record)).readAll()
+
+        assertThat(rows[0].take(4)).containsExactly("condition", "kind", "arm", "forks")
+        assertThat(rows.drop(1).map { it.take(3) }).contains(listOf(condition, "cost", "gRPC/Unary · a,b"))
+        assertThat(rows).allSatisfy { assertThat(it).hasSameSizeAs(rows[0]) }
     }
 
     @Test

@@ -208,9 +208,9 @@ object RunComparison {
      */
     internal fun differences(a: RunRecord, b: RunRecord): List<Difference> {
         val fields = MACHINE.map { key -> key to { r: RunRecord -> text(r.environment[key]) } } + listOf(
-            "scenario mode" to { r: RunRecord -> r.scenario.mode },
+            "scenario mode" to { r: RunRecord -> r.scenario.mode.id },
             // Direct and through the gateway, "hop" names two different things.
-            "topology" to { r: RunRecord -> r.scenario.topology },
+            "topology" to { r: RunRecord -> r.scenario.topology.id },
             "durationMs" to { r: RunRecord -> r.scenario.durationMs.toString() },
             "utilisation" to { r: RunRecord -> r.scenario.utilisation.toString() },
             "server JVM options" to { r: RunRecord -> text(r.resume?.jvmOptions ?: r.environment["serverJvmOptions"]) },

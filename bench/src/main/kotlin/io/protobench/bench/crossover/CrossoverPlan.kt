@@ -212,7 +212,7 @@ object PointVerdict {
 
     /** The decision of a point's run between its two protocols on the primary figure; null before any valid pair of trials. */
     fun decision(record: RunRecord): Decision? {
-        val mode = Mode.parse(record.scenario.mode) ?: Mode.COST
+        val mode = record.scenario.mode
         val kind = if (mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
         return Analysis.of(record).singleOrNull()?.family(kind)?.protocolDecisions?.firstOrNull { it.figure == figure(mode).key }
     }

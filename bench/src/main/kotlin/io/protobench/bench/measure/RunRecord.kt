@@ -80,8 +80,7 @@ data class ExternalDatabaseRecord(
 data class ScenarioRecord(
     val name: String,
     val description: String,
-    /** cost | capacity */
-    val mode: String,
+    val mode: io.protobench.bench.scenario.Mode,
     val conditions: List<ConditionRecord>,
     /** Protocol labels in scenario order. */
     val protocols: List<String>,
@@ -94,14 +93,13 @@ data class ScenarioRecord(
     val utilisation: Double,
     val budgetMs: Long?,
     val soak: Map<String, Any>,
-    /** every-fork | first-fork */
-    val probes: String = "every-fork",
+    val probes: io.protobench.bench.scenario.Probes = io.protobench.bench.scenario.Probes.EVERY_FORK,
     /** Fewest requests of a fixed-rate trial (0: none, as in records from before the field). */
     val minRequests: Int = 0,
     /** The variants compared (each fork starts one server pair per variant); empty without variants. */
     val variants: List<io.protobench.bench.scenario.Variant> = emptyList(),
-    /** gateway | direct (records from before the field: gateway). */
-    val topology: String = "gateway",
+    /** Records from before the field: gateway. */
+    val topology: io.protobench.bench.scenario.Topology = io.protobench.bench.scenario.Topology.GATEWAY,
     /** Members each request creates when the scenario writes (seed 003); null for reads. */
     val membersPerRequest: Int? = null,
     /** Trials of every arm per fork; the fork's value is their median (records from before the field: 1). */

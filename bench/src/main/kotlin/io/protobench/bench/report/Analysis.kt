@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.OpenComparison
@@ -92,9 +93,9 @@ object Analysis {
 
     fun of(record: RunRecord): List<ConditionAnalysis> = record.scenario.conditions.map { condition ->
         val trials = record.trials.filter { it.condition == condition.label && it.valid }
-        val direct = record.scenario.topology == Topology.DIRECT.id
+        val direct = record.scenario.topology == Topology.DIRECT
         val values = TrialKind.entries.associateWith { kind -> forkValues(trials.filter { it.kind == kind }, direct) }
-        val capacityFigures = if (record.scenario.mode == "capacity") CAPACITY_MODE_FIGURES else CAPACITY_FIGURES
+        val capacityFigures = if (record.scenario.mode == Mode.CAPACITY) CAPACITY_MODE_FIGURES else CAPACITY_FIGURES
         val analysis = ConditionAnalysis(
             condition = condition.label,
             phases = condition.phases,
@@ -116,7 +117,7 @@ object Analysis {
      * need not be decided, and in cost mode the capacity probes are context, not the claim.
      */
     val judge = Judge { record ->
-        val primary = if (record.scenario.mode == "capacity") TrialKind.CAPACITY else TrialKind.COST
+        val primary = if (record.scenario.mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
         of(record).associate { a ->
             a.condition to a.family(primary)?.claims.orEmpty().filter { it.outcome is Outcome.Inconclusive }.map {
                 OpenComparison(a.condition, "${it.a} vs ${it.b} on ${Figure.byKey(it.figure)?.title ?: it.figure}",

@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.crossover.Axis
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
@@ -70,7 +71,7 @@ data class DecisionMap(
          */
         fun of(analyses: List<ConditionAnalysis>, record: RunRecord): List<DecisionMap> {
             if (analyses.size < 2) return emptyList()
-            val capacityMode = record.scenario.mode == "capacity"
+            val capacityMode = record.scenario.mode == Mode.CAPACITY
             val figure = if (capacityMode) Figure.THROUGHPUT else Figure.HOP_CPU_US
             val kind = if (capacityMode) TrialKind.CAPACITY else TrialKind.COST
             val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }

@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
@@ -113,7 +114,7 @@ object MarkdownReport {
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
             val remote = (env[io.protobench.bench.lab.REMOTE_KEY] as? Map<*, *>)?.let(::remoteLine)
             when {
-                s.topology == Topology.DIRECT.id -> {
+                s.topology == Topology.DIRECT -> {
                     appendLine(t("header.topology.direct"))
                     // Runs from before protobench.js tagged calls by connection timed every call.
                     // Runs from before cost trials warmed their users first counted those calls in throughput.
@@ -126,20 +127,20 @@ object MarkdownReport {
                 remote != null -> appendLine(remote)
                 else -> networkLines(env, direct = false).forEach(::appendLine)
             }
-            appendLine(t("header.design", t("mode.${s.mode}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
+            appendLine(t("header.design", t("mode.${s.mode.id}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
                 warmUpText(), s.durationMs / 1000.0,
                 when {
-                    s.mode != "cost" -> t("header.closed")
+                    s.mode != Mode.COST -> t("header.closed")
                     s.costRates.isNotEmpty() -> t("header.at-fixed-rate", Numbers.percentText(FixedRates.ceiling(s.utilisation)))
                     else -> t("header.at-rate", Numbers.percentText(s.utilisation))
                 },
                 r.seed, Numbers.percentText(s.margin),
-                if (s.mode == "cost" && s.minRequests > 0) t("header.min-requests", s.minRequests) else "",
+                if (s.mode == Mode.COST && s.minRequests > 0) t("header.min-requests", s.minRequests) else "",
                 if (s.rounds > 1) t("header.rounds", s.rounds) else ""))
             appendLine()
             missing(out)
-            appendLine(t(if (s.topology == Topology.DIRECT.id) "header.method.direct" else "header.method"))
+            appendLine(t(if (s.topology == Topology.DIRECT) "header.method.direct" else "header.method"))
             s.membersPerRequest?.let { appendLine(); appendLine(t("header.writes", it)) }
             r.externalDatabase?.let { db ->
                 val writers = if (db.variants.isEmpty()) t("header.external-db.all") else t("header.external-db.variants", db.variants.joinToString(", "))
@@ -154,7 +155,7 @@ object MarkdownReport {
          */
         private fun missing(out: StringBuilder): Unit = with(out) {
             if (r.status == RunStatus.COMPLETE) return
-            val primary = analyses.associate { it.condition to if (r.scenario.mode == "capacity") it.capacity else it.cost }
+            val primary = analyses.associate { it.condition to if (r.scenario.mode == Mode.CAPACITY) it.capacity else it.cost }
             val absent = primary.filterValues { it.isEmpty() }.keys
             val short = primary.filterValues { arms -> arms.isNotEmpty() && arms.minOf { it.forks } < r.scenario.forks }
                 .mapValues { (_, arms) -> arms.minOf { it.forks } }
@@ -395,7 +396,7 @@ object MarkdownReport {
         private fun warmUpText(): String = when {
             r.forks.any { f -> f.warmIns.any { it.collected != null } } -> t("header.warm-up.collected")
             r.forks.any { f -> f.warmIns.any { it.arm != null } } -> t("header.warm-up")
-            r.scenario.mode == "cost" && r.forks.any { it.warmIns.isNotEmpty() } -> t("header.warm-in")
+            r.scenario.mode == Mode.COST && r.forks.any { it.warmIns.isNotEmpty() } -> t("header.warm-in")
             else -> ""
         }
 

@@ -71,20 +71,32 @@ class RunStore(val dir: Path) {
             Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
         }
 
-        /** Reads a run directory's run.json; the message says what is wrong when it cannot. */
+        /**
+         * Reads a run directory's run.json (or the run.json.gz a published run keeps); the message
+         * says what is wrong when it cannot.
+         */
         fun load(dir: Path): RunRecord {
-            val file = if (Files.isDirectory(dir)) dir.resolve("run.json") else dir
+            val file = if (Files.isDirectory(dir)) recordIn(dir) else dir
             if (!Files.isRegularFile(file)) throw IllegalArgumentException("no run.json in $dir: give a results/<run> directory")
-            val version = runCatching { mapper.readTree(file.toFile()).path("schemaVersion").asInt(1) }.getOrDefault(-1)
+            val version = runCatching { read(file) { mapper.readTree(it) }.path("schemaVersion").asInt(1) }.getOrDefault(-1)
             if (version != RunRecord.SCHEMA_VERSION) {
                 throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.SCHEMA_VERSION} " +
                     "(found ${if (version < 0) "no readable JSON" else "schema $version"}): it was written by another version of Proto-Bench")
             }
             return try {
-                mapper.readValue(file.toFile(), RunRecord::class.java)
+                read(file) { mapper.readValue(it, RunRecord::class.java) }
             } catch (e: com.fasterxml.jackson.core.JacksonException) {
                 throw IllegalArgumentException("$file is not a Proto-Bench run record: ${e.originalMessage}")
             }
         }
+
+        /** run.json, else the run.json.gz of a published run. */
+        private fun recordIn(dir: Path): Path =
+            dir.resolve("run.json").takeIf { Files.exists(it) } ?: dir.resolve("run.json.gz").takeIf { Files.exists(it) } ?: dir.resolve("run.json")
+
+        private fun <T> read(file: Path, parse: (java.io.InputStream) -> T): T =
+            Files.newInputStream(file).use { raw ->
+                if (file.fileName.toString().endsWith(".gz")) java.util.zip.GZIPInputStream(raw).use(parse) else parse(raw)
+            }
     }
 }

@@ -182,6 +182,8 @@ enum class Database(override val id: String) : Choice {
 
 /** A scenario field's value, named in files and on the command line by [id] ("cost", "first-fork", "direct"). */
 interface Choice {
+    /** The name a scenario file and run.json use: stable across releases (Jackson writes and reads the enum by it). */
+    @get:com.fasterxml.jackson.annotation.JsonValue
     val id: String
 }
 

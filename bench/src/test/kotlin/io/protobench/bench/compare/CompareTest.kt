@@ -252,7 +252,7 @@ class CompareTest {
         assertThat(md.indexOf("cpuCores: A=2 B=4")).isBetween(0, md.indexOf("## What was compared"))
         assertThat(md).contains("--force")
 
-        val direct = run("c", mapOf(grpc to 100.0)).let { it.copy(scenario = it.scenario.copy(topology = "direct")) }
+        val direct = run("c", mapOf(grpc to 100.0)).let { it.copy(scenario = it.scenario.copy(topology = io.protobench.bench.scenario.Topology.DIRECT)) }
         assertThat((RunComparison.of(a, direct) as CompareResult.Refused).differences.map { it.toString() })
             .containsExactly("topology: A=gateway B=direct")
     }

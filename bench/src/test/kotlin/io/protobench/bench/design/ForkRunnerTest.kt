@@ -18,6 +18,8 @@ import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
@@ -208,14 +210,14 @@ class ForkRunnerTest {
     @Test
     fun `a direct run measures no null hop, and its hop CPU is the data-server's whole CPU per request`() {
         val r = run(scenario("topology: direct"), FakeLab(FakeClock(), clearCosts))
-        assertThat(r.scenario.topology).isEqualTo("direct")
+        assertThat(r.scenario.topology).isEqualTo(Topology.DIRECT)
         assertThat(r.trials.map { it.arm }).doesNotContain(Arm.NullHop.LABEL)
         val cost = Analysis.of(r).single().values.getValue(TrialKind.COST)
         assertThat(cost.getValue("gRPC/Unary").values).allSatisfy { figures ->
             assertThat(figures[Figure.HOP_CPU_US.key]).isNotNull().isEqualTo(figures[Figure.TOTAL_CPU_US.key])
         }
         // Through the gateway the same figures lose the null hop's cost; without a null hop there is no hop figure.
-        val gateway = Analysis.of(r.copy(scenario = r.scenario.copy(topology = "gateway"))).single().values.getValue(TrialKind.COST)
+        val gateway = Analysis.of(r.copy(scenario = r.scenario.copy(topology = io.protobench.bench.scenario.Topology.GATEWAY))).single().values.getValue(TrialKind.COST)
         assertThat(gateway.getValue("gRPC/Unary").values).allSatisfy { assertThat(it[Figure.HOP_CPU_US.key]).isNull() }
     }
 
@@ -752,7 +754,7 @@ class ForkRunnerTest {
         val record: ScenarioRecord = scenario().toRecord()
         assertThat(record.arms).containsExactly("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
         assertThat(record.margin).isEqualTo(0.05)
-        assertThat(record.mode).isEqualTo("cost")
+        assertThat(record.mode).isEqualTo(Mode.COST)
     }
 
     private val zeroCopy = Variant("zero-copy", dataServer = mapOf("protobench.data.grpc-payload-mode" to "shared"))

@@ -1,5 +1,6 @@
 package io.protobench.bench.report.html
 
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
@@ -31,7 +32,7 @@ object ReportCharts {
         }
         val capacity = a.capacity.filter { it.arm.isProtocol() }
         if (capacity.isNotEmpty()) add(intervals("capacity", t("chart.capacity"), t("chart.capacity-unit"), capacity, Figure.THROUGHPUT))
-        val kind = if (record.scenario.mode == "capacity" || a.cost.isEmpty()) TrialKind.CAPACITY else TrialKind.COST
+        val kind = if (record.scenario.mode == Mode.CAPACITY || a.cost.isEmpty()) TrialKind.CAPACITY else TrialKind.COST
         timeline(record, a.condition, kind, t)?.let(::add)
     }.filterNotNull()
 
@@ -41,7 +42,7 @@ object ReportCharts {
      * with its interval, and a dashed mark where the decided winner changes.
      */
     fun axes(analyses: List<ConditionAnalysis>, record: RunRecord, t: Texts): List<String> {
-        val capacityMode = record.scenario.mode == "capacity"
+        val capacityMode = record.scenario.mode == Mode.CAPACITY
         val figure = if (capacityMode) Figure.THROUGHPUT else Figure.HOP_CPU_US
         val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }
         val axes = SelectionGuide.variedAxes(parsed.map { it.first })
