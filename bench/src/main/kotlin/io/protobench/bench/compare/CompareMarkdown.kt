@@ -169,9 +169,18 @@ object CompareMarkdown {
         Agreement.CONTRADICT -> t("compare.verdicts.contradict")
     }
 
-    /** "Verdicts: N agree, M decided in one run only, K contradict" (printed by `protobench compare` too). */
-    fun verdictSummary(c: Comparison, t: Texts = Texts.EN): String =
-        t("compare.verdicts-summary", c.count(Agreement.AGREE), c.count(Agreement.ONE_RUN_ONLY), c.count(Agreement.CONTRADICT))
+    /**
+     * "Verdicts of each run between protocols: N agree, M decided in one run only, K contradict",
+     * then the same for settings of one protocol (variants, networks) when there are any
+     * (printed by `protobench compare` too).
+     */
+    fun verdictSummary(c: Comparison, t: Texts = Texts.EN): String {
+        fun counts(settings: Boolean) = Agreement.entries.map { c.count(it, settings) }
+        val protocols = counts(settings = false)
+        val settings = counts(settings = true)
+        return t("compare.verdicts-summary", protocols[0], protocols[1], protocols[2]) +
+            if (settings.sum() == 0) "" else t("compare.verdicts-summary-settings", settings[0], settings[1], settings[2])
+    }
 
     /** One contradiction in a line: "contradiction: size=1mb vus=10, Hop p50, HTTP/Binary – gRPC/Unary: run A …; run B …". */
     fun contradiction(v: VerdictPair, t: Texts = Texts.EN) =

@@ -140,6 +140,9 @@ data class Comparison(
 
     fun count(agreement: Agreement): Int = verdicts.count { it.agreement == agreement }
 
+    /** [count] among the verdicts between protocols ([settings] false) or between settings of one protocol (true). */
+    fun count(agreement: Agreement, settings: Boolean): Int = verdicts.count { it.agreement == agreement && it.betweenSettings == settings }
+
     /**
      * The yardstick's figures that changed beyond noise, with their condition: the harness
      * itself cost more (or less) per request, so the protocols' CPU changes may be the machine's.

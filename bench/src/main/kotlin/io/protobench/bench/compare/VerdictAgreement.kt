@@ -2,6 +2,7 @@ package io.protobench.bench.compare
 
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.ConditionAnalysis
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
 
@@ -33,7 +34,10 @@ data class VerdictPair(
     val a: Decision?,
     val b: Decision?,
     val agreement: Agreement,
-)
+) {
+    /** One protocol under two settings (variants, networks), not two protocols: counted apart. */
+    val betweenSettings: Boolean get() = Variant.split(first).first == Variant.split(second).first
+}
 
 object VerdictAgreement {
     /**

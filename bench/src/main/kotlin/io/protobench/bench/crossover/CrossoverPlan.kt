@@ -222,12 +222,9 @@ object PointVerdict {
      * undecided (the hop latency, also compared, does not hold the point open).
      */
     val judge = Judge { record ->
-        val open = decision(record)?.takeIf { it.outcome is Outcome.Inconclusive }
+        val decision = decision(record)
         record.scenario.conditions.associate { c ->
-            c.label to listOfNotNull(open?.let {
-                OpenComparison(c.label, "${it.a} vs ${it.b} on ${Figure.byKey(it.figure)?.title ?: it.figure}",
-                    (it.outcome as Outcome.Inconclusive).moreForks)
-            })
+            c.label to listOfNotNull(decision?.let { OpenComparison.of(c.label, it, Figure.byKey(it.figure)?.title ?: it.figure) })
         }
     }
 }

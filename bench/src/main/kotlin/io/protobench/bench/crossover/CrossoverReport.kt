@@ -61,7 +61,10 @@ object CrossoverReport {
         if (!f.flips) {
             val ends = if (f.lowWinner != null && f.lowWinner == f.highWinner) "${f.lowWinner} is $word at both ends"
                 else "at ${axis.display(r.from)} ${short(r, f.atFrom)}, at ${axis.display(r.to)} ${short(r, f.atTo)}"
-            return "**No flip between ${axis.display(r.from)} and ${axis.display(r.to)}**: $ends " +
+            // An undecided end could hide a flip: say so instead of claiming there is none.
+            val open = listOf(f.atFrom, f.atTo).any { it.outcome == PointOutcome.INCONCLUSIVE || it.outcome == PointOutcome.FAILED }
+            val head = if (open) "Unknown whether the answer flips" else "No flip"
+            return "**$head between ${axis.display(r.from)} and ${axis.display(r.to)}**: $ends " +
                 "(${f.atFrom.decision}; ${f.atTo.decision}).$failed"
         }
         val low = f.lastLow!!

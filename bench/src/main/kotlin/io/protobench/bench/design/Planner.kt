@@ -120,8 +120,12 @@ class Planner(private val scenario: Scenario) {
 
     private fun roundedUp(seconds: Double) = kotlin.math.ceil(seconds / 60).toLong()
 
-    /** An open comparison is worth another fork when its estimate says it would be decided by [Scenario.maxForks]; unknown counts as worth it. */
-    private fun OpenComparison.withinReach(forks: Int) = moreForks == null || forks + moreForks <= scenario.maxForks
+    /**
+     * An open comparison is worth another fork when its estimate says it would be decided by
+     * [Scenario.maxForks]; one without an estimate yet (under 2 usable forks) counts as worth
+     * it, one that no number of forks up to the engine's limit would decide does not.
+     */
+    private fun OpenComparison.withinReach(forks: Int) = !beyondReach && (moreForks == null || forks + moreForks <= scenario.maxForks)
 
     private fun stopReason(counts: Map<String, Int>, open: Map<String, List<OpenComparison>>): String {
         val atCap = scenario.conditions.filter { !open[it.label].isNullOrEmpty() && (counts[it.label] ?: 0) >= scenario.maxForks }

@@ -296,4 +296,18 @@ data class PlanningRecord(
 /** A condition and its completed forks. */
 data class ForkCount(val condition: String, val forks: Int)
 
-data class OpenComparison(val condition: String, val comparison: String, val moreForks: Int?)
+/**
+ * A comparison still undecided: about [moreForks] more forks would decide it (null: no estimate).
+ * [beyondReach]: no number of forks up to [io.protobench.bench.verdict.Verdicts.MAX_FORKS] would
+ * (records from before the field: false).
+ */
+data class OpenComparison(val condition: String, val comparison: String, val moreForks: Int?, val beyondReach: Boolean = false) {
+    companion object {
+        /** The open comparison [decision] is, under [condition]; null when it is decided. */
+        fun of(condition: String, decision: io.protobench.bench.verdict.Decision, title: String): OpenComparison? {
+            val open = decision.outcome as? io.protobench.bench.verdict.Outcome.Inconclusive ?: return null
+            val beyond = open.reason == io.protobench.bench.verdict.Outcome.Inconclusive.NOT_DECIDED && open.moreForks == null
+            return OpenComparison(condition, "${decision.a} vs ${decision.b} on $title", open.moreForks, beyond)
+        }
+    }
+}

@@ -91,7 +91,12 @@ object Analysis {
     val CAPACITY_FIGURES = listOf(Figure.THROUGHPUT)
     val CAPACITY_MODE_FIGURES = listOf(Figure.THROUGHPUT, Figure.HOP_CPU_US, Figure.HOP_P50)
 
-    fun of(record: RunRecord): List<ConditionAnalysis> = record.scenario.conditions.map { condition ->
+    /**
+     * Every condition of [record], decided. [sequential]: the error rate is spread over the
+     * looks the planner may take ([Verdicts.looks]); false judges every look at the full α,
+     * the rule before it, kept only to measure what the looks cost (PlannerSimulationTest).
+     */
+    fun of(record: RunRecord, sequential: Boolean = true): List<ConditionAnalysis> = record.scenario.conditions.map { condition ->
         val trials = record.trials.filter { it.condition == condition.label && it.valid }
         val direct = record.scenario.topology == Topology.DIRECT
         val values = TrialKind.entries.associateWith { kind -> forkValues(trials.filter { it.kind == kind }, direct) }
@@ -107,7 +112,7 @@ object Analysis {
         )
         val families = listOf(TrialKind.COST to COST_FIGURES, TrialKind.CAPACITY to capacityFigures)
             .filter { (kind, _) -> values.getValue(kind).isNotEmpty() }
-            .map { (kind, figures) -> family(analysis, record, kind, figures) }
+            .map { (kind, figures) -> family(analysis, record, kind, figures, if (sequential) looks(record) else 1) }
         analysis.copy(families = families)
     }
 
@@ -116,12 +121,17 @@ object Analysis {
      * family — cost trials in cost mode, capacity trials in capacity mode. The A/A check
      * need not be decided, and in cost mode the capacity probes are context, not the claim.
      */
-    val judge = Judge { record ->
+    val judge = judge(sequential = true)
+
+    /** The looks a condition of [record] may have: one after each fork from the scenario's minimum to its maximum. */
+    fun looks(record: RunRecord): Int = Verdicts.looks(record.scenario.forks, record.scenario.maxForks)
+
+    /** [judge] under the rule [of] names by [sequential]. */
+    internal fun judge(sequential: Boolean) = Judge { record ->
         val primary = if (record.scenario.mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
-        of(record).associate { a ->
-            a.condition to a.family(primary)?.claims.orEmpty().filter { it.outcome is Outcome.Inconclusive }.map {
-                OpenComparison(a.condition, "${it.a} vs ${it.b} on ${Figure.byKey(it.figure)?.title ?: it.figure}",
-                    (it.outcome as Outcome.Inconclusive).moreForks)
+        of(record, sequential).associate { a ->
+            a.condition to a.family(primary)?.claims.orEmpty().mapNotNull {
+                OpenComparison.of(a.condition, it, Figure.byKey(it.figure)?.title ?: it.figure)
             }
         }
     }
@@ -132,12 +142,12 @@ object Analysis {
      * the A/A checks) and the variant comparisons. One family for both would make every
      * variant comparison pay for the protocol pairs of every variant.
      */
-    private fun family(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>): Family {
+    private fun family(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>, looks: Int): Family {
         val measured = a.values.getValue(kind).keys
         val (withinVariant, acrossVariants) = comparedPairs(record.scenario, measured)
         fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(on.flatMap { figure ->
             pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
-        }, margin = record.scenario.margin)
+        }, margin = record.scenario.margin, looks = looks)
         val (samePlace, acrossPlaces) = acrossVariants.partition { (x, y) -> cpuScope(record, x) == cpuScope(record, y) }
         val variantFigures = figures.map(::variantFigure)
         return Family(kind, figures, decide(withinVariant, figures) + decide(samePlace, variantFigures) +

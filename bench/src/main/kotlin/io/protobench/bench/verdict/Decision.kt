@@ -69,6 +69,9 @@ sealed class Outcome {
  *   p-value; it lies inside ±margin exactly when this TOST p-value is below its Holm step level.
  * - [interval]: the one that goes with the outcome (equivalence interval for [Outcome.Equivalent],
  *   difference interval otherwise).
+ * - [familySize]: the comparisons of its Holm family that could be tested (m).
+ * - [looks]: the looks at the data [alpha] is spent over (see [Verdicts.decide]); each look
+ *   tests at [lookAlpha] = alpha / looks, which the adjusted p-values and intervals already carry.
  */
 data class Decision(
     val a: String,
@@ -83,7 +86,11 @@ data class Decision(
     val equivalenceP: Double?,
     val differenceInterval: RatioInterval?,
     val equivalenceInterval: RatioInterval?,
+    val familySize: Int = 1,
+    val looks: Int = 1,
 ) {
+    val lookAlpha: Double get() = alpha / looks
+
     val interval: RatioInterval? get() = if (outcome is Outcome.Equivalent) equivalenceInterval else differenceInterval
 
     val isBetter: Boolean get() = outcome is Outcome.Better
@@ -102,7 +109,8 @@ data class Decision(
     fun describe(better: String = "better", t: Texts = Texts.EN): String {
         val ci = interval
         val dropped = if (estimate.dropped > 0) t("verdict.dropped", estimate.dropped) else ""
-        val tail = if (ci == null) "" else t("verdict.tail", formatConfidence(ci.confidence), estimate.n, dropped)
+        val family = if (looks > 1) t("verdict.family-looks", familySize, looks) else t("verdict.family", familySize)
+        val tail = if (ci == null) "" else t("verdict.tail", formatConfidence(ci.confidence), estimate.n, dropped, family)
         return when (val o = outcome) {
             is Outcome.Better -> t("verdict.better", o.winner, better, o.loser, formatPercent(o.sizePercent),
                 formatPercent(o.lowPercent), formatPercent(o.highPercent)) + tail
@@ -143,10 +151,24 @@ object Verdicts {
      *    Holm-adjusted over the family's equivalence tests; adjusted p < [alpha] → [Outcome.Equivalent].
      * 3. Otherwise [Outcome.Inconclusive] with forks-to-decide.
      * "Better" claims therefore have family-wise error ≤ alpha, and so do "equivalent" claims.
+     *
+     * [looks]: how many times the family may be tested while forks are added (the planner
+     * judges a condition after each fork from its minimum to its maximum, and stops where
+     * it is decided). Each look tests at alpha / looks, so the chance of a false claim at
+     * any of them is at most alpha (Bonferroni's inequality over the looks, whatever the
+     * stopping rule); with one look this is the fixed design.
      */
-    fun decide(family: List<ComparisonInput>, alpha: Double = ALPHA, margin: Double = MARGIN): List<Decision> {
+    fun decide(family: List<ComparisonInput>, alpha: Double = ALPHA, margin: Double = MARGIN, looks: Int = 1): List<Decision> {
         require(alpha > 0 && alpha < 0.5) { "alpha must be in (0, 0.5), got $alpha" }
         require(margin > 0) { "margin must be positive, got $margin" }
+        require(looks >= 1) { "looks must be at least 1, got $looks" }
+        return decideAt(family, alpha / looks, margin).map { it.copy(alpha = alpha, looks = looks) }
+    }
+
+    /** How many looks a design with [forks] to [maxForks] forks takes: one after each fork from the minimum on. */
+    fun looks(forks: Int, maxForks: Int): Int = (maxForks - forks + 1).coerceAtLeast(1)
+
+    private fun decideAt(family: List<ComparisonInput>, alpha: Double, margin: Double): List<Decision> {
         val testable = family.indices.filter { family[it].estimate.testable }
         val diffP = testable.map { family[it].estimate.pValue!! }
         val eqP = testable.map { family[it].estimate.tostPValue(margin)!! }
@@ -161,7 +183,7 @@ object Verdicts {
             if (k == null) {
                 Decision(c.a, c.b, c.figure, c.higherIsBetter, e,
                     Outcome.Inconclusive(Outcome.Inconclusive.FEWER_THAN_2_FORKS, null, null),
-                    alpha, margin, null, null, null, null)
+                    alpha, margin, null, null, null, null, testable.size)
             } else {
                 // Intervals at the level compatible with the step-down; the forks a comparison
                 // would take are estimated at its own step's level, as it would next be tested.
@@ -180,7 +202,7 @@ object Verdicts {
                     }
                 }
                 Decision(c.a, c.b, c.figure, c.higherIsBetter, e, outcome, alpha, margin,
-                    adjDiff, adjEq, diffInterval, eqInterval)
+                    adjDiff, adjEq, diffInterval, eqInterval, testable.size)
             }
         }
     }

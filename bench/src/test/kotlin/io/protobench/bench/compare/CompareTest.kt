@@ -84,6 +84,15 @@ class CompareTest {
         assertThat(CompareMarkdown.summary(c)).startsWith("${c.regressions.size} regressions beyond the margin")
     }
 
+    @Test
+    fun `one protocol across two settings is a setting verdict, counted apart from verdicts between protocols`() {
+        fun pair(first: String, second: String) =
+            VerdictPair(kb, io.protobench.bench.measure.TrialKind.COST, Figure.HOP_P50.key, first, second, null, null, Agreement.AGREE)
+        assertThat(pair("HTTP/JSON · region", "HTTP/JSON · wan").betweenSettings).isTrue()
+        assertThat(pair("HTTP/JSON · wan", "gRPC/Unary · wan").betweenSettings).isFalse()
+        assertThat(pair(json, grpc).betweenSettings).isFalse()
+    }
+
     private fun Comparison.verdict(figure: Figure, condition: String = kb) =
         verdicts.single { it.condition == condition && it.figure == figure.key && setOf(it.first, it.second) == setOf(json, grpc) }
 
@@ -101,7 +110,7 @@ class CompareTest {
         assertThat((hopCpu.a!!.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo(grpc)
         assertThat((hopCpu.b!!.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo(json)
         assertThat(opposite.verdictsHold).isFalse()
-        assertThat(CompareMarkdown.verdictSummary(opposite)).isEqualTo("Verdicts of each run: 0 agree, 0 decided in one run only, 2 contradict")
+        assertThat(CompareMarkdown.verdictSummary(opposite)).isEqualTo("Verdicts of each run between protocols: 0 agree, 0 decided in one run only, 2 contradict")
         val md = CompareMarkdown.render(opposite)
         assertThat(md).contains("## Verdicts of each run", "| $kb | Hop CPU/req |", "$grpc cheaper by", "$json cheaper by", "**contradict**")
         assertThat(CompareMarkdown.contradiction(hopCpu)).startsWith("contradiction: $kb, Hop CPU/req, ").contains("run A $grpc cheaper by", "; run B $json cheaper by")

@@ -167,7 +167,7 @@ class CrossoverRunTest {
             assertThat(it.forks).isBetween(3, 6)
         }
         assertThat(record.stoppedBecause).isEqualTo("no flip between the ends")
-        assertThat(CrossoverReport.answer(record)).startsWith("**No flip between 10kb and 2mb**: at 10kb undecided")
+        assertThat(CrossoverReport.answer(record)).startsWith("**Unknown whether the answer flips between 10kb and 2mb**: at 10kb undecided")
     }
 
     @Test

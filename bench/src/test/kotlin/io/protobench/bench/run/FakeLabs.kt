@@ -35,6 +35,25 @@ internal class StepClock(@Volatile var now: Instant = Instant.parse("2026-01-01T
 }
 
 /**
+ * A fork of synthetic servers, no process: a soak that is steady at once, heaps that collect,
+ * servers that stay up; each test says what a trial [measure]s.
+ */
+internal abstract class SyntheticFork(private val clock: StepClock) : Fork {
+    override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
+        override fun window(length: Duration): SoakWindow {
+            clock.advance(length)
+            return SoakWindow(1000.0, 500.0)
+        }
+        override fun close() = Unit
+    }
+
+    override fun collectGarbage() = HeapsCollected(HeapCollected(90L shl 20, 40), HeapCollected(60L shl 20, 30))
+    override fun alive() = true
+    override fun effectiveSettings() = emptyMap<String, String>()
+    override fun close() = Unit
+}
+
+/**
  * Forks of synthetic figures, no process: gRPC/Unary costs less than HTTP/JSON, each fork
  * scales both by its own luck and each trial adds noise. [beforeTrial] sees every trial's
  * number in the run (from 1) before it is measured; [forkFailure] makes every fork fail to start.
@@ -52,7 +71,7 @@ internal class SyntheticLab(
         forkFailure?.let { throw IllegalStateException(it) }
         clock.advance(Duration.ofSeconds(10))
         val luck = 1 + 0.04 * random.nextGaussian()
-        return object : Fork {
+        return object : SyntheticFork(clock) {
             override fun measure(run: LoadRun): Sample {
                 beforeTrial(trials.incrementAndGet())
                 clock.advance(run.duration)
@@ -62,19 +81,6 @@ internal class SyntheticLab(
                 return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
                     Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to hop / 100), Fixtures.FINE_ANSWERS, 0)
             }
-
-            override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
-                override fun window(length: Duration): SoakWindow {
-                    clock.advance(length)
-                    return SoakWindow(1000.0, 500.0)
-                }
-                override fun close() = Unit
-            }
-
-            override fun collectGarbage() = HeapsCollected(HeapCollected(90L shl 20, 40), HeapCollected(60L shl 20, 30))
-            override fun alive() = true
-            override fun effectiveSettings() = emptyMap<String, String>()
-            override fun close() = Unit
         }
     }
 }

@@ -117,7 +117,27 @@ class VerdictTest {
         assertThat(decisions).allSatisfy { assertThat(it.outcome).isEqualTo(Outcome.Equivalent) }
         assertThat(Verdicts.falsePositiveRate(decisions)).isEqualTo(0.0)
         assertThat(decisions[0].describe()).isEqualTo(
-            "A vs B equivalent within ±5%: +0.0% [0.0%, 0.0%] (Holm-adjusted 98.3% interval, 3 forks)")
+            "A vs B equivalent within ±5%: +0.0% [0.0%, 0.0%] (Holm-adjusted 98.3% interval, 3 forks; family of 6)")
+    }
+
+    @Test
+    fun `looks spread alpha - each look tests at alpha over the looks, and the verdict says so`() {
+        val logs = listOf(0.10, 0.12, 0.09, 0.11, 0.10)
+        val once = Verdicts.decide(listOf(input("gRPC", "HTTP/JSON", logs))).single()
+        val thrice = Verdicts.decide(listOf(input("gRPC", "HTTP/JSON", logs)), looks = 3).single()
+        val atThird = Verdicts.decide(listOf(input("gRPC", "HTTP/JSON", logs)), alpha = 0.05 / 3).single()
+
+        assertThat(thrice.alpha).isEqualTo(0.05)
+        assertThat(thrice.lookAlpha).isEqualTo(0.05 / 3)
+        assertThat(thrice.interval).isEqualTo(atThird.interval)
+        assertThat(thrice.interval!!.confidence).isGreaterThan(once.interval!!.confidence)
+        assertThat(thrice.describe("faster")).endsWith("(Holm-adjusted 98.3% interval, 5 forks; family of 1, α spread over 3 looks)")
+        // Four forks of a 3% difference: decided at one look, open when the same α is spread over three.
+        val small = listOf(0.01, 0.05, 0.03, 0.03)
+        assertThat(Verdicts.decide(listOf(input("A", "B", small))).single().isBetter).isTrue()
+        assertThat(Verdicts.decide(listOf(input("A", "B", small)), looks = 3).single().outcome).isInstanceOf(Outcome.Inconclusive::class.java)
+        assertThat(Verdicts.looks(forks = 3, maxForks = 5)).isEqualTo(3)
+        assertThat(Verdicts.looks(forks = 4, maxForks = 4)).isEqualTo(1)
     }
 
     @Test
@@ -134,7 +154,7 @@ class VerdictTest {
         assertThat(o.lowPercent).isCloseTo(ci.lowPercent, within(1e-9))
         assertThat(o.highPercent).isCloseTo(ci.highPercent, within(1e-9))
         assertThat(d.describe("faster")).startsWith("gRPC faster than HTTP/JSON by 11.0% [")
-            .endsWith("(Holm-adjusted 95.0% interval, 5 forks)")
+            .endsWith("(Holm-adjusted 95.0% interval, 5 forks; family of 1)")
     }
 
     @Test
@@ -231,7 +251,7 @@ class VerdictTest {
         assertThat(d.describe()).isEqualTo(
             "A vs B inconclusive: ${formatPercent(d.estimate.percent, true)} " +
                 "[${formatPercent(d.interval!!.lowPercent)}, ${formatPercent(d.interval!!.highPercent)}] " +
-                "(Holm-adjusted 95.0% interval, 5 forks); about ${need - 5} more forks would decide it")
+                "(Holm-adjusted 95.0% interval, 5 forks; family of 1); about ${need - 5} more forks would decide it")
     }
 
     @Test

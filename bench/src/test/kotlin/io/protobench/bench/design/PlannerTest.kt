@@ -1,0 +1,43 @@
+package io.protobench.bench.design
+
+import io.protobench.bench.measure.ForkRecord
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.OpenComparison
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.run.toRecord
+import io.protobench.bench.scenario.ScenarioParser
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+import java.time.Duration
+
+/** Where the planner sends the next fork, from the open comparisons the judge reports. */
+class PlannerTest {
+    private val scenario = ScenarioParser.parse("""
+        name: plan
+        sizes: [1kb]
+        load: {model: closed, vus: [10]}
+        duration: 3s
+        forks: 3
+        maxForks: 5
+    """.trimIndent(), "plan.yaml")
+    private val condition = scenario.conditions.single().label
+
+    /** A record whose condition has [forks] completed forks. */
+    private fun measured(forks: Int) = RunRecord(runId = "plan", scenario = scenario.toRecord(), options = emptyMap(), environment = emptyMap(),
+        startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 1,
+        forks = (1..forks).map { ForkRecord(it, listOf(condition), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE) })
+
+    private fun next(open: OpenComparison) = Planner(scenario).next(measured(3), mapOf(condition to listOf(open)), Duration.ZERO)
+
+    @Test
+    fun `an open comparison within reach earns a fork, one no number of forks would decide does not`() {
+        assertThat(next(OpenComparison(condition, "A vs B", moreForks = 2))).isInstanceOf(Step.NextFork::class.java)
+        assertThat(next(OpenComparison(condition, "A vs B", moreForks = 3))).isInstanceOf(Step.Stop::class.java)
+        val beyond = next(OpenComparison(condition, "A vs B", moreForks = null, beyondReach = true))
+        assertThat(beyond).isInstanceOf(Step.Stop::class.java)
+        assertThat((beyond as Step.Stop).reason).contains("would take more than the most forks allowed")
+        // Without an estimate yet (fewer than 2 usable forks), another fork is how to get one.
+        assertThat(next(OpenComparison(condition, "A vs B", moreForks = null))).isInstanceOf(Step.NextFork::class.java)
+    }
+}
