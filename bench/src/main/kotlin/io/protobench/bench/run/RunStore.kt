@@ -78,13 +78,15 @@ class RunStore(val dir: Path) {
         fun load(dir: Path): RunRecord {
             val file = if (Files.isDirectory(dir)) recordIn(dir) else dir
             if (!Files.isRegularFile(file)) throw IllegalArgumentException("no run.json in $dir: give a results/<run> directory")
-            val version = runCatching { read(file) { mapper.readTree(it) }.path("schemaVersion").asInt(1) }.getOrDefault(-1)
+            // Read once: a published record is gzipped and up to a few MB.
+            val tree = runCatching { read(file) { mapper.readTree(it) } }.getOrNull()
+            val version = tree?.path("schemaVersion")?.asInt(1) ?: -1
             if (version != RunRecord.SCHEMA_VERSION) {
                 throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.SCHEMA_VERSION} " +
                     "(found ${if (version < 0) "no readable JSON" else "schema $version"}): it was written by another version of Proto-Bench")
             }
             return try {
-                read(file) { mapper.readValue(it, RunRecord::class.java) }
+                mapper.treeToValue(tree, RunRecord::class.java)
             } catch (e: com.fasterxml.jackson.core.JacksonException) {
                 throw IllegalArgumentException("$file is not a Proto-Bench run record: ${e.originalMessage}")
             }

@@ -71,7 +71,8 @@ sealed class Outcome {
  *   difference interval otherwise).
  * - [familySize]: the comparisons of its Holm family that could be tested (m).
  * - [looks]: the looks at the data [alpha] is spent over (see [Verdicts.decide]); each look
- *   tests at [lookAlpha] = alpha / looks, which the adjusted p-values and intervals already carry.
+ *   tests at [lookAlpha] = alpha / looks: the adjusted p-values are compared with it, and the
+ *   intervals' confidence levels are taken from it.
  */
 data class Decision(
     val a: String,
