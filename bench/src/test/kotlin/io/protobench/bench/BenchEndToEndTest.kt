@@ -39,10 +39,11 @@ import io.protobench.bench.lab.RemoteUnreachable
 import io.protobench.bench.lab.ServerLauncher
 import io.protobench.bench.lab.ServerSettingRejected
 import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.lab.Environment
 
 /**
- * Tiny scenarios through real k6 and the real servers (their exec jars, built earlier in the
- * reactor). Installs k6 with `go install` when none is found. The untagged tests guard the main
+ * Tiny scenarios through the lab's load driver (k6 in direct runs) and the real servers
+ * (their exec jars, built earlier in the reactor). Installs k6 with `go install` when none is found. The untagged tests guard the main
  * path in `./protobench test`; those tagged [SLOW] run with `--all` (and in CI). What the run
  * shell does without servers (resume, refusals, sealing) is tested on fake labs in BenchmarkRunnerTest.
  */
@@ -81,7 +82,20 @@ class BenchEndToEndTest {
         // The null hop never calls the data-server: its hop latency is zero and it moves no bytes on the hop.
         val nullHop = record.trials.filter { it.arm == "Null hop" }
         assertThat(nullHop).allSatisfy { assertThat(it.gateway!!.dataTransfer.totalBytes).isZero() }
-        assertThat(record.environment["k6"].toString()).contains("v1.")
+        assertThat(record.environment[Environment.LOAD_GENERATOR].toString()).startsWith("Proto-Bench load driver")
+        assertThat(record.environment).doesNotContainKey("k6")
+        // Every trial was driven by the lab's driver: its own summary, and its CPU measured apart.
+        assertThat(record.trials).allSatisfy { trial ->
+            assertThat(trial.driver!!.timed.answered + trial.driver!!.warmUp.answered).isEqualTo(trial.correctAnswers + trial.wrongAnswers)
+            assertThat(trial.figures[Figure.DRIVER_CPU_US.key]).isPositive()
+            assertThat(trial.k6?.isNull ?: true).isTrue() // JSON null reads back as a NullNode
+            // Its latency as a standard HdrHistogram log, one per trial, as many calls as it timed.
+            val log = store.dir.resolve(trial.driver!!.histogramLog!!)
+            val timed = org.HdrHistogram.HistogramLogReader(log.toFile()).use { reader ->
+                generateSequence { reader.nextIntervalHistogram() as org.HdrHistogram.Histogram? }.sumOf { it.totalCount }
+            }
+            assertThat(timed).isEqualTo(trial.driver!!.latency!!.count)
+        }
         assertThat(record.environment["gitCommit"]).isNotNull()
         assertThat(record.planning).isNotNull()
 
@@ -381,7 +395,7 @@ class BenchEndToEndTest {
             assertThat(trial.condition).isEqualTo("complexity=medium rate=40/s")
             assertThat(trial.wrongAnswers).isZero() // serializedSize checked exactly against the level's shape
             assertThat(trial.figures[Figure.TARGET_RATE_SHARE.key]).isBetween(0.5, 1.1)
-            assertThat(trial.figures[Figure.K6_CORES.key]).isNotNull()
+            assertThat(trial.figures[Figure.DRIVER_CORES.key]).isNotNull()
         }
     }
 

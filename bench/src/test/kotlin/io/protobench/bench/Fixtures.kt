@@ -81,6 +81,6 @@ object Fixtures {
     /** Cost-trial figures of an arm whose servers spend [totalCpuUs] per request. */
     fun cost(totalCpuUs: Double, hopP50: Double = 1.0) = mapOf(
         Figure.TOTAL_CPU_US.key to totalCpuUs, Figure.API_CPU_US.key to totalCpuUs * 0.7, Figure.DATA_CPU_US.key to totalCpuUs * 0.3,
-        Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to hopP50,
+        Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to hopP50,
     )
 }

@@ -1,5 +1,7 @@
 package io.protobench.bench
 
+import io.protobench.bench.lab.Environment
+import io.protobench.bench.measure.Figure
 import io.protobench.bench.report.CsvReport
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.run.RunStore
@@ -10,7 +12,7 @@ import java.nio.file.Files
 import java.nio.file.Path
 
 /**
- * Every run published under docs/results (schema 2, some from the first days of the lab)
+ * Every run published under docs/results (schema 2, k6's, some from the first days of the lab)
  * still loads into today's typed record and renders its reports: a change of the record or
  * the reports that would orphan a published run fails here.
  */
@@ -29,6 +31,15 @@ class PublishedRecordsTest {
             assertThat(MarkdownReport.render(record)).describedAs(dir.toString()).contains("# Proto-Bench")
             assertThat(CsvReport.render(record).lines().first()).startsWith("condition,kind,arm,forks")
         }
+    }
+
+    @Test
+    fun `a k6-era record reads k6's CPU as the load generator's figure and names k6 as its load generator`() {
+        val record = RunStore.load(published.first())
+        val keys = record.trials.flatMap { it.figures.keys }.toSet()
+        assertThat(keys).contains(Figure.DRIVER_CPU_US.key).noneMatch { it.startsWith("k6_") }
+        assertThat(Environment.loadGenerator(record.environment).toString()).startsWith("k6 v1.")
+        assertThat(MarkdownReport.render(record)).contains("load generator `k6 v1.")
     }
 
     @Test

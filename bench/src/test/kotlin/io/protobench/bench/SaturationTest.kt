@@ -35,7 +35,7 @@ class SaturationTest {
         assertThat(usage.coresUsed["k6"]!!).isCloseTo(1.0, within(1e-9))           // 200 ticks = 2 s over 2 s
         assertThat(usage.machineBusyShare!!).isCloseTo(0.95, within(1e-9))         // 380 busy of 400
         assertThat(usage.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() })
-            .containsExactly("machine 95% busy over 2 cores (limit 90%)", "k6 used 1.00 of 2 cores")
+            .containsExactly("machine 95% busy over 2 cores (limit 90%)", "the load generator used 1.00 of 2 cores")
         // Cost mode allows less: a fixed rate must leave the machine below 70% busy.
         assertThat(CpuUsage(2.0, emptyMap(), 0.75, 2).flags(CpuUsage.MACHINE_BUSY_COST_LIMIT)).hasSize(1)
         assertThat(CpuUsage(2.0, emptyMap(), 0.75, 2).flags(CpuUsage.MACHINE_SATURATED)).isEmpty()
@@ -115,35 +115,35 @@ class SaturationTest {
     fun `with too few cores nothing is pinned and the report is told why`() {
         val placement = CpuPlacement.plan(cores = 2, enabled = true, tasksetAvailable = true)
         assertThat(placement.sets).isEmpty()
-        assertThat(placement.note).contains("2 cores are too few to give k6, api-server and data-server disjoint CPU sets")
-        assertThat(placement.wrap("k6", listOf("k6", "run"))).containsExactly("k6", "run")
+        assertThat(placement.note).contains("2 cores are too few to give driver, api-server and data-server disjoint CPU sets")
+        assertThat(placement.wrap("driver", listOf("driver", "run"))).containsExactly("driver", "run")
     }
 
     @Test
     fun `with enough cores the three processes get disjoint sets`() {
         val placement = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true)
-        assertThat(placement.sets).containsEntry("k6", "0-1").containsEntry("api-server", "2-4").containsEntry("data-server", "5-7")
+        assertThat(placement.sets).containsEntry("driver", "0-1").containsEntry("api-server", "2-4").containsEntry("data-server", "5-7")
         assertThat(placement.wrap("data-server", listOf("java", "-jar", "d.jar"))).containsExactly("taskset", "-c", "5-7", "java", "-jar", "d.jar")
         assertThat(CpuPlacement.plan(cores = 3, enabled = true, tasksetAvailable = true).sets.values).containsExactly("0", "1", "2")
     }
 
     @Test
-    fun `a direct run places k6 and the data-server only, and says so`() {
+    fun `a direct run places the driver and the data-server only, and says so`() {
         val placement = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = CpuPlacement.DIRECT_PROCESSES)
-        assertThat(placement.sets).containsOnlyKeys("k6", "data-server").containsEntry("k6", "0-1").containsEntry("data-server", "2-7")
+        assertThat(placement.sets).containsOnlyKeys("driver", "data-server").containsEntry("driver", "0-1").containsEntry("data-server", "2-7")
         assertThat(CpuPlacement.plan(cores = 2, enabled = true, tasksetAvailable = true, processes = CpuPlacement.DIRECT_PROCESSES).note)
-            .contains("too few to give k6 and data-server").doesNotContain("api-server")
-        assertThat(CpuPlacement.sharing(CpuPlacement.DIRECT_PROCESSES)).startsWith("k6 and data-server run on the same machine")
+            .contains("too few to give driver and data-server").doesNotContain("api-server")
+        assertThat(CpuPlacement.sharing(CpuPlacement.DIRECT_PROCESSES)).startsWith("driver and data-server run on the same machine")
     }
 
     @Test
-    fun `with a remote data-server the gateway takes the cores k6 leaves, and k6 alone is not pinned`() {
-        val gatewayOnly = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("k6", "api-server"))
-        assertThat(gatewayOnly.sets).containsOnlyKeys("k6", "api-server").containsEntry("k6", "0-1").containsEntry("api-server", "2-7")
-        val k6Alone = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("k6"))
+    fun `with a remote data-server the gateway takes the cores the driver leaves, and the driver alone is not pinned`() {
+        val gatewayOnly = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("driver", "api-server"))
+        assertThat(gatewayOnly.sets).containsOnlyKeys("driver", "api-server").containsEntry("driver", "0-1").containsEntry("api-server", "2-7")
+        val k6Alone = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("driver"))
         assertThat(k6Alone.sets).isEmpty()
-        assertThat(k6Alone.note).contains("k6 runs alone")
-        assertThat(CpuPlacement.sharing(listOf("k6"))).isEqualTo("only k6 runs on this machine")
+        assertThat(k6Alone.note).contains("driver runs alone")
+        assertThat(CpuPlacement.sharing(listOf("driver"))).isEqualTo("only driver runs on this machine")
     }
 
     @Test

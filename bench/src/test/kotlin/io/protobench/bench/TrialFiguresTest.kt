@@ -207,7 +207,7 @@ class TrialFiguresTest {
         assertThat(f[Figure.API_CPU_US.key]).isNull()
         // 0.005 cores for 2 s over 1,000 answers = 10 µs of compiler work per request, left out of the total.
         assertThat(f[Figure.TOTAL_CPU_US.key]!!).isCloseTo(90.0, within(1e-9))
-        assertThat(f[Figure.K6_CPU_US.key]!!).isCloseTo(400.0, within(1e-9))
+        assertThat(f[Figure.DRIVER_CPU_US.key]!!).isCloseTo(400.0, within(1e-9))
         assertThat(f[Figure.FIRST_MESSAGE_P50.key]).isNull() // no stream, no first message
     }
 

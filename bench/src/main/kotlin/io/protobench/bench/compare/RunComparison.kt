@@ -1,5 +1,6 @@
 package io.protobench.bench.compare
 
+import io.protobench.bench.lab.Environment
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -43,7 +44,7 @@ object RunComparison {
      * null hop runs the same path in every run (k6 -> gateway, which answers itself), so
      * when these move between two runs of the same harness, the machine moved.
      */
-    val YARDSTICK_FIGURES = listOf(Figure.K6_CPU_US, Figure.API_CPU_US)
+    val YARDSTICK_FIGURES = listOf(Figure.DRIVER_CPU_US, Figure.API_CPU_US)
 
     /** The machine facts two compared runs must share (environment keys). */
     private val MACHINE = listOf("cpuModel", "cpuCores", "memoryTotalMb", "kernel")
@@ -239,7 +240,7 @@ object RunComparison {
         val libraries = (libsA.keys + libsB.keys).map { it.toString() }.distinct().sorted().map { name ->
             Difference(name, text(libsA[name]), text(libsB[name]))
         }
-        val tools = listOf("gitCommit" to "commit", "gitDirty" to "uncommitted changes", "k6" to "k6", "jdk" to "CLI JDK").map { (key, field) ->
+        val tools = listOf("gitCommit" to "commit", "gitDirty" to "uncommitted changes", Environment.LOAD_GENERATOR to "load generator", "k6" to "k6", "jdk" to "CLI JDK").map { (key, field) ->
             Difference(field, text(a.environment[key]), text(b.environment[key]))
         }
         return (tools + libraries).filter { it.a != it.b }

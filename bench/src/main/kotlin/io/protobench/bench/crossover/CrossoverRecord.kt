@@ -1,5 +1,6 @@
 package io.protobench.bench.crossover
 
+import io.protobench.bench.lab.Environment
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunStatus
 import java.nio.file.Files
@@ -50,7 +51,7 @@ data class CrossoverRecord(
         const val MARKDOWN = "crossover.md"
 
         /** What of a run's environment describes the machine and the build. */
-        val MACHINE_KEYS = listOf("cpuModel", "cpuCores", "memoryTotalMb", "kernel", "serverJdk", "k6", "gitCommit", "gitDirty", "placement")
+        val MACHINE_KEYS = listOf("cpuModel", "cpuCores", "memoryTotalMb", "kernel", "serverJdk", Environment.LOAD_GENERATOR, "k6", "gitCommit", "gitDirty", "placement")
 
         fun load(dir: Path): CrossoverRecord {
             val file = if (Files.isDirectory(dir)) dir.resolve(JSON) else dir

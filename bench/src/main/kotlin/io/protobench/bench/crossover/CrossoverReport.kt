@@ -1,5 +1,6 @@
 package io.protobench.bench.crossover
 
+import io.protobench.bench.lab.Environment
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.report.Numbers
@@ -107,7 +108,7 @@ object CrossoverReport {
             m["cpuModel"]?.let { "$it, ${m["cpuCores"]} cores" + (m["memoryTotalMb"]?.let { mb -> ", $mb MB" } ?: "") },
             m["kernel"]?.let { "kernel $it" },
             m["serverJdk"]?.let { "servers' JDK $it" },
-            m["k6"]?.let { "k6 `$it`" },
+            Environment.loadGenerator(m)?.let { "`$it`" },
             m["gitCommit"]?.let { "commit `$it`" + if (m["gitDirty"] == true) " (with uncommitted changes)" else "" },
             m["placement"]?.let { "CPU placement: $it" },
         ).joinToString("; ")

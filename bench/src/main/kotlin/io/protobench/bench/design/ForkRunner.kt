@@ -216,7 +216,7 @@ class ForkRunner(
             val alive = interrupted || servers.alive()
             val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
             val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, offered.label,
-                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway, round)
+                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway, round, sample.driver)
             fork = fork.copy(trials = fork.trials + trial)
             r = keep(r.withFork(fork))
             return alive

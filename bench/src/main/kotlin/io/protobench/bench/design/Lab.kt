@@ -8,6 +8,7 @@ import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Variant
 import io.protobench.contract.metrics.HeapsCollected
 import io.protobench.contract.window.WindowReport
+import io.protobench.driver.Summary as DriverSummary
 import java.time.Duration
 import io.protobench.bench.lab.LocalLab
 import io.protobench.bench.lab.ServerSettingRejected
@@ -79,6 +80,8 @@ data class Sample(
     val gateway: WindowReport? = null,
     /** A seed tool's answers that were not a creation, by status or error text (k6's are in its summary). */
     val failures: Map<String, Long> = emptyMap(),
+    /** The lab's load driver's summary of the trial (null where k6 or a seed tool made the load). */
+    val driver: DriverSummary? = null,
 ) {
     companion object {
         fun failed(reason: String) = Sample(emptyMap(), 0, 0, error = reason)

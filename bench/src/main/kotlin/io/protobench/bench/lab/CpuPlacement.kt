@@ -5,7 +5,7 @@ import java.nio.file.Files
 import java.nio.file.Path
 
 /**
- * Where k6, api-server and data-server (or, in a direct run, k6 and the data-server)
+ * Where the load driver, api-server and data-server (or, in a direct run, the driver and the data-server)
  * may run. With enough cores each gets a disjoint CPU set (via `taskset`), so they stop
  * competing for the same cores; with fewer than three cores, or without taskset, or when
  * turned off, they share all cores and [note] says so for the report.
@@ -16,13 +16,16 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
         sets[process]?.let { listOf("taskset", "-c", it) + command } ?: command
 
     companion object {
-        val PROCESSES = listOf("k6", "api-server", "data-server")
+        /** The load generator's name: the lab's driver, or k6 where a direct run still uses it. */
+        const val LOAD = io.protobench.bench.measure.CpuAccounting.DRIVER
+
+        val PROCESSES = listOf(LOAD, "api-server", "data-server")
 
         /** The processes of a run without a gateway (`topology: direct`). */
-        val DIRECT_PROCESSES = listOf("k6", "data-server")
+        val DIRECT_PROCESSES = listOf(LOAD, "data-server")
 
         /**
-         * Fewest cores to pin on: one each for k6 and two servers. A direct run keeps the same
+         * Fewest cores to pin on: one each for the driver and two servers. A direct run keeps the same
          * bar, so that its data-server's JIT and GC threads are not squeezed onto one core.
          */
         private const val MIN_CORES = 3
@@ -43,18 +46,18 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
         fun sharing(processes: List<String>) = if (processes.size == 1) "only ${processes.single()} runs on this machine" else
             processes.joinToString(", ").replace(Regex(", (?=[^,]*$)"), " and ") + " run on the same machine and compete for its cores"
 
-        /** k6 gets a third of the cores (at least one); the servers split the rest, the data-server getting any odd core. */
+        /** The driver gets a third of the cores (at least one); the servers split the rest, the data-server getting any odd core. */
         private fun split(cores: Int, processes: List<String>): CpuPlacement {
-            val k6 = maxOf(1, cores / 3)
+            val load = maxOf(1, cores / 3)
             val api = when {
                 "api-server" !in processes -> 0
-                "data-server" !in processes -> cores - k6 // the data-server runs on another host
-                else -> (cores - k6) / 2
+                "data-server" !in processes -> cores - load // the data-server runs on another host
+                else -> (cores - load) / 2
             }
             val ranges = mapOf(
-                "k6" to (0 until k6),
-                "api-server" to (k6 until k6 + api),
-                "data-server" to (k6 + api until cores),
+                LOAD to (0 until load),
+                "api-server" to (load until load + api),
+                "data-server" to (load + api until cores),
             ).filterKeys { it in processes }
             val sets = ranges.mapValues { (_, r) -> if (r.first == r.last) "${r.first}" else "${r.first}-${r.last}" }
             return CpuPlacement(sets, "pinned with taskset: " + sets.entries.joinToString { "${it.key} on CPUs ${it.value}" })

@@ -87,21 +87,9 @@ data class K6Target(
         private fun protobufBodyBytes(bytes: Int): Long =
             DataResponse.newBuilder().setSize(bytes).setPayload(ByteString.copyFrom(ByteArray(bytes))).build().serializedSize.toLong()
 
-        /**
-         * The endpoint of [cell] and its exact answer: the payload's bytes, the level's
-         * `serializedSize` as [levelBytes] gives it for the arm (JSON bytes for HTTP/JSON,
-         * protobuf bytes otherwise; null when unknown, which accepts any size above 0), or
-         * every member of the batch created, with the body [bodies] wrote for it.
-         */
+        /** The gateway call of [cell] as k6's script takes it: the driver's target ([DriverPlans.target]) in k6's fields. */
         fun of(cell: Cell, levelBytes: (level: String, arm: Arm) -> Long?, bodies: MemberBodies? = null): K6Target =
-            when (val target = cell.condition.target) {
-                is Target.Size -> K6Target(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
-                is Target.Level -> K6Target(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
-                is Target.Members -> {
-                    val body = checkNotNull(bodies) { "member creation needs the bodies' folder" }.of(target)
-                    K6Target(target.gatewayPath(cell.arm), "created", target.createdBy(cell.arm).toLong(), body = body.path.toString(), emails = body.emailOffsets)
-                }
-            }
+            DriverPlans.target(cell, levelBytes, bodies).let { K6Target(it.path, checkNotNull(it.field), it.value, body = it.body, emails = it.emails) }
     }
 }
 
@@ -252,7 +240,7 @@ class K6Runner(private val k6: Path, private val logFile: Path, private val plac
     /** k6 in the background, under a watchdog that ends it when this process dies; the caller stops it with [stop]. */
     fun start(invocation: K6Invocation): Process {
         val command = listOf("sh", "-c", WATCHDOG, "k6-watchdog") + invocation.command(k6)
-        val builder = ProcessBuilder(placement.wrap("k6", command))
+        val builder = ProcessBuilder(placement.wrap(CpuPlacement.LOAD, command))
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
         ChildEnvironment.apply(builder, invocation.environment + ("PROTOBENCH_WATCH_PID" to ProcessHandle.current().pid().toString()))

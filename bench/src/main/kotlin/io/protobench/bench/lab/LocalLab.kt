@@ -19,7 +19,9 @@ import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
+import java.nio.file.Files
 import java.nio.file.Path
+import java.util.concurrent.atomic.AtomicInteger
 import java.time.Duration
 import io.protobench.bench.design.Fork
 import io.protobench.bench.design.Lab
@@ -28,14 +30,20 @@ import io.protobench.bench.design.Mix
 import io.protobench.bench.design.Sample
 import io.protobench.bench.design.ToolRun
 import io.protobench.bench.design.VariantSettings
+import io.protobench.driver.Summary as DriverSummary
 
 /** How long a failed trial waits for a server that is dying to be seen dead. */
 private const val DEATH_GRACE_MS = 500L
 
-/** The real lab: server JVMs on this machine, k6 as the load generator, /proc for CPU. */
+/**
+ * The real lab: server JVMs on this machine, /proc for CPU, and as the load generator the
+ * lab's own driver (one process per fork, through the gateway) or, in a direct run, k6.
+ */
 class LocalLab(
     private val launcher: ServerLauncher,
-    private val k6: K6Runner,
+    private val k6: K6Runner?,
+    /** Starts a fork's load driver. */
+    private val startDriver: () -> DriverProcess,
     private val cpu: CpuAccounting,
     private val script: Path,
     private val dir: Path,
@@ -44,7 +52,14 @@ class LocalLab(
     /** Seed 003's own tools, when the scenario runs them (`seedTools`). */
     private val seedTools: SeedToolRunner? = null,
 ) : Lab {
-    /** Member-creation bodies k6 reads, written once per run. */
+    /** Where each trial's latency goes as a standard HdrHistogram log (the driver writes it). */
+    private val histograms by lazy { Files.createDirectories(dir.resolve("histograms")) }
+    private val trialsLogged = AtomicInteger()
+
+    /** The next trial's histogram log: `histograms/trial-0001.hlog`, … in the order trials ran. */
+    private fun nextHistogramLog(): Path = histograms.resolve("trial-%04d.hlog".format(trialsLogged.incrementAndGet()))
+
+    /** Member-creation bodies the load generator reads, written once per run. */
     private val memberBodies = MemberBodies(dir.resolve("k6-bodies"))
 
     /** The command lines of the last servers started (of each variant), for run.json. */
@@ -54,10 +69,17 @@ class LocalLab(
     override fun startFork(index: Int, variant: Variant?): Fork {
         val servers = launcher.start(variant, gateway = topology == Topology.GATEWAY)
         lastCommands = lastCommands + servers.commands.mapKeys { (server, _) -> Variant.label(server, variant?.name) }
-        return if (topology == Topology.DIRECT) DirectFork(servers) else LocalFork(servers)
+        if (topology == Topology.DIRECT) return DirectFork(servers)
+        val driver = try {
+            startDriver()
+        } catch (e: Exception) {
+            servers.close()
+            throw e
+        }
+        return LocalFork(servers, driver)
     }
 
-    /** Flags every trial gets from /proc, k6's rate and its answers, whoever stands in front of the data-server. */
+    /** Flags every trial gets from /proc, the load generator's rate and its answers, whoever stands in front of the data-server. */
     private fun commonFlags(figures: Map<String, Double?>, usage: CpuUsage, offered: LoadLevel, correct: Double, wrong: Double): List<Flag> {
         val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
         return usage.flags(machineLimit) + TrialFigures.rateFlags(figures, (offered as? LoadLevel.Rate)?.perSecond) +
@@ -72,62 +94,75 @@ class LocalLab(
         return Sample.failed(notice ?: e.message ?: e.javaClass.simpleName)
     }
 
-    private inner class LocalFork(private val servers: ServerSet) : Fork {
+    private inner class LocalFork(private val servers: ServerSet, private val driver: DriverProcess) : Fork {
         override val linkRoundTripMs get() = servers.linkRoundTripMs
         private val gateway = GatewayClient(servers.gatewayUrl!!)
         /** For member creation: the members table's counts before and after each trial (never with a remote gateway). */
         private val dataServer by lazy { DataServerClient(servers.dataServerUrl) }
         private val levelBytes: JsonNode by lazy { gateway.complexities() }
         private val cores = Runtime.getRuntime().availableProcessors()
+        /** The servers' processes and the driver's, whose CPU a trial reads. */
+        private val processes get() = servers.pids + (DriverProcess.NAME to driver.pid)
 
         override fun measure(run: LoadRun): Sample {
             val ledger = MemberLedger.of(run.cell) { dataServer }
             return try {
                 // The ledger's reads (a count of the table) stay outside the CPU measured.
                 ledger?.open()
-                val before = cpu.read(servers.pids, servers.processTrees)
+                val log = nextHistogramLog()
+                val plan = plan(listOf(run.cell), run.offered, run.duration).copy(histogramLog = log.toString())
+                val before = cpu.read(processes, servers.processTrees)
                 gateway.startWindow(run.cell.arm.label, "${run.cell.label} ${run.offered.label}")
                 val summary = try {
-                    k6.run(invocation(listOf(run.cell), run.offered, run.duration))
+                    // The record names the log relative to the run's folder, which may move.
+                    driver.run(plan).copy(histogramLog = dir.relativize(log).toString())
                 } catch (e: Exception) {
-                    // The window is closed whatever happened to k6, so the next trial can open its own.
+                    // The window is closed whatever happened to the driver, so the next trial can open its own.
                     runCatching { gateway.endWindow() }
                     throw e
                 }
                 val end = gateway.endWindow()
-                val sample = sample(summary, end, cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores), run.offered)
+                val sample = sample(summary, end, cpu.usage(before, cpu.read(processes, servers.processTrees), cores), run.offered)
                 ledger?.closeInto(sample) ?: sample
             } catch (e: Exception) {
                 failed(servers, e)
             }
         }
 
-        private fun sample(summary: JsonNode, end: WindowReport, usage: CpuUsage, offered: LoadLevel): Sample {
-            val (correct, wrong) = TrialFigures.answers(summary)
-            val requests = summary.path("metrics").path("http_reqs").path("values").path("count").asDouble(0.0)
-            val base = TrialFigures.from(summary, end, usage, requests)
+        private fun sample(summary: DriverSummary, end: WindowReport, usage: CpuUsage, offered: LoadLevel): Sample {
+            val correct = (summary.warmUp.correct + summary.timed.correct).toDouble()
+            val wrong = (summary.warmUp.wrong + summary.timed.wrong).toDouble()
+            val base = TrialFigures.from(summary, end, usage, correct + wrong)
             val figures = base + TrialFigures.rateShare(base, (offered as? LoadLevel.Rate)?.perSecond)
             val flags = commonFlags(figures, usage, offered, correct, wrong) + listOfNotNull(Steadiness.ofGateway(end).flag())
-            return Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"), end)
+            return Sample(figures, correct.toLong(), wrong.toLong(), flags, null, null, end, driver = summary)
         }
 
         override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {
             val writes = cells.any { it.condition.target is Target.Members }
-            val process = k6.start(invocation(cells, load, limit))
+            val plan = plan(cells, load, limit)
+            driver.start(plan)
             return object : Mix {
                 override fun window(length: Duration): SoakWindow {
                     // Each window starts from an empty table: a soak's rows would otherwise fill an in-memory database.
                     if (writes) dataServer.clearMembers()
+                    val driverBefore = cpu.read(mapOf(DriverProcess.NAME to driver.pid))
                     gateway.startWindow("soak", "soak")
                     Thread.sleep(length.toMillis())
                     val end = gateway.endWindow()
+                    val driverUsage = cpu.usage(driverBefore, cpu.read(mapOf(DriverProcess.NAME to driver.pid)), cores)
                     val figures = TrialFigures.fromGateway(end)
                     val cpuPerRequest = figures[Figure.API_CPU_US.key]?.let { api -> figures[Figure.DATA_CPU_US.key]?.let { api + it } }
                     val jitMs = end.processes.apiServer.jitCompileTimeMs + (end.processes.dataServer?.jitCompileTimeMs ?: 0)
-                    return SoakWindow(end.throughputRps, cpuPerRequest, end.failedRequests, jitMs / end.durationMs.coerceAtLeast(1).toDouble())
+                    // The driver warms here too: its compiler threads' share of the window counts like the servers'.
+                    val driverJit = driverUsage.compilerCoresUsed[DriverProcess.NAME] ?: 0.0
+                    return SoakWindow(end.throughputRps, cpuPerRequest, end.failedRequests, jitMs / end.durationMs.coerceAtLeast(1).toDouble() + driverJit)
                 }
 
-                override fun close() = k6.stop(process)
+                // A soak the driver refused or failed shows in its windows (no throughput); its answer is only read off.
+                override fun close() {
+                    runCatching { driver.stop(plan) }
+                }
             }
         }
 
@@ -145,11 +180,13 @@ class LocalLab(
                 VariantSettings.jvm("data-server", end.processes.dataServer?.jvm)
         }
 
-        override fun close() = servers.close()
+        override fun close() {
+            driver.close()
+            servers.close()
+        }
 
-        private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration) = K6Invocation.of(
-            script, servers.gatewayUrl!!, cells.map { K6Target.of(it, ::levelBytes, memberBodies) }, offered, duration, dir.resolve("logs/k6-summary.json"),
-        )
+        private fun plan(cells: List<Cell>, offered: LoadLevel, duration: Duration) =
+            DriverPlans.plan(servers.gatewayUrl!!, cells.map { DriverPlans.target(it, ::levelBytes, memberBodies) }, offered, duration)
 
         /** The exact serializedSize the gateway reports for a level: JSON bytes for HTTP/JSON, protobuf bytes otherwise. */
         private fun levelBytes(level: String, arm: Arm): Long? {
@@ -170,6 +207,7 @@ class LocalLab(
      * those calls count as answers and CPU, not in the throughput or latency.
      */
     private inner class DirectFork(private val servers: ServerSet) : Fork {
+        private val k6 = checkNotNull(this@LocalLab.k6) { "topology direct still calls the data-server with k6, which was not found" }
         override val linkRoundTripMs get() = servers.linkRoundTripMs
         private val dataServer = DataServerClient(servers.dataServerUrl)
         private val cores = Runtime.getRuntime().availableProcessors()

@@ -26,6 +26,9 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     )
 
     companion object {
+        /** The name readings give the lab's load driver (a process of its own, read like a server). */
+        const val DRIVER = "driver"
+
         /** The name readings give a database server's process tree (PostgreSQL's, when a variant writes there). */
         const val DATABASE = "database"
 
@@ -155,10 +158,13 @@ data class CpuUsage(
     /** Per server process, CPU seconds per wall second of its garbage collector threads alone. */
     val collectorCoresUsed: Map<String, Double?> = emptyMap(),
 ) {
+    /** The load generator's cores: the lab's driver, or k6 (reaped as this JVM's child) where a direct run still uses it. */
+    val loadGeneratorCores: Double? get() = coresUsed[CpuAccounting.DRIVER] ?: coresUsed["k6"]
+
     /** What was too busy during the trial; [machineLimit] is the busy share the mode allows. */
     fun flags(machineLimit: Double): List<Flag> = listOfNotNull(
         machineBusyShare?.takeIf { it >= machineLimit }?.let { Flag.MachineBusy(it, machineLimit, cores) },
-        coresUsed["k6"]?.takeIf { it >= K6_SATURATED_SHARE * cores }?.let { Flag.LoadGeneratorBusy(it, K6_SATURATED_SHARE, cores) },
+        loadGeneratorCores?.takeIf { it >= K6_SATURATED_SHARE * cores }?.let { Flag.LoadGeneratorBusy(it, K6_SATURATED_SHARE, cores) },
     )
 
     companion object {

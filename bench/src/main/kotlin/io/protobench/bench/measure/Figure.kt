@@ -24,7 +24,7 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     HOP_AVG("hop_avg_ms", "Hop avg", "ms", false, "gateway"),
     HOP_CPU_US("hop_cpu_us_per_req", "Hop CPU/req", "µs", false, "both servers' CPU/req minus the null hop's in the same fork: what the hop itself costs"),
     HOP_SHARE("hop_share", "Hop share of CPU", "fraction", true, "hop CPU/req ÷ (k6 + both servers) CPU/req: how much of the measured work is the protocol"),
-    K6_CPU_US("k6_cpu_us_per_req", "k6 CPU/req", "µs", false, "/proc: k6 CPU time / requests"),
+    DRIVER_CPU_US("driver_cpu_us_per_req", "Driver CPU/req", "µs", false, "/proc: the load driver's CPU time / requests (k6's in records before the lab's own driver)"),
     API_CPU_US("api_cpu_us_per_req", "api-server CPU/req", "µs", false, "gateway JVM process CPU time / requests"),
     DATA_CPU_US("data_cpu_us_per_req", "data-server CPU/req", "µs", false, "data-server JVM process CPU time / requests"),
     API_JIT_CPU_US("api_jit_cpu_us_per_req", "api-server JIT CPU/req", "µs", false, "/proc: CPU of the gateway's JIT compiler threads / requests"),
@@ -42,7 +42,7 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     DATA_GC_COUNT("data_gc_count", "data-server GCs", "count", false, "JVM GC count over the window"),
     API_GC_TIME("api_gc_time_ms", "api-server GC time", "ms", false, "JVM GC time over the window"),
     DATA_GC_TIME("data_gc_time_ms", "data-server GC time", "ms", false, "JVM GC time over the window"),
-    K6_CORES("k6_cores", "k6 CPU", "cores", false, "/proc: CPU seconds of k6 per wall second"),
+    DRIVER_CORES("driver_cores", "Driver CPU", "cores", false, "/proc: CPU seconds of the load driver per wall second"),
     API_CORES("api_cores", "api-server CPU", "cores", false, "/proc: CPU seconds of the gateway per wall second"),
     DATA_CORES("data_cores", "data-server CPU", "cores", false, "/proc: CPU seconds of the data-server per wall second"),
     MACHINE_BUSY("machine_busy", "Machine busy", "fraction", false, "/proc/stat: busy share of all cores"),
@@ -56,5 +56,8 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
 
     companion object {
         fun byKey(key: String) = entries.firstOrNull { it.key == key }
+
+        /** Keys records of schema 2 wrote when k6 was the load generator, and the figure each is now. */
+        val FORMER_KEYS = mapOf("k6_cpu_us_per_req" to DRIVER_CPU_US, "k6_cores" to DRIVER_CORES)
     }
 }

@@ -37,7 +37,10 @@ data class RunRecord(
     val toolRuns: List<ToolRunRecord> get() = forks.flatMap { it.toolRuns }
 
     companion object {
-        const val SCHEMA_VERSION = 2
+        const val SCHEMA_VERSION = 3
+
+        /** Schemas [io.protobench.bench.run.RunStore.load] reads: 2 is upgraded as it is read (k6's figure keys). */
+        val READABLE_SCHEMAS = 2..SCHEMA_VERSION
     }
 }
 
@@ -247,20 +250,22 @@ data class TrialRecord(
     val startedAt: String,
     /** The load offered: "vus=10" or "rate=1500/s". */
     val load: String,
-    /** Figures derived from k6, the gateway and /proc, by [Figure] key; null when unavailable. */
+    /** Figures derived from the load driver, the gateway and /proc, by [Figure] key; null when unavailable. */
     val figures: Map<String, Double?>,
-    /** Answers k6 judged: status 200 with the exact expected size, or not. */
+    /** Answers the load generator judged: the expected status with the exact expected size, or not. */
     val correctAnswers: Long = 0,
     val wrongAnswers: Long = 0,
     val flags: List<Flag> = emptyList(),
     /** Why the trial produced no figures, when it failed. */
     val error: String? = null,
-    /** The k6 end-of-test summary metrics, as k6 wrote them. */
+    /** The k6 end-of-test summary metrics, as k6 wrote them (records of schema 2). */
     val k6: JsonNode? = null,
     /** The gateway's /benchmark/end answer (the contract's type). */
     val gateway: WindowReport? = null,
     /** Which of the fork's rounds of this arm (1 unless the scenario has several). */
     val round: Int = 1,
+    /** The lab's load driver's summary: counts, latency from intended starts, its own CPU. */
+    val driver: io.protobench.driver.Summary? = null,
 ) {
     /** Counted in verdicts: it ran, and (almost) every answer was correct. */
     val valid: Boolean get() = error == null && invalidReason() == null

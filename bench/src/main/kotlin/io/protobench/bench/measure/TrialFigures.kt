@@ -1,6 +1,7 @@
 package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.driver.Summary as DriverSummary
 import com.fasterxml.jackson.databind.node.MissingNode
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
@@ -16,6 +17,40 @@ object TrialFigures {
         cpu?.let { figures.putAll(fromCpu(it, requests)) }
         figures.putAll(totals(figures))
         return figures
+    }
+
+    /**
+     * The figures of a trial through the gateway made by the lab's load driver: the driver's
+     * (throughput, latency from each arrival's intended start, errors, dropped arrivals), the
+     * gateway window's and /proc's over the same trial; [requests] is every answer the driver
+     * counted, for CPU per request.
+     */
+    fun from(driver: DriverSummary, gateway: WindowReport, cpu: CpuUsage, requests: Double): Map<String, Double?> {
+        val figures = linkedMapOf<String, Double?>()
+        figures.putAll(fromDriver(driver))
+        figures.putAll(fromGateway(gateway))
+        figures.putAll(fromCpu(cpu, requests))
+        figures.putAll(totals(figures))
+        return figures
+    }
+
+    /** The driver's own figures of a trial: its timed phase's, errors over both phases. */
+    fun fromDriver(summary: DriverSummary): Map<String, Double?> {
+        val latency = summary.latency
+        val answered = summary.warmUp.answered + summary.timed.answered
+        val wrong = summary.warmUp.wrong + summary.timed.wrong
+        return mapOf(
+            Figure.THROUGHPUT.key to summary.throughput,
+            Figure.LATENCY_AVG.key to latency?.mean,
+            Figure.LATENCY_P50.key to latency?.p50,
+            Figure.LATENCY_P90.key to latency?.p90,
+            Figure.LATENCY_P95.key to latency?.p95,
+            Figure.LATENCY_P99.key to latency?.p99,
+            Figure.LATENCY_P999.key to latency?.p999,
+            Figure.LATENCY_MAX.key to latency?.max,
+            Figure.ERROR_RATE.key to if (answered > 0) wrong.toDouble() / answered else null,
+            Figure.DROPPED_ITERATIONS.key to (summary.warmUp.dropped + summary.timed.dropped).toDouble(),
+        )
     }
 
     /**
@@ -59,15 +94,15 @@ object TrialFigures {
         return mapOf(Figure.TOTAL_CPU_US.key to total, Figure.REQ_PER_CPU_SECOND.key to if (total > 0) 1e6 / total else null)
     }
 
-    /** CPU shares from /proc over the trial; k6's CPU per request needs the trial's request count. */
+    /** CPU shares from /proc over the trial; the driver's CPU per request needs the trial's request count. */
     fun fromCpu(usage: CpuUsage, requests: Double?): Map<String, Double?> = mapOf(
-        Figure.K6_CPU_US.key to perRequest(usage.coresUsed["k6"], usage, requests),
+        Figure.DRIVER_CPU_US.key to perRequest(usage.loadGeneratorCores, usage, requests),
         Figure.DB_CPU_US.key to perRequest(usage.coresUsed[CpuAccounting.DATABASE], usage, requests),
         Figure.API_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["api-server"], usage, requests),
         Figure.DATA_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["data-server"], usage, requests),
         Figure.API_GC_CPU_US.key to perRequest(usage.collectorCoresUsed["api-server"], usage, requests),
         Figure.DATA_GC_CPU_US.key to perRequest(usage.collectorCoresUsed["data-server"], usage, requests),
-        Figure.K6_CORES.key to usage.coresUsed["k6"],
+        Figure.DRIVER_CORES.key to usage.loadGeneratorCores,
         Figure.API_CORES.key to usage.coresUsed["api-server"],
         Figure.DATA_CORES.key to usage.coresUsed["data-server"],
         Figure.MACHINE_BUSY.key to usage.machineBusyShare,

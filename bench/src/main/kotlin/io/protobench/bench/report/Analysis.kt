@@ -231,7 +231,7 @@ object Analysis {
         val total = figures[Figure.TOTAL_CPU_US.key]
         val harness = if (direct) 0.0 else nullHop?.get(Figure.TOTAL_CPU_US.key)
         val hop = if (total != null && harness != null) total - harness else null
-        val all = total?.let { t -> figures[Figure.K6_CPU_US.key]?.let { t + it } }
+        val all = total?.let { t -> figures[Figure.DRIVER_CPU_US.key]?.let { t + it } }
         val totalRounding = figures[Rounding.key(Figure.TOTAL_CPU_US)]
         val harnessRounding = if (direct) 0.0 else nullHop?.get(Rounding.key(Figure.TOTAL_CPU_US))
         return mapOf(

@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.lab.Environment
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.Calibration
@@ -39,7 +40,7 @@ object MarkdownReport {
         Column("column.hop-latency", listOf(Figure.HOP_P50, Figure.HOP_P99)),
         Column("column.latency-p99", listOf(Figure.LATENCY_P50, Figure.LATENCY_P99)),
         firstMessageColumn,
-        Column("column.cpu-three", listOf(Figure.K6_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
+        Column("column.cpu-three", listOf(Figure.DRIVER_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("column.hop-share", listOf(Figure.HOP_SHARE)),
         Column("column.alloc", listOf(Figure.API_ALLOC, Figure.DATA_ALLOC)),
         Column("column.gc-api", listOf(Figure.API_GC_COUNT, Figure.API_GC_TIME)),
@@ -108,7 +109,7 @@ object MarkdownReport {
             appendLine()
             appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — $it" } ?: "", r.startedAt, r.finishedAt ?: "–"))
             appendLine(t("header.machine", env["cpuModel"], env["cpuCores"], env["memoryTotalMb"], env["kernel"]))
-            appendLine(t("header.jdk", env["serverJdk"] ?: env["jdk"], env["jdk"], (env["serverJvmOptions"] as? List<*>)?.joinToString(" "), env["k6"]))
+            appendLine(t("header.jdk", env["serverJdk"] ?: env["jdk"], env["jdk"], (env["serverJvmOptions"] as? List<*>)?.joinToString(" "), Environment.loadGenerator(env)))
             appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))

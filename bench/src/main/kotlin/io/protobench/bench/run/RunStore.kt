@@ -1,5 +1,7 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.measure.Figure
+
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.SerializationFeature
 import com.fasterxml.jackson.module.kotlin.jacksonObjectMapper
@@ -81,15 +83,29 @@ class RunStore(val dir: Path) {
             // Read once: a published record is gzipped and up to a few MB.
             val tree = runCatching { read(file) { mapper.readTree(it) } }.getOrNull()
             val version = tree?.path("schemaVersion")?.asInt(1) ?: -1
-            if (version != RunRecord.SCHEMA_VERSION) {
-                throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.SCHEMA_VERSION} " +
+            if (version !in RunRecord.READABLE_SCHEMAS) {
+                throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.READABLE_SCHEMAS.joinToString(" or ")} " +
                     "(found ${if (version < 0) "no readable JSON" else "schema $version"}): it was written by another version of Proto-Bench")
             }
+            if (version < RunRecord.SCHEMA_VERSION) upgrade(tree!!)
             return try {
                 mapper.treeToValue(tree, RunRecord::class.java)
             } catch (e: com.fasterxml.jackson.core.JacksonException) {
                 throw IllegalArgumentException("$file is not a Proto-Bench run record: ${e.originalMessage}")
             }
+        }
+
+        /**
+         * A record of schema 2 (k6 the load generator) read as the current schema: its figures
+         * under their present keys ([Figure.FORMER_KEYS]), wherever a figures map holds them.
+         */
+        private fun upgrade(node: com.fasterxml.jackson.databind.JsonNode) {
+            if (node is com.fasterxml.jackson.databind.node.ObjectNode) {
+                Figure.FORMER_KEYS.forEach { (former, figure) -> node.remove(former)?.let { node.set<com.fasterxml.jackson.databind.JsonNode>(figure.key, it) } }
+            }
+            // k6's own summaries keep their names: a former key inside them is k6's, not a figure.
+            node.fields().forEach { (name, child) -> if (name != "k6") upgrade(child) }
+            if (node.isArray) node.forEach(::upgrade)
         }
 
         /** run.json, else the run.json.gz of a published run. */

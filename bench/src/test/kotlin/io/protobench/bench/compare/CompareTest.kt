@@ -47,7 +47,7 @@ class CompareTest {
                     val h = hop[arm] ?: 0.0
                     val k6 = 150.0 * machine * (1 + noise * (2 * k6Random.nextDouble() - 1))
                     Fixtures.cost((300 + h) * machine * wobble(), hopP50 = (0.2 + h / 100) * wobble()) +
-                        (Figure.LATENCY_P99.key to 5.0 * wobble()) + (Figure.K6_CPU_US.key to k6)
+                        (Figure.LATENCY_P99.key to 5.0 * wobble()) + (Figure.DRIVER_CPU_US.key to k6)
                 }
                 TrialKind.CAPACITY -> throughput[arm]?.let { mapOf(Figure.THROUGHPUT.key to it * wobble()) }
             }
@@ -155,7 +155,7 @@ class CompareTest {
         assertThat(figures).allSatisfy { assertThat(it.estimate.percent).isCloseTo(50.0, within(2.0)) }
         assertThat(slower.yardstickMoved).hasSize(2)
         assertThat(CompareMarkdown.yardstickSummary(slower)).startsWith("Yardstick: the null hop's cost changed beyond noise in 2 of 2 figures (+")
-        assertThat(CompareMarkdown.render(slower)).contains("## Yardstick: the null hop", "| $kb | $NULL_HOP | k6 CPU/req", "costlier in run B beyond noise")
+        assertThat(CompareMarkdown.render(slower)).contains("## Yardstick: the null hop", "| $kb | $NULL_HOP | Driver CPU/req", "costlier in run B beyond noise")
         // The protocols' hop CPU is the difference to the null hop, so it grew with the machine too.
         assertThat(slower.change(grpc, Figure.HOP_CPU_US).change).isEqualTo(Change.Regression)
 

@@ -66,7 +66,7 @@ class CrossoverRunTest {
                     val cost = if (arm is Arm.Of) hop(arm.protocol.label, bytes) * luck * (1 + trialNoise * random.nextGaussian()) else 0.0
                     val total = 300 * luck + cost
                     return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
-                        Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to 0.1 + cost / 1000), Fixtures.FINE_ANSWERS, 0)
+                        Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to 0.1 + cost / 1000), Fixtures.FINE_ANSWERS, 0)
                 }
 
                 override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {

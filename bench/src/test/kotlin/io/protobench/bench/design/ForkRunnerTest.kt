@@ -105,7 +105,7 @@ class ForkRunnerTest {
                     val figures = mapOf(
                         Figure.THROUGHPUT.key to 2e6 / (total + 150),
                         Figure.TOTAL_CPU_US.key to total,
-                        Figure.K6_CPU_US.key to 150.0,
+                        Figure.DRIVER_CPU_US.key to 150.0,
                         Figure.HOP_P50.key to hop / 100,
                     )
                     return Sample(figures, Fixtures.FINE_ANSWERS, 0)

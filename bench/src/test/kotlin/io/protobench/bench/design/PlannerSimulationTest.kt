@@ -70,7 +70,7 @@ class PlannerSimulationTest {
                     val cost = if (arm is Arm.Of) hop.getValue(arm.protocol.label) else 0.0
                     val total = (HARNESS_US + cost) * luck * lognormal(0.025)
                     return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
-                        Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to (0.2 + cost / 1000) * luck * lognormal(0.05)),
+                        Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to (0.2 + cost / 1000) * luck * lognormal(0.05)),
                         Fixtures.FINE_ANSWERS, 0)
                 }
             }

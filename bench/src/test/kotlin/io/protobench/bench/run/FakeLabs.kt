@@ -79,7 +79,7 @@ internal class SyntheticLab(
                 val hop = ((arm as? Arm.Of)?.let { hopCost.getValue(it.protocol.label) } ?: 0.0) * luck * (1 + 0.02 * random.nextGaussian())
                 val total = 300 + hop
                 return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
-                    Figure.K6_CPU_US.key to 150.0, Figure.HOP_P50.key to hop / 100), Fixtures.FINE_ANSWERS, 0)
+                    Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to hop / 100), Fixtures.FINE_ANSWERS, 0)
             }
         }
     }

@@ -113,7 +113,7 @@ object ReportCharts {
     private fun cpuByProcess(arms: List<ArmSummary>, t: Texts): String = Svg.stacked(
         "cpu-by-process", t("chart.cpu-by-process"), "µs",
         listOf(t("chart.part.k6"), t("chart.part.api"), t("chart.part.data")),
-        arms.map { it.arm to listOf(it.mean(Figure.K6_CPU_US), it.mean(Figure.API_CPU_US), it.mean(Figure.DATA_CPU_US)) },
+        arms.map { it.arm to listOf(it.mean(Figure.DRIVER_CPU_US), it.mean(Figure.API_CPU_US), it.mean(Figure.DATA_CPU_US)) },
     )
 
     /** End-to-end latency from p50 to p99.9, per arm (k6's view, free of coordinated omission at a fixed rate). */

@@ -1,0 +1,111 @@
+package io.protobench.driver
+
+import com.fasterxml.jackson.annotation.JsonInclude
+
+/**
+ * One load run of the driver: where to call, what each call must get back, how calls
+ * arrive, and for how long. A warm-up of [warmUpMs] (same model, same targets) runs before
+ * the timed [durationMs]; its answers are counted apart and never in the latency.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+data class Plan(
+    /** The gateway, or in a direct run the data-server's HTTP side: `http://host:port`. */
+    val baseUrl: String,
+    /** One target for a trial; several for a soak, taken in turn by the arrivals. */
+    val targets: List<CallTarget>,
+    val load: Load,
+    val durationMs: Long,
+    val warmUpMs: Long = 0,
+    /** Where to write the timed phase's latency as a standard HdrHistogram log (none when null). */
+    val histogramLog: String? = null,
+    /** Tells this driver's member emails from any other's sending to the same server (a pod index, say). */
+    val instance: Int = 0,
+    /** The HTTP client: [LEAN] (plain Netty, the harness's own) or [REACTOR] (Reactor Netty, the gateway's). */
+    val client: String = LEAN,
+) {
+    /** What is wrong with this plan, or null: every problem said at once, in words a person can act on. */
+    fun problems(): List<String> = buildList {
+        if (!baseUrl.matches(Regex("https?://[^/\\s]+"))) add("baseUrl '$baseUrl' is not http://host:port")
+        if (targets.isEmpty()) add("no targets: give at least one")
+        targets.forEachIndexed { i, t -> t.problem()?.let { add("target ${i + 1}: $it") } }
+        addAll(load.problems())
+        if (durationMs <= 0) add("durationMs must be above 0, not $durationMs")
+        if (warmUpMs < 0) add("warmUpMs must be 0 or more, not $warmUpMs")
+        if (instance !in 0 until MAX_INSTANCES) add("instance must be in 0..${MAX_INSTANCES - 1}, not $instance")
+        if (client !in CLIENTS) add("client '$client' is not one of $CLIENTS")
+    }
+
+    companion object {
+        /** Instances are written into member emails in six digits ([Emails]). */
+        const val MAX_INSTANCES = 1_000_000
+        const val LEAN = "netty"
+        const val REACTOR = "reactor-netty"
+        val CLIENTS = listOf(LEAN, REACTOR)
+    }
+}
+
+/**
+ * A call and its one correct answer: HTTP [status], and the JSON number [field] equal to
+ * [value] (null: any value above 0) — or, with [field] null, a body of exactly [value] bytes.
+ * A POST sends the file [body], with a fresh email written at each of [emails] (byte offsets).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+data class CallTarget(
+    val path: String,
+    val field: String? = null,
+    val value: Long? = null,
+    val method: String = "GET",
+    val status: Int = 200,
+    val body: String? = null,
+    val emails: List<Int>? = null,
+) {
+    fun problem(): String? = when {
+        !path.startsWith("/") -> "path '$path' must start with /"
+        method !in METHODS -> "method '$method' is not one of $METHODS"
+        method == "POST" && body == null -> "a POST needs a body file"
+        field == null && value == null -> "give a field to check or the body's exact size (value)"
+        else -> null
+    }
+
+    companion object {
+        val METHODS = listOf("GET", "POST")
+    }
+}
+
+/**
+ * How calls arrive. `open`: [rate] arrivals per second at start + i/rate, each on a free
+ * keep-alive connection of a pool that starts at [connections] and grows to
+ * [maxConnections] while every one is busy. `closed`: [users] users, each calling again as
+ * soon as its answer is in (the seeds' user counts, capacity probes).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+data class Load(
+    val model: String,
+    val rate: Double? = null,
+    val connections: Int? = null,
+    val maxConnections: Int? = null,
+    val users: Int? = null,
+) {
+    val open get() = model == OPEN
+
+    fun problems(): List<String> = when (model) {
+        OPEN -> listOfNotNull(
+            if (rate == null || rate <= 0 || rate > MAX_RATE) "an open load needs a rate above 0 and at most $MAX_RATE per second, not $rate" else null,
+            if ((maxConnections ?: 0) < 1) "an open load needs maxConnections of 1 or more" else null,
+            if ((connections ?: 1) !in 1..(maxConnections ?: Int.MAX_VALUE)) "connections must be 1..maxConnections" else null,
+        )
+        CLOSED -> listOfNotNull(if ((users ?: 0) !in 1..MAX_USERS) "a closed load needs 1..$MAX_USERS users, not $users" else null)
+        else -> listOf("load model '$model' is not '$OPEN' or '$CLOSED'")
+    }
+
+    companion object {
+        const val OPEN = "open"
+        const val CLOSED = "closed"
+        /** Above this the pacer's spacing (20 µs) is below what a parked thread can keep on a VM's timer. */
+        const val MAX_RATE = 50_000.0
+        const val MAX_USERS = 10_000
+
+        fun open(rate: Double, connections: Int, maxConnections: Int) = Load(OPEN, rate = rate, connections = connections, maxConnections = maxConnections)
+        fun closed(users: Int) = Load(CLOSED, users = users)
+    }
+}

@@ -1,0 +1,92 @@
+package io.protobench.driver
+
+import io.netty.buffer.ByteBuf
+import io.netty.buffer.Unpooled
+import io.netty.handler.codec.http.HttpHeaderNames
+import io.netty.handler.codec.http.HttpHeaderValues
+import io.netty.channel.EventLoop
+import io.netty.util.AttributeKey
+import reactor.core.publisher.Mono
+import reactor.netty.ConnectionObserver
+import reactor.netty.http.client.HttpClient
+import reactor.netty.internal.shaded.reactor.pool.PoolAcquirePendingLimitException
+import reactor.netty.resources.ConnectionProvider
+import reactor.netty.resources.LoopResources
+import reactor.util.context.Context
+import java.time.Duration
+import java.util.concurrent.atomic.AtomicLong
+
+/**
+ * HTTP/1.1 calls with Reactor Netty, the client the gateway itself uses (for a direct run,
+ * where the driver is the calling service): one event loop, a pool of keep-alive
+ * connections that grows to [maxConnections] while every connection is busy, and up to
+ * [Connections.WAITING_PER_CONNECTION] arrivals per connection waiting for one; an arrival
+ * beyond that is dropped, never queued without end.
+ */
+class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
+    private val loops = LoopResources.create("driver-io", 1, true)
+    override val loop: EventLoop = loops.onClient(true).next() as EventLoop
+    private val pool = ConnectionProvider.builder("driver")
+        .maxConnections(maxConnections)
+        .pendingAcquireMaxCount(maxConnections * Connections.WAITING_PER_CONNECTION)
+        .pendingAcquireTimeout(CALL_TIMEOUT)
+        .build()
+    private val opened = AtomicLong()
+
+    private val client: HttpClient = HttpClient.create(pool)
+        .runOn(loops)
+        .baseUrl(baseUrl)
+        .keepAlive(true)
+        .responseTimeout(CALL_TIMEOUT)
+        .observe { connection, state ->
+            // CONFIGURED comes on every acquisition from the pool; CONNECTED once a connection.
+            if (state == ConnectionObserver.State.CONNECTED) {
+                opened.incrementAndGet()
+                connection.channel().attr(CALLS_ON_CONNECTION).set(AtomicLong())
+            }
+        }
+        .doOnRequest { request, connection ->
+            // The place travels to the answer in the call's own context (see call()).
+            val calls = connection.channel().attr(CALLS_ON_CONNECTION).get()
+            val number = calls?.incrementAndGet() ?: 1
+            request.currentContextView().get<Array<Place>>(PLACE)[0] = if (number <= Connections.COLD_CALLS) Place.NEW else Place.WARM
+        }
+
+    /** For member creation: the same client, announcing a JSON body. */
+    private val jsonClient: HttpClient = client.headers { it.set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE) }
+
+    override val connectionsOpened: Long get() = opened.get()
+
+    override fun call(target: CallTarget, check: AnswerCheck, body: ByteArray?, done: (Outcome) -> Unit) {
+        val place = arrayOf(Place.NEW)
+        val answer: Mono<String?> = request(target, body)
+            .responseSingle { response, content ->
+                content.map { check.problem(response.status().code(), it) ?: OK }
+                    .defaultIfEmpty(check.problem(response.status().code(), Unpooled.EMPTY_BUFFER) ?: OK)
+            }
+        answer.contextWrite(Context.of(PLACE, place)).subscribe(
+            { problem -> done(Outcome(problem.takeIf { it != OK }, place[0])) },
+            { error -> done(Outcome(Calls.describe(error), place[0], dropped = error is PoolAcquirePendingLimitException)) },
+        )
+    }
+
+    private fun request(target: CallTarget, body: ByteArray?): HttpClient.ResponseReceiver<*> =
+        if (body == null) client.get().uri(target.path)
+        else jsonClient.post().uri(target.path).send(Mono.fromSupplier<ByteBuf> { Unpooled.wrappedBuffer(body) })
+
+    override fun close() {
+        pool.disposeLater().block(Duration.ofSeconds(5))
+        loops.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block(Duration.ofSeconds(5))
+    }
+
+    companion object {
+        /** Longest a call may take, waiting for a connection included, before it counts as failed. */
+        val CALL_TIMEOUT: Duration = Duration.ofSeconds(30)
+        private const val OK = ""
+        private const val PLACE = "protobench.place"
+        private val CALLS_ON_CONNECTION: AttributeKey<AtomicLong> = AttributeKey.valueOf("protobench.calls")
+        private val CONTENT_TYPE = HttpHeaderValues.APPLICATION_JSON.toString()
+
+        /** A failure's reason as a summary keeps it: its kind and first line, without object ids. */
+    }
+}
