@@ -43,8 +43,12 @@ class ParentWatch(
     }
 
     companion object {
-        /** How long an orderly shutdown may take before the JVM is halted. */
-        val HALT_AFTER: Duration = Duration.ofSeconds(10)
+        /**
+         * How long an orderly shutdown may take before the JVM is halted: a parent that is gone
+         * waits for nothing, so the server is gone within about two seconds of it (this and one
+         * [period]), not after a graceful drain of connections nobody will read.
+         */
+        val HALT_AFTER: Duration = Duration.ofSeconds(1)
 
         private val log = System.getLogger(ParentWatch::class.java.name)
 
