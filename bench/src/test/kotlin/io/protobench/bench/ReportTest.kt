@@ -160,25 +160,31 @@ class ReportTest {
     }
 
     @Test
-    fun `a direct run says its latency is on warm connections only when k6 tagged the calls, and names a trial with too few`() {
+    fun `a direct run says its latency is on warm connections only when its calls were told apart, and names a trial with too few`() {
         val base = record().let { it.copy(scenario = it.scenario.copy(topology = io.protobench.bench.scenario.Topology.DIRECT)) }
         assertThat(MarkdownReport.render(base)).contains("topology direct").doesNotContain("Latency on warm connections")
         val metrics = """{"grpc_req_duration":{"values":{"count":40}},"grpc_req_duration{connection:warm}":{"values":{"count":10}}}"""
         val summary = com.fasterxml.jackson.databind.ObjectMapper().readTree("""{"metrics":$metrics}""")
         val tagged = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
-            t.copy(k6 = summary.path("metrics"), flags = TrialFigures.connectionFlags(summary))
+            t.copy(k6 = summary.path("metrics"), flags = listOf(io.protobench.bench.measure.Flag.ColdConnections(10, 40, TrialFigures.COLD_CALLS, TrialFigures.MIN_TIMED_CALLS)))
         }) })
         assertThat(MarkdownReport.render(tagged)).contains(
-            "Latency on warm connections: each virtual user's first 3 calls",
-            "10 of 40 calls came after their virtual user's first 3 (its new connection)")
+            "Latency on warm connections: each connection's first 3 calls",
+            "10 of 40 calls came after their connection's first 3")
         assertThat(MarkdownReport.render(tagged)).doesNotContain("warm-up before its fixed rate")
         // Since cost trials warm their users first, those calls are out of their throughput too, and the header says so.
         val warmedFirst = com.fasterxml.jackson.databind.ObjectMapper().readTree(
             """{"metrics":${metrics.dropLast(1)},"iterations{scenario:warmup}":{"values":{"count":30}}}}""")
         val warmed = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t -> t.copy(k6 = warmedFirst.path("metrics")) }) })
         assertThat(MarkdownReport.render(warmed)).contains(
-            "each virtual user's first 3 calls, which open its connections, are left out of the latency figures. " +
-                "A cost trial's users make them in a warm-up before its fixed rate is timed")
+            "each connection's first 3 calls, which open and warm it, are left out of the latency figures. " +
+                "A cost trial's connections make them in a warm-up before its fixed rate is timed")
+        // The driver's summaries say the same: steps timed, and a warm-up's answers.
+        val latency = io.protobench.driver.Latency(10, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+        val driven = io.protobench.driver.Summary(io.protobench.driver.Counts(30, 0, 0), io.protobench.driver.Counts(40, 0, 0), 1000, latency,
+            mapOf("warm" to latency), 2, emptyMap(), bySteps = mapOf("1" to latency))
+        val byDriver = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t -> t.copy(driver = driven) }) })
+        assertThat(MarkdownReport.render(byDriver)).contains("A cost trial's connections make them in a warm-up", "**New connections**")
     }
 
     @Test

@@ -32,9 +32,12 @@ class SaturationTest {
         val usage = accounting.usage(start, end, cores = 2)
 
         assertThat(usage.coresUsed["data-server"]!!).isCloseTo(0.75, within(1e-9)) // 150 ticks = 1.5 s over 2 s
-        assertThat(usage.coresUsed["k6"]!!).isCloseTo(1.0, within(1e-9))           // 200 ticks = 2 s over 2 s
+        assertThat(usage.coresUsed[CpuAccounting.REAPED]!!).isCloseTo(1.0, within(1e-9)) // 200 ticks = 2 s over 2 s
         assertThat(usage.machineBusyShare!!).isCloseTo(0.95, within(1e-9))         // 380 busy of 400
-        assertThat(usage.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() })
+        assertThat(usage.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() }).containsExactly("machine 95% busy over 2 cores (limit 90%)")
+        // The driver is read as a process of its own; at half the cores it starved the servers.
+        val driverBusy = usage.copy(coresUsed = usage.coresUsed + (CpuAccounting.DRIVER to 1.0))
+        assertThat(driverBusy.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() })
             .containsExactly("machine 95% busy over 2 cores (limit 90%)", "the load generator used 1.00 of 2 cores")
         // Cost mode allows less: a fixed rate must leave the machine below 70% busy.
         assertThat(CpuUsage(2.0, emptyMap(), 0.75, 2).flags(CpuUsage.MACHINE_BUSY_COST_LIMIT)).hasSize(1)
@@ -98,7 +101,7 @@ class SaturationTest {
 
     @Test
     fun `a quiet machine is not flagged`() {
-        val usage = CpuUsage(10.0, mapOf("k6" to 0.3, "api-server" to 0.5), machineBusyShare = 0.6, cores = 4)
+        val usage = CpuUsage(10.0, mapOf(CpuAccounting.DRIVER to 0.3, "api-server" to 0.5), machineBusyShare = 0.6, cores = 4)
         assertThat(usage.flags(CpuUsage.MACHINE_SATURATED)).isEmpty()
     }
 

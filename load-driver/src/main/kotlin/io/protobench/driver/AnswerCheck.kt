@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf
  * Whether an answer is the one [target] must get. The gateway answers a small JSON object
  * (`{"requestId":…,"payloadSize":1024,…}`): the field's number is read where its key
  * stands, without parsing the rest, so a 1 KB call costs a scan of about a hundred bytes.
- * A body checked by size ([CallTarget.field] null) is only counted.
+ * A body checked by size ([CallTarget.field] null, or [CallTarget.minBytes]) is only counted.
  */
 class AnswerCheck(private val target: CallTarget) {
     private val key = target.field?.let { "\"$it\"".toByteArray(Charsets.US_ASCII) }
@@ -15,6 +15,7 @@ class AnswerCheck(private val target: CallTarget) {
     fun problem(status: Int, body: ByteBuf): String? {
         if (status != target.status) return "status $status, expected ${target.status}"
         val size = body.readableBytes().toLong()
+        target.minBytes?.let { least -> if (size < least) return "body of $size bytes, expected at least $least" }
         if (key == null) return if (size == target.value) null else "body of $size bytes, expected ${target.value}"
         val found = numberAfter(body) ?: return "no number for \"${target.field}\" in the answer"
         val expected = target.value

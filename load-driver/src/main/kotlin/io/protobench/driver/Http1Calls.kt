@@ -77,7 +77,7 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
         val pending = Pending(target, check, body, done)
         idle.pollLast()?.let { return send(it, pending) }
         if (waiting.size >= maxConnections * Connections.WAITING_PER_CONNECTION) {
-            return done(Outcome("every connection busy and ${waiting.size} arrivals waiting", Place.NEW, dropped = true))
+            return done(Outcome("every connection busy and ${waiting.size} arrivals waiting", 0, dropped = true))
         }
         waiting.addLast(pending)
         if (open + connecting < maxConnections) connect()
@@ -95,7 +95,7 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
                 channel.closeFuture().addListener { closed(channel) }
                 release(channel)
             } else {
-                waiting.pollFirst()?.done?.invoke(Outcome("cannot connect to $host: ${future.cause()?.message}", Place.NEW))
+                waiting.pollFirst()?.done?.invoke(Outcome("cannot connect to $host: ${future.cause()?.message}", 1))
             }
         }
     }
@@ -108,8 +108,9 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
         val method = if (pending.body == null) HttpMethod.GET else HttpMethod.POST
         val request = DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, pending.target.path, content)
         request.headers().set(HttpHeaderNames.HOST, host)
+        pending.target.accept?.let { request.headers().set(HttpHeaderNames.ACCEPT, it) }
         if (pending.body != null) {
-            request.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+            request.headers().set(HttpHeaderNames.CONTENT_TYPE, pending.target.contentType ?: HttpHeaderValues.APPLICATION_JSON.toString())
             request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, pending.body.size)
         }
         channel.writeAndFlush(request, channel.voidPromise())
@@ -126,7 +127,7 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
         val pending = line.current ?: return
         line.current = null
         val problem = pending.check.problem(response.status().code(), response.content())
-        pending.done(Outcome(problem, placeOf(pending.calls)))
+        pending.done(Outcome(problem, pending.calls))
         if (HttpUtil.isKeepAlive(response)) release(channel) else channel.close()
     }
 
@@ -134,13 +135,11 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
         open--
         idle.remove(channel)
         channel.attr(LINE).get()?.current?.let { pending ->
-            pending.done(Outcome("the connection closed before the answer", placeOf(pending.calls)))
+            pending.done(Outcome("the connection closed before the answer", pending.calls))
         }
         // Arrivals still waiting need a connection of their own now.
         if (waiting.isNotEmpty() && open + connecting < maxConnections) connect()
     }
-
-    private fun placeOf(calls: Long) = if (calls <= Connections.COLD_CALLS) Place.NEW else Place.WARM
 
     private inner class AnswerHandler : SimpleChannelInboundHandler<FullHttpResponse>() {
         override fun channelRead0(context: ChannelHandlerContext, response: FullHttpResponse) = answered(context.channel(), response)

@@ -5,7 +5,7 @@ import org.HdrHistogram.HistogramLogWriter
 import java.io.PrintStream
 import java.nio.file.Files
 import java.nio.file.Path
-import io.netty.channel.EventLoop
+import java.util.concurrent.ScheduledExecutorService
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicLong
@@ -50,7 +50,7 @@ class LoadRun(private val plan: Plan) {
             val tally = if (dueNs < timedStart) warmUp else timed
             inFlight.incrementAndGet()
             calls.call(plan.targets[index], checks[index], bodies[index]?.body()) { outcome ->
-                if (!abandoned) tally.record(outcome, System.nanoTime() - dueNs)
+                if (!abandoned) tally.record(outcome, dueNs, System.nanoTime())
                 inFlight.decrementAndGet()
                 then?.invoke()
             }
@@ -74,6 +74,7 @@ class LoadRun(private val plan: Plan) {
         return Summary(
             warmUp.counts(), timed.counts(), timedMs, Latency.of(total), timed.latencyByPlace(), calls.connectionsOpened,
             warmUp.reasons() + timed.reasons(), plan.histogramLog, maxLateNs.get() / 1e6, cpuMs,
+            timed.latencyBySteps(warmUp), timed.firstMessage(),
         )
     }
 
@@ -83,7 +84,7 @@ class LoadRun(private val plan: Plan) {
      * a pause) are sent at once; their latency still counts from when they were due.
      */
     private inner class Pacer(
-        private val loop: EventLoop, private val start: Long, private val end: Long,
+        private val loop: ScheduledExecutorService, private val start: Long, private val end: Long,
         private val fire: (Long, (() -> Unit)?) -> Unit, private val done: CountDownLatch,
     ) : Runnable {
         private val spacing = 1e9 / plan.load.rate!!

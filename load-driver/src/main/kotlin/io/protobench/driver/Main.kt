@@ -71,6 +71,7 @@ private fun runOnce(args: List<String>) {
  * the pipe, which ends the driver at once.
  */
 private fun serve() {
+    Thread(::preloadClients, "driver-preload").apply { isDaemon = true }.start()
     val out = PrintStream(java.io.FileOutputStream(java.io.FileDescriptor.out), true, Charsets.UTF_8)
     val worker = Executors.newSingleThreadExecutor { Thread(it, "driver-run").apply { isDaemon = true } }
     var current: LoadRun? = null
@@ -112,18 +113,49 @@ private fun serve() {
 @Synchronized
 private fun answer(out: PrintStream, answer: Answer) = out.println(json.writeValueAsString(answer))
 
-/** [plan] when it can run: its problems, and a target that accepts no connection, refused before any call. */
+/** [plan] when it can run: its problems, and a server that accepts no connection, refused before any call. */
 fun checked(plan: Plan): Plan {
     val problems = plan.problems()
     if (problems.isNotEmpty()) throw PlanRefused("the plan cannot run: " + problems.joinToString("; "))
     val uri = URI(plan.baseUrl)
-    val port = if (uri.port > 0) uri.port else if (uri.scheme == "https") 443 else 80
-    try {
-        Socket().use { it.connect(InetSocketAddress(uri.host, port), CONNECT_CHECK_MS) }
-    } catch (e: Exception) {
-        throw PlanRefused("cannot reach ${uri.host}:$port (${e.message}): is the server up?")
-    }
+    if (plan.targets.any { !it.grpc }) reachable(uri.host, if (uri.port > 0) uri.port else if (uri.scheme == "https") 443 else 80)
+    plan.grpcAddress?.takeIf { plan.targets.any { it.grpc } }?.let { reachable(it.substringBeforeLast(':'), it.substringAfterLast(':').toInt()) }
     return plan
 }
 
+private fun reachable(host: String, port: Int) {
+    try {
+        Socket().use { it.connect(InetSocketAddress(host, port), CONNECT_CHECK_MS) }
+    } catch (e: Exception) {
+        throw PlanRefused("cannot reach $host:$port (${e.message}): is the server up?")
+    }
+}
+
 private const val CONNECT_CHECK_MS = 2000
+
+/**
+ * Loads the clients' classes while the runner starts the servers: one call each over HTTP
+ * (both clients) and gRPC to a port nobody listens on. Cold, a direct run's first calls
+ * waited about 4 s for Reactor Netty's and grpc-java's classes on a busy 2-core machine,
+ * and a soak's first windows saw no calls at all.
+ */
+private fun preloadClients() {
+    val nowhere = CallTarget("/", value = 0)
+    val clients = listOf(
+        { Http1Calls(NOWHERE_URL, 1) }, { ReactorHttpCalls(NOWHERE_URL, 1) }, { GrpcCalls(NOWHERE_GRPC, 1, 1) },
+    )
+    for (open in clients) runCatching {
+        open().use { calls ->
+            val done = java.util.concurrent.CountDownLatch(1)
+            val target = if (calls is GrpcCalls) nowhere.copy(path = GrpcCalls.GET_DATA, transport = CallTarget.GRPC, size = "1kb") else nowhere
+            calls.call(target, AnswerCheck(target), null) { done.countDown() }
+            done.await(PRELOAD_WAIT_S, java.util.concurrent.TimeUnit.SECONDS)
+        }
+    }
+}
+
+/** Port 1 on loopback: refused at once, which is all a preload needs. */
+private const val NOWHERE_URL = "http://127.0.0.1:1"
+private const val NOWHERE_GRPC = "127.0.0.1:1"
+private const val PRELOAD_WAIT_S = 10L
+

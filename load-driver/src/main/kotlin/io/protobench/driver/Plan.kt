@@ -22,6 +22,8 @@ data class Plan(
     val instance: Int = 0,
     /** The HTTP client: [LEAN] (plain Netty, the harness's own) or [REACTOR] (Reactor Netty, the gateway's). */
     val client: String = LEAN,
+    /** The data-server's gRPC side, `host:port`, for [CallTarget.GRPC] targets (a direct run). */
+    val grpcAddress: String? = null,
 ) {
     /** What is wrong with this plan, or null: every problem said at once, in words a person can act on. */
     fun problems(): List<String> = buildList {
@@ -33,6 +35,9 @@ data class Plan(
         if (warmUpMs < 0) add("warmUpMs must be 0 or more, not $warmUpMs")
         if (instance !in 0 until MAX_INSTANCES) add("instance must be in 0..${MAX_INSTANCES - 1}, not $instance")
         if (client !in CLIENTS) add("client '$client' is not one of $CLIENTS")
+        if (targets.any { it.grpc } && grpcAddress?.matches(Regex("[^:/\\s]+:\\d+")) != true) {
+            add("gRPC targets need grpcAddress as host:port, not $grpcAddress")
+        }
     }
 
     companion object {
@@ -45,9 +50,13 @@ data class Plan(
 }
 
 /**
- * A call and its one correct answer: HTTP [status], and the JSON number [field] equal to
- * [value] (null: any value above 0) — or, with [field] null, a body of exactly [value] bytes.
- * A POST sends the file [body], with a fresh email written at each of [emails] (byte offsets).
+ * A call and its one correct answer. Over HTTP ([transport] `http`): [status], and the JSON
+ * number [field] equal to [value] (null: any value above 0), in a body of at least [minBytes]
+ * — or, with [field] null, a body of exactly [value] bytes; [accept] and [contentType] set
+ * those headers. A POST sends the file [body], with a fresh email written at each of [emails]
+ * (byte offsets). Over gRPC ([transport] `grpc`, a direct run): [path] is one of [GrpcCalls]'s
+ * methods, [size] the payload asked for, [value] the bytes or members that must come back, and
+ * [body] a serialized `CreateMemberRequest` for a member creation.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 data class CallTarget(
@@ -58,8 +67,18 @@ data class CallTarget(
     val status: Int = 200,
     val body: String? = null,
     val emails: List<Int>? = null,
+    val transport: String = HTTP,
+    val size: String? = null,
+    val minBytes: Long? = null,
+    val accept: String? = null,
+    val contentType: String? = null,
 ) {
+    @get:com.fasterxml.jackson.annotation.JsonIgnore
+    val grpc: Boolean get() = transport == GRPC
+
     fun problem(): String? = when {
+        transport !in TRANSPORTS -> "transport '$transport' is not one of $TRANSPORTS"
+        grpc -> GrpcCalls.problem(this)
         !path.startsWith("/") -> "path '$path' must start with /"
         method !in METHODS -> "method '$method' is not one of $METHODS"
         method == "POST" && body == null -> "a POST needs a body file"
@@ -69,6 +88,9 @@ data class CallTarget(
 
     companion object {
         val METHODS = listOf("GET", "POST")
+        const val HTTP = "http"
+        const val GRPC = "grpc"
+        val TRANSPORTS = listOf(HTTP, GRPC)
     }
 }
 

@@ -46,33 +46,39 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
             }
         }
         .doOnRequest { request, connection ->
-            // The place travels to the answer in the call's own context (see call()).
+            // The call's number on its connection travels to the answer in the call's own context (see call()).
             val calls = connection.channel().attr(CALLS_ON_CONNECTION).get()
-            val number = calls?.incrementAndGet() ?: 1
-            request.currentContextView().get<Array<Place>>(PLACE)[0] = if (number <= Connections.COLD_CALLS) Place.NEW else Place.WARM
+            request.currentContextView().get<LongArray>(NUMBER)[0] = calls?.incrementAndGet() ?: 1
         }
 
-    /** For member creation: the same client, announcing a JSON body. */
-    private val jsonClient: HttpClient = client.headers { it.set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE) }
+    /** The client of each target, its headers set once (a direct run sends protobuf, and asks for it). */
+    private val clients = java.util.concurrent.ConcurrentHashMap<CallTarget, HttpClient>()
 
     override val connectionsOpened: Long get() = opened.get()
 
     override fun call(target: CallTarget, check: AnswerCheck, body: ByteArray?, done: (Outcome) -> Unit) {
-        val place = arrayOf(Place.NEW)
+        val number = longArrayOf(1)
         val answer: Mono<String?> = request(target, body)
             .responseSingle { response, content ->
                 content.map { check.problem(response.status().code(), it) ?: OK }
                     .defaultIfEmpty(check.problem(response.status().code(), Unpooled.EMPTY_BUFFER) ?: OK)
             }
-        answer.contextWrite(Context.of(PLACE, place)).subscribe(
-            { problem -> done(Outcome(problem.takeIf { it != OK }, place[0])) },
-            { error -> done(Outcome(Calls.describe(error), place[0], dropped = error is PoolAcquirePendingLimitException)) },
+        answer.contextWrite(Context.of(NUMBER, number)).subscribe(
+            { problem -> done(Outcome(problem.takeIf { it != OK }, number[0])) },
+            { error -> done(Outcome(Calls.describe(error), number[0], dropped = error is PoolAcquirePendingLimitException)) },
         )
     }
 
-    private fun request(target: CallTarget, body: ByteArray?): HttpClient.ResponseReceiver<*> =
-        if (body == null) client.get().uri(target.path)
-        else jsonClient.post().uri(target.path).send(Mono.fromSupplier<ByteBuf> { Unpooled.wrappedBuffer(body) })
+    private fun request(target: CallTarget, body: ByteArray?): HttpClient.ResponseReceiver<*> {
+        val client = clients.computeIfAbsent(target, ::clientFor)
+        return if (body == null) client.get().uri(target.path)
+        else client.post().uri(target.path).send(Mono.fromSupplier<ByteBuf> { Unpooled.wrappedBuffer(body) })
+    }
+
+    private fun clientFor(target: CallTarget): HttpClient = client.headers { headers ->
+        target.accept?.let { headers.set(HttpHeaderNames.ACCEPT, it) }
+        if (target.body != null) headers.set(HttpHeaderNames.CONTENT_TYPE, target.contentType ?: JSON)
+    }
 
     override fun close() {
         pool.disposeLater().block(Duration.ofSeconds(5))
@@ -83,10 +89,8 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
         /** Longest a call may take, waiting for a connection included, before it counts as failed. */
         val CALL_TIMEOUT: Duration = Duration.ofSeconds(30)
         private const val OK = ""
-        private const val PLACE = "protobench.place"
+        private const val NUMBER = "protobench.call-number"
         private val CALLS_ON_CONNECTION: AttributeKey<AtomicLong> = AttributeKey.valueOf("protobench.calls")
-        private val CONTENT_TYPE = HttpHeaderValues.APPLICATION_JSON.toString()
-
-        /** A failure's reason as a summary keeps it: its kind and first line, without object ids. */
+        private val JSON = HttpHeaderValues.APPLICATION_JSON.toString()
     }
 }

@@ -27,6 +27,10 @@ data class Summary(
     val maxLateMs: Double = 0.0,
     /** This driver process's CPU over the timed phase, ms (all its threads, from the JVM). */
     val cpuMs: Double? = null,
+    /** Latency by the call's finer place on its connection ([Outcome.STEPS]), over both phases. */
+    val bySteps: Map<String, Latency> = emptyMap(),
+    /** Server streams of the timed phase: from the intended start to the first message. */
+    val firstMessage: Latency? = null,
 ) {
     /** This driver's CPU per answered call of the timed phase, µs. */
     @get:JsonIgnore

@@ -7,9 +7,11 @@ import java.util.concurrent.atomic.AtomicLong
 import java.util.concurrent.atomic.LongAdder
 
 /**
- * The outcomes of one phase: counts, failure reasons and (for the timed phase) latency in
- * microseconds, overall and by [Place]. Recorders let the log writer take an interval's
- * histogram while calls keep completing.
+ * The outcomes of one phase: counts, failure reasons and latency in microseconds. The timed
+ * phase ([timesLatency]) keeps it overall, by [Place] and, for server streams, to the first
+ * message; both phases keep it by the call's finer place on its connection ([Outcome.step]),
+ * since a warm-up is where connections make their first calls. Recorders let the log writer
+ * take an interval's histogram while calls keep completing.
  */
 class Tally(private val timesLatency: Boolean) {
     private val correct = AtomicLong()
@@ -18,20 +20,27 @@ class Tally(private val timesLatency: Boolean) {
     private val reasons = ConcurrentHashMap<String, LongAdder>()
     val all = Recorder(SIGNIFICANT_DIGITS)
     private val byPlace = Place.entries.associateWith { Recorder(SIGNIFICANT_DIGITS) }
+    private val byStep = Outcome.STEPS.associateWith { Recorder(SIGNIFICANT_DIGITS) }
+    private val firstMessage = Recorder(SIGNIFICANT_DIGITS)
 
-    fun record(outcome: Outcome, latencyNanos: Long) {
+    /** [outcome] of a call due at [dueNs] and ended at [endNs] (System.nanoTime). */
+    fun record(outcome: Outcome, dueNs: Long, endNs: Long) {
         when {
             outcome.dropped -> dropped.incrementAndGet()
             outcome.problem == null -> correct.incrementAndGet()
             else -> wrong.incrementAndGet()
         }
         outcome.problem?.let(::reason)
-        if (timesLatency && !outcome.dropped) {
-            val micros = (latencyNanos / 1000).coerceAtLeast(1)
-            all.recordValue(micros)
-            byPlace.getValue(outcome.place).recordValue(micros)
-        }
+        if (outcome.dropped) return
+        val micros = micros(endNs - dueNs)
+        byStep.getValue(outcome.step).recordValue(micros)
+        if (!timesLatency) return
+        all.recordValue(micros)
+        byPlace.getValue(outcome.place).recordValue(micros)
+        outcome.firstMessageNanos?.let { firstMessage.recordValue(micros(it - dueNs)) }
     }
+
+    private fun micros(nanos: Long) = (nanos / 1000).coerceAtLeast(1)
 
     /** Calls that never answered before the run gave up on them. */
     fun unanswered(count: Long, reason: String) {
@@ -52,6 +61,15 @@ class Tally(private val timesLatency: Boolean) {
     /** Latency by place, from what the recorders hold now (take it once, at the end). */
     fun latencyByPlace(): Map<String, Latency> =
         byPlace.mapNotNull { (place, recorder) -> Latency.of(recorder.intervalHistogram)?.let { place.label to it } }.toMap()
+
+    /** Server streams' time to their first message (take it once, at the end); null when none. */
+    fun firstMessage(): Latency? = Latency.of(firstMessage.intervalHistogram)
+
+    /** Latency by [Outcome.step] over this tally and [other] together (take it once, at the end). */
+    fun latencyBySteps(other: Tally): Map<String, Latency> = Outcome.STEPS.mapNotNull { step ->
+        val both = byStep.getValue(step).intervalHistogram.also { it.add(other.byStep.getValue(step).intervalHistogram) }
+        Latency.of(both)?.let { step to it }
+    }.toMap()
 
     companion object {
         const val SIGNIFICANT_DIGITS = 3

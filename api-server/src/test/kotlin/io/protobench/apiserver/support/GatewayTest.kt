@@ -2,12 +2,14 @@ package io.protobench.apiserver.support
 
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.apiserver.ApiServerApplication
+import io.protobench.contract.Json
 import org.springframework.boot.test.context.SpringBootTest
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment
 import org.springframework.boot.test.context.TestConfiguration
 import org.springframework.boot.test.web.reactive.server.WebTestClientBuilderCustomizer
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Import
+import org.springframework.http.MediaType
 import org.springframework.test.web.reactive.server.WebTestClient
 import java.time.Duration
 
@@ -37,6 +39,12 @@ class GatewayTestClient {
 fun WebTestClient.getJson(uri: String): Pair<Int, JsonNode> = exchangeJson(get().uri(uri))
 
 fun WebTestClient.postJson(uri: String): Pair<Int, JsonNode> = exchangeJson(post().uri(uri))
+
+/** POSTs [body] to [uri] as JSON: a String as is (raw text), anything else written by Jackson. */
+fun WebTestClient.postJson(uri: String, body: Any): Pair<Int, JsonNode> {
+    val bytes = if (body is String) body.toByteArray() else Json.newMapper().writeValueAsBytes(body)
+    return exchangeJson(post().uri(uri).contentType(MediaType.APPLICATION_JSON).bodyValue(bytes))
+}
 
 private fun exchangeJson(spec: WebTestClient.RequestHeadersSpec<*>): Pair<Int, JsonNode> {
     val result = spec.exchange().expectBody(JsonNode::class.java).returnResult()

@@ -2,9 +2,7 @@ package io.protobench.apiserver.support
 
 import com.fasterxml.jackson.databind.JsonNode
 import com.google.protobuf.ByteString
-import io.protobench.contract.Json
 import io.protobench.contract.proto.CreateMemberRequest
-import org.springframework.http.MediaType
 import org.springframework.test.web.reactive.server.WebTestClient
 import java.util.Base64
 import java.util.UUID
@@ -30,12 +28,7 @@ data class TestMember(
 }
 
 /** POSTs [body] (a member's JSON map, a list of them, or raw text) to `/api/members/<segment>`; the status and JSON body. */
-fun WebTestClient.postMembers(segment: String, body: Any): Pair<Int, JsonNode> {
-    val bytes = if (body is String) body.toByteArray() else Json.newMapper().writeValueAsBytes(body)
-    val result = post().uri("/api/members/$segment").contentType(MediaType.APPLICATION_JSON).bodyValue(bytes)
-        .exchange().expectBody(JsonNode::class.java).returnResult()
-    return result.status.value() to result.responseBody!!
-}
+fun WebTestClient.postMembers(segment: String, body: Any): Pair<Int, JsonNode> = postJson("/api/members/$segment", body)
 
 /** The ids of a 200 answer. */
 val JsonNode.ids: List<Long> get() = this["ids"].map { it.asLong() }

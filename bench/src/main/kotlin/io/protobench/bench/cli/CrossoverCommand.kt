@@ -63,7 +63,7 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         val project = projectDir()
         try {
             // Missing tools are bad input: found out before a results folder exists.
-            Toolchain(project).apply { serverJar("data-server"); serverJar("api-server"); k6 { echo(it, err = true) } }
+            Toolchain(project).apply { serverJar("data-server"); serverJar("api-server"); serverJar("load-driver") }
         } catch (e: ToolchainProblem) {
             fail("cannot run: ${e.message}", EXIT_BAD_INPUT)
         }

@@ -31,7 +31,7 @@ import java.time.Instant
 import java.util.concurrent.atomic.AtomicBoolean
 import kotlin.math.roundToInt
 import kotlin.random.Random
-import io.protobench.bench.lab.K6Invocation
+import io.protobench.bench.lab.DriverPlans
 import io.protobench.bench.lab.ServerSettingRejected
 
 /**
@@ -62,7 +62,7 @@ class ForkRunner(
     @Volatile var record: RunRecord? = null
         private set
 
-    /** Asks the run to stop: the fork in progress is closed (its servers and k6 die) and no new work starts. */
+    /** Asks the run to stop: the fork in progress is closed (its servers and driver die) and no new work starts. */
     fun stop() {
         stopping.set(true)
         runCatching { current?.close() }
@@ -216,7 +216,7 @@ class ForkRunner(
             val alive = interrupted || servers.alive()
             val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
             val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, offered.label,
-                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, sample.k6, sample.gateway, round, sample.driver)
+                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, null, sample.gateway, round, sample.driver)
             fork = fork.copy(trials = fork.trials + trial)
             r = keep(r.withFork(fork))
             return alive
@@ -319,10 +319,10 @@ class ForkRunner(
 
     /**
      * A cost trial's fixed rate for a condition of [vus] closed-model users. In topology
-     * direct k6 starts [directStartVus] of them (more when none is idle, up to [rateVus])
-     * and warms their new connections before the trial ([K6Invocation.connectionWarmUp]):
-     * each trial is a new k6 process, and warming a pool of 50 would cost 150 calls (1 MB
-     * across wan: 12 s of the link) where 20 users hold the rate.
+     * direct the driver starts with [directStartVus] connections (more when none is idle, up
+     * to [rateVus]) and warms them before the trial ([DriverPlans.connectionWarmUp]): each
+     * trial opens its connections anew, and warming a pool of 50 would cost 150 calls (1 MB
+     * across wan: 12 s of the link) where 20 connections hold the rate.
      */
     private fun fixedRate(perSecond: Int, vus: Int): LoadLevel.Rate {
         val maxVus = rateVus(vus)
@@ -415,7 +415,7 @@ class ForkRunner(
         /** Virtual users an open-model trial may use to hold its rate, at the least. */
         const val MIN_RATE_VUS = 50
 
-        /** The virtual users k6 may use to hold a fixed rate in a condition of [vus] closed-model users. */
+        /** The connections the driver may use to hold a fixed rate in a condition of [vus] closed-model users. */
         fun rateVus(vus: Int) = maxOf(2 * vus, MIN_RATE_VUS)
 
         /**

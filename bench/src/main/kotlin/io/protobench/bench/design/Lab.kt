@@ -1,6 +1,5 @@
 package io.protobench.bench.design
 
-import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.scenario.Cell
@@ -76,11 +75,10 @@ data class Sample(
     val wrongAnswers: Long,
     val flags: List<Flag> = emptyList(),
     val error: String? = null,
-    val k6: JsonNode? = null,
     val gateway: WindowReport? = null,
-    /** A seed tool's answers that were not a creation, by status or error text (k6's are in its summary). */
+    /** A seed tool's answers that were not a creation, by status or error text (the driver's are in its summary). */
     val failures: Map<String, Long> = emptyMap(),
-    /** The lab's load driver's summary of the trial (null where k6 or a seed tool made the load). */
+    /** The lab's load driver's summary of the trial (null where a seed tool made the load). */
     val driver: DriverSummary? = null,
 ) {
     companion object {

@@ -2,7 +2,6 @@ package io.protobench.bench.export
 
 import io.protobench.bench.scenario.ServerHeap
 import java.time.Duration
-import io.protobench.bench.lab.Toolchain
 
 /** The defaults of `protobench export k6-operator`, documented in its help and in docs/distributed.md. */
 object ExportDefaults {
@@ -33,8 +32,8 @@ object ExportDefaults {
     /** Memory a server's pod needs beyond the heap, at the least. */
     const val NON_HEAP_BYTES = 256L shl 20
 
-    /** The k6 the local runs use, as Grafana's image. */
-    val K6_IMAGE = "grafana/k6:${Toolchain.K6_VERSION.removePrefix("v")}"
+    /** The k6 the local runs used, as Grafana's image (until the export moves to the lab's driver). */
+    const val K6_IMAGE = "grafana/k6:1.8.1"
 
     fun dataServerImage() = "protobench/data-server:${ProjectVersion.current}"
     fun gatewayImage() = "protobench/api-server:${ProjectVersion.current}"

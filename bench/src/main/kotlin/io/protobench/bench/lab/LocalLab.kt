@@ -37,15 +37,13 @@ private const val DEATH_GRACE_MS = 500L
 
 /**
  * The real lab: server JVMs on this machine, /proc for CPU, and as the load generator the
- * lab's own driver (one process per fork, through the gateway) or, in a direct run, k6.
+ * lab's own driver (one process per fork), through the gateway or straight to the data-server.
  */
 class LocalLab(
     private val launcher: ServerLauncher,
-    private val k6: K6Runner?,
     /** Starts a fork's load driver. */
     private val startDriver: () -> DriverProcess,
     private val cpu: CpuAccounting,
-    private val script: Path,
     private val dir: Path,
     private val mode: Mode,
     private val topology: Topology = Topology.GATEWAY,
@@ -59,24 +57,24 @@ class LocalLab(
     /** The next trial's histogram log: `histograms/trial-0001.hlog`, … in the order trials ran. */
     private fun nextHistogramLog(): Path = histograms.resolve("trial-%04d.hlog".format(trialsLogged.incrementAndGet()))
 
-    /** Member-creation bodies the load generator reads, written once per run. */
-    private val memberBodies = MemberBodies(dir.resolve("k6-bodies"))
+    /** Member-creation bodies the load driver reads, written once per run. */
+    private val memberBodies = MemberBodies(dir.resolve("member-bodies"))
 
     /** The command lines of the last servers started (of each variant), for run.json. */
     @Volatile var lastCommands: Map<String, List<String>> = emptyMap()
         private set
 
     override fun startFork(index: Int, variant: Variant?): Fork {
-        val servers = launcher.start(variant, gateway = topology == Topology.GATEWAY)
-        lastCommands = lastCommands + servers.commands.mapKeys { (server, _) -> Variant.label(server, variant?.name) }
-        if (topology == Topology.DIRECT) return DirectFork(servers)
-        val driver = try {
-            startDriver()
+        // The driver first: it loads its clients' classes while the servers start.
+        val driver = startDriver()
+        val servers = try {
+            launcher.start(variant, gateway = topology == Topology.GATEWAY)
         } catch (e: Exception) {
-            servers.close()
+            driver.close()
             throw e
         }
-        return LocalFork(servers, driver)
+        lastCommands = lastCommands + servers.commands.mapKeys { (server, _) -> Variant.label(server, variant?.name) }
+        return if (topology == Topology.DIRECT) DirectFork(servers, driver) else LocalFork(servers, driver)
     }
 
     /** Flags every trial gets from /proc, the load generator's rate and its answers, whoever stands in front of the data-server. */
@@ -130,12 +128,11 @@ class LocalLab(
         }
 
         private fun sample(summary: DriverSummary, end: WindowReport, usage: CpuUsage, offered: LoadLevel): Sample {
-            val correct = (summary.warmUp.correct + summary.timed.correct).toDouble()
-            val wrong = (summary.warmUp.wrong + summary.timed.wrong).toDouble()
+            val (correct, wrong) = answers(summary)
             val base = TrialFigures.from(summary, end, usage, correct + wrong)
             val figures = base + TrialFigures.rateShare(base, (offered as? LoadLevel.Rate)?.perSecond)
             val flags = commonFlags(figures, usage, offered, correct, wrong) + listOfNotNull(Steadiness.ofGateway(end).flag())
-            return Sample(figures, correct.toLong(), wrong.toLong(), flags, null, null, end, driver = summary)
+            return Sample(figures, correct.toLong(), wrong.toLong(), flags, gateway = end, driver = summary)
         }
 
         override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {
@@ -197,37 +194,39 @@ class LocalLab(
     }
 
     /**
-     * A fork without a gateway (`topology: direct`): k6 calls the data-server over each
-     * protocol itself. A trial's figures come from k6 (answers, latency: the hop), /proc
-     * (CPU of the data-server and of k6) and the data-server's own counters before and
-     * after (allocation, GC, heap), and for member creation the table's ([MemberLedger]);
-     * a soak window's from the data-server's request count (reads) or creations (writes)
-     * and counters, as there is no gateway window to read. A cost trial's users warm their
-     * connections first, inside the same k6 process ([K6Invocation.connectionWarmUp]):
-     * those calls count as answers and CPU, not in the throughput or latency.
+     * A fork without a gateway (`topology: direct`): the driver calls the data-server over
+     * each protocol itself, with the clients the gateway uses (Reactor Netty, grpc-java). A
+     * trial's figures come from the driver (answers; latency, the hop's, on warm connections),
+     * /proc (CPU of the data-server and of the driver) and the data-server's own counters before
+     * and after (allocation, GC, heap), and for member creation the table's ([MemberLedger]);
+     * a soak window's from the data-server's request count (reads) or creations (writes) and
+     * counters, as there is no gateway window to read. A cost trial's connections make their
+     * first calls in a warm-up ([DriverPlans.connectionWarmUp]) in the same driver run: those
+     * calls count as answers and CPU, not in the throughput or latency.
      */
-    private inner class DirectFork(private val servers: ServerSet) : Fork {
-        private val k6 = checkNotNull(this@LocalLab.k6) { "topology direct still calls the data-server with k6, which was not found" }
+    private inner class DirectFork(private val servers: ServerSet, private val driver: DriverProcess) : Fork {
         override val linkRoundTripMs get() = servers.linkRoundTripMs
         private val dataServer = DataServerClient(servers.dataServerUrl)
         private val cores = Runtime.getRuntime().availableProcessors()
+        private val processes get() = servers.pids + (DriverProcess.NAME to driver.pid)
 
         override fun measure(run: LoadRun): Sample = try {
             val ledger = MemberLedger.of(run.cell) { dataServer }
             // The ledger's reads stay outside the CPU measured, as through the gateway.
             ledger?.open()
             dataServer.resetPeakHeap()
-            val before = cpu.read(servers.pids, servers.processTrees)
+            val log = nextHistogramLog()
+            val plan = plan(listOf(run.cell), run.offered, run.duration, DriverPlans.connectionWarmUp(run.offered)).copy(histogramLog = log.toString())
+            val before = cpu.read(processes, servers.processTrees)
             val start = dataServer.snapshot()
-            val warmUp = K6Invocation.connectionWarmUp(run.offered)
-            val summary = k6.run(invocation(listOf(run.cell), run.offered, run.duration, warmUp))
-            val usage = cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores)
-            // Every answer of the process, the warm-up's too: its CPU is in the counters.
-            val (correct, wrong) = TrialFigures.answers(summary)
+            val summary = driver.run(plan).copy(histogramLog = dir.relativize(log).toString())
+            val usage = cpu.usage(before, cpu.read(processes, servers.processTrees), cores)
+            // Every answer of the run, the warm-up's too: its CPU is in the counters.
+            val (correct, wrong) = answers(summary)
             val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
             val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary) + TrialFigures.warmingFlags(summary)
-            val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, null, summary.path("metrics"))
+            val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, driver = summary)
             ledger?.closeInto(sample) ?: sample
         } catch (e: Exception) {
             failed(servers, e)
@@ -261,22 +260,29 @@ class LocalLab(
             val writes = cells.any { it.condition.target is Target.Members }
             // Reads count in the data handlers; a creation (one member per request here) in the table's counts.
             fun requestsSoFar() = if (writes) dataServer.members().created else dataServer.served()
-            val process = k6.start(invocation(cells, load, limit))
+            val plan = plan(cells, load, limit)
+            driver.start(plan)
             return object : Mix {
-                // k6 reports answers only at its end: a window cannot count failures, the trials do.
+                // The driver answers only at its end: a window cannot count failures, the trials do.
                 override fun window(length: Duration): SoakWindow {
                     // Each window starts from an empty table: a soak's rows would otherwise fill an in-memory database.
                     if (writes) dataServer.clearMembers()
                     val (served, start) = requestsSoFar() to dataServer.snapshot()
+                    val driverBefore = cpu.read(mapOf(DriverProcess.NAME to driver.pid))
                     Thread.sleep(length.toMillis())
                     val (requests, end) = (requestsSoFar() - served) to dataServer.snapshot()
+                    val driverUsage = cpu.usage(driverBefore, cpu.read(mapOf(DriverProcess.NAME to driver.pid)), cores)
                     val seconds = (end.monotonicNs - start.monotonicNs) / 1e9
                     val cpuPerRequest = if (requests > 0) (end.cpuTimeNs - start.cpuTimeNs) / 1e3 / requests else null
-                    val jitShare = (end.jitCompileTimeMs - start.jitCompileTimeMs) / (seconds * 1000).coerceAtLeast(1.0)
+                    // The driver warms here too: its compiler threads' share of the window counts like the data-server's.
+                    val jitShare = (end.jitCompileTimeMs - start.jitCompileTimeMs) / (seconds * 1000).coerceAtLeast(1.0) +
+                        (driverUsage.compilerCoresUsed[DriverProcess.NAME] ?: 0.0)
                     return SoakWindow(requests / seconds, cpuPerRequest, 0, jitShare)
                 }
 
-                override fun close() = k6.stop(process)
+                override fun close() {
+                    runCatching { driver.stop(plan) }
+                }
             }
         }
 
@@ -288,11 +294,17 @@ class LocalLab(
         override fun effectiveSettings(): Map<String, String> =
             VariantSettings.flatten("protobench.data", dataServer.settings()) + VariantSettings.jvm("data-server", dataServer.snapshot().jvm)
 
-        override fun close() = servers.close()
+        override fun close() {
+            driver.close()
+            servers.close()
+        }
 
-        private fun invocation(cells: List<Cell>, offered: LoadLevel, duration: Duration, warmUp: Duration = Duration.ZERO) = K6Invocation.of(
-            script, servers.dataServerUrl, cells.map { K6Target.direct(it, memberBodies) }, offered, duration, dir.resolve("logs/k6-summary.json"),
-            grpcAddress = servers.dataServerGrpc, warmUp = warmUp,
+        private fun plan(cells: List<Cell>, offered: LoadLevel, duration: Duration, warmUp: Duration = Duration.ZERO) = DriverPlans.directPlan(
+            servers.dataServerUrl, servers.dataServerGrpc, cells.map { DriverPlans.direct(it, memberBodies) }, offered, duration, warmUp,
         )
     }
+
+    /** (correct, wrong) answers of a driver's run, both phases: all of them cost the servers CPU. */
+    private fun answers(summary: DriverSummary): Pair<Double, Double> =
+        (summary.warmUp.correct + summary.timed.correct).toDouble() to (summary.warmUp.wrong + summary.timed.wrong).toDouble()
 }

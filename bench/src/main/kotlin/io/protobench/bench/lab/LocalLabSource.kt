@@ -19,7 +19,7 @@ import io.protobench.bench.run.RunOptions
 import io.protobench.bench.run.RunStore
 
 /**
- * This machine as a lab: the servers' jars and JVMs, the load driver (k6 in a direct run; seed 003's tools), network links,
+ * This machine as a lab: the servers' jars and JVMs, the load driver (and seed 003's tools), network links,
  * PostgreSQL clusters or the user's database, remote servers, and the ledger of child processes.
  */
 class LocalLabSource(private val projectDir: Path) : LabSource {
@@ -35,8 +35,6 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         toolchain.serverJar("data-server")
         toolchain.serverJar("api-server")
         val driverJar = toolchain.serverJar("load-driver")
-        // A direct run still calls the data-server with k6 until the driver speaks gRPC to it.
-        val k6 = if (scenario.topology == Topology.DIRECT) toolchain.k6(progress) else null
         val seedTools = SeedTool.entries.filter { scenario.seedTools.isNotEmpty() && it.protocol in scenario.protocols }
             .associateWith { toolchain.goInstalled(it.label, it.goPackage, it.version, progress) }
         val variantJdks = variantJdks(scenario)
@@ -44,7 +42,7 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         // A profile this machine cannot apply, or a link that measures off, is found out here too;
         // the link lives until the run is over.
         val networks = HopNetworks.open(scenario.variants, options.network, progress)
-        return Prepared(toolchain, driverJar, k6, seedTools, variantJdks, networks, served) { store ->
+        return Prepared(toolchain, driverJar, seedTools, variantJdks, networks, served) { store ->
             if (options.externalDatabase != null) RunDatabases.external(options.externalDatabase, externalVersion!!, progress)
             else RunDatabases.open(postgres, store.dir, progress)
         }
@@ -87,7 +85,7 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
 
     /** What a run uses besides its scenario and options, all found or started before the first fork. */
     private inner class Prepared(
-        val toolchain: Toolchain, val driverJar: Path, val k6: Path?, val seedTools: Map<SeedTool, Path>, val variantJdks: Map<String, Jdk>,
+        val toolchain: Toolchain, val driverJar: Path, val seedTools: Map<SeedTool, Path>, val variantJdks: Map<String, Jdk>,
         val networks: HopNetworks, val served: ServedControl?, val openDatabases: (RunStore) -> RunDatabases,
     ) : PreparedLab {
         override fun open(store: RunStore, scenario: Scenario, options: RunOptions, progress: (String) -> Unit): OpenLab {
@@ -112,7 +110,7 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         private val local: LocalLab
 
         override val environment: Map<String, Any?> = with(prepared) {
-            Environment.capture(projectDir, loadGenerator(prepared), options.jvmOptions, processes) +
+            Environment.capture(projectDir, loadGenerator(prepared, scenario.topology), options.jvmOptions, processes) +
                 mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
                     "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
                 variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +
@@ -127,18 +125,19 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
                 options.gatewayArguments, options.dataServerArguments + seedSchema(scenario), placement, children,
                 variantJava = prepared.variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = prepared.networks, writes = scenario.writes,
                 databases = databases, remote = options.remote, servedControl = prepared.served, progress = progress)
-            val k6 = prepared.k6?.let { K6Runner(it, logs.resolve("k6.log"), placement, children) }
             val driverLog = logs.resolve("driver.log")
-            local = LocalLab(launcher, k6, { DriverProcess.start(prepared.toolchain.java, prepared.driverJar, driverLog, placement, children) },
-                CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), extractScript(store.dir), store.dir, scenario.mode,
+            local = LocalLab(launcher, { DriverProcess.start(prepared.toolchain.java, prepared.driverJar, driverLog, placement, children) },
+                CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), store.dir, scenario.mode,
                 scenario.topology, prepared.seedTools.takeIf { it.isNotEmpty() }?.let { SeedToolRunner(it, logs, children) })
         }
 
         override val lab: Lab get() = local
 
-        /** What makes the load, for run.json: the driver and how its JVM runs, or k6's version. */
-        private fun loadGenerator(prepared: Prepared): String = prepared.k6?.let { "k6 " + prepared.toolchain.k6Version(it) }
-            ?: "Proto-Bench load driver ${prepared.driverJar.fileName} (Netty HTTP/1.1; ${DriverProcess.JVM_OPTIONS.joinToString(" ")})"
+        /** What makes the load, for run.json: the driver, its clients and how its JVM runs. */
+        private fun loadGenerator(prepared: Prepared, topology: Topology): String {
+            val clients = if (topology == Topology.DIRECT) "Reactor Netty HTTP/1.1 and grpc-java" else "Netty HTTP/1.1"
+            return "Proto-Bench load driver ${prepared.driverJar.fileName} ($clients; ${DriverProcess.JVM_OPTIONS.joinToString(" ")})"
+        }
 
         override fun started(): Map<String, Any?> = mapOf("serverCommands" to local.lastCommands)
 
@@ -169,11 +168,5 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         null -> emptyMap()
         is Remote.DataServer -> mapOf(REMOTE_KEY to mapOf("dataServer" to remote.text, RESTARTED_KEY to restarted))
         is Remote.Gateway -> mapOf(REMOTE_KEY to mapOf("gateway" to remote.text, RESTARTED_KEY to restarted))
-    }
-
-    private fun extractScript(dir: Path): Path {
-        val script = dir.resolve("protobench.js")
-        javaClass.getResourceAsStream("/k6/protobench.js")!!.use { Files.copy(it, script, StandardCopyOption.REPLACE_EXISTING) }
-        return script
     }
 }

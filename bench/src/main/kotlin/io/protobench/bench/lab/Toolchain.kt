@@ -9,15 +9,11 @@ import java.util.concurrent.TimeUnit
 class ToolchainProblem(message: String) : RuntimeException(message)
 
 /**
- * Finds the programs a run needs: the JVM for the servers, their jars and k6.
- * k6 is pinned to [K6_VERSION]; when no k6 is on PATH it is installed with
- * `go install` into `<project>/tools/bin` (git-ignored), as the tests install kubeconform.
+ * Finds the programs a run needs: the JVM for the servers, their jars and the load driver's,
+ * and seed 003's own Go tools, installed with `go install` into `<project>/tools/bin`
+ * (git-ignored) when a scenario runs them, as the tests install kubeconform.
  */
 class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
-    companion object {
-        const val K6_VERSION = "v1.8.1"
-        const val K6_MODULE = "go.k6.io/k6"
-    }
 
     /** The java binary for the servers: [serverJava] when given, else the JVM running this command (17 or newer, checked by the wrapper). */
     val java: Path = serverJava ?: Path.of(System.getProperty("java.home"), "bin", "java")
@@ -39,9 +35,6 @@ class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
     private fun missingJar(module: String) = ToolchainProblem(
         "no runnable jar for $module under $module/target: build it with `mvn -B -DskipTests package` " +
             "(the ./protobench wrapper does this for you)")
-
-    /** k6 from PATH, else the pinned one under tools/bin, installed there first if needed. */
-    fun k6(log: (String) -> Unit): Path = onPath("k6") ?: goInstalled("k6", K6_MODULE, K6_VERSION, log)
 
     /**
      * [binary] under `tools/bin`, installed there first with `go install <command>@<version>`
@@ -71,12 +64,6 @@ class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
         Files.writeString(stamp, wanted + "\n")
         return local
     }
-
-    /** `k6 version` output, for the environment record. */
-    fun k6Version(k6: Path): String = runCatching {
-        val process = ProcessBuilder(k6.toString(), "version").redirectErrorStream(true).start()
-        process.inputStream.bufferedReader().readText().trim().also { process.waitFor(10, TimeUnit.SECONDS) }
-    }.getOrElse { "unknown (${it.message})" }
 
     private fun onPath(name: String): Path? = System.getenv("PATH").orEmpty().split(File.pathSeparator)
         .map { Path.of(it, name) }.firstOrNull { Files.isExecutable(it) }

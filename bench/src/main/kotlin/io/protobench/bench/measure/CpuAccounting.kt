@@ -5,9 +5,9 @@ import java.nio.file.Path
 
 /**
  * CPU time from the kernel's own counters (/proc), not from sampled percentages:
- * per server process (utime + stime of /proc/<pid>/stat), for k6 (the children's
- * time of this JVM, /proc/self/stat cutime + cstime, which grows by exactly k6's
- * CPU when the finished k6 process is reaped), and for the whole machine (/proc/stat).
+ * per process (utime + stime of /proc/<pid>/stat: the servers, the load driver), for the
+ * children this JVM reaped (/proc/self/stat cutime + cstime, which grows by exactly a
+ * finished child's CPU when it is reaped: seed 003's tools), and for the whole machine (/proc/stat).
  * Values are in clock ticks of [ticksPerSecond]. Null where /proc is absent.
  */
 class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecond: Long = 100) {
@@ -28,6 +28,9 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     companion object {
         /** The name readings give the lab's load driver (a process of its own, read like a server). */
         const val DRIVER = "driver"
+
+        /** The name of the children this JVM reaped between two readings (seed 003's tools, each run a process). */
+        const val REAPED = "reaped-children"
 
         /** The name readings give a database server's process tree (PostgreSQL's, when a variant writes there). */
         const val DATABASE = "database"
@@ -128,7 +131,7 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         total - values[3] - values[4] to total
     }.getOrNull()
 
-    /** Cores-worth of CPU each process and k6 used between two readings, and the machine's busy share. */
+    /** Cores-worth of CPU each process and the reaped children used between two readings, and the machine's busy share. */
     fun usage(start: Reading, end: Reading, cores: Int): CpuUsage {
         val wallSeconds = (end.monotonicNs - start.monotonicNs) / 1e9
         fun cores(ticks: Long?) = ticks?.let { it.toDouble() / ticksPerSecond / wallSeconds }
@@ -136,11 +139,11 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         val processes = start.processTicks.keys.associateWith { name -> cores(delta(start.processTicks[name], end.processTicks[name])) }
         val compilers = start.compilerTicks.keys.associateWith { name -> cores(delta(start.compilerTicks[name], end.compilerTicks[name])) }
         val collectors = start.collectorTicks.keys.associateWith { name -> cores(delta(start.collectorTicks[name], end.collectorTicks[name])) }
-        val k6 = cores(end.reapedChildrenTicks?.let { e -> start.reapedChildrenTicks?.let { e - it } })
+        val reaped = cores(end.reapedChildrenTicks?.let { e -> start.reapedChildrenTicks?.let { e - it } })
         val busy = end.machineBusyTicks?.let { e -> start.machineBusyTicks?.let { e - it } }
         val total = end.machineTotalTicks?.let { e -> start.machineTotalTicks?.let { e - it } }
         val machineBusy = if (busy != null && total != null && total > 0) busy.toDouble() / total else null
-        return CpuUsage(wallSeconds, processes + ("k6" to k6), machineBusy, cores, compilers, collectors)
+        return CpuUsage(wallSeconds, processes + (REAPED to reaped), machineBusy, cores, compilers, collectors)
     }
 }
 
@@ -158,13 +161,13 @@ data class CpuUsage(
     /** Per server process, CPU seconds per wall second of its garbage collector threads alone. */
     val collectorCoresUsed: Map<String, Double?> = emptyMap(),
 ) {
-    /** The load generator's cores: the lab's driver, or k6 (reaped as this JVM's child) where a direct run still uses it. */
-    val loadGeneratorCores: Double? get() = coresUsed[CpuAccounting.DRIVER] ?: coresUsed["k6"]
+    /** The load generator's cores: the lab's driver. */
+    val loadGeneratorCores: Double? get() = coresUsed[CpuAccounting.DRIVER]
 
     /** What was too busy during the trial; [machineLimit] is the busy share the mode allows. */
     fun flags(machineLimit: Double): List<Flag> = listOfNotNull(
         machineBusyShare?.takeIf { it >= machineLimit }?.let { Flag.MachineBusy(it, machineLimit, cores) },
-        loadGeneratorCores?.takeIf { it >= K6_SATURATED_SHARE * cores }?.let { Flag.LoadGeneratorBusy(it, K6_SATURATED_SHARE, cores) },
+        loadGeneratorCores?.takeIf { it >= LOAD_GENERATOR_SATURATED_SHARE * cores }?.let { Flag.LoadGeneratorBusy(it, LOAD_GENERATOR_SATURATED_SHARE, cores) },
     )
 
     companion object {
@@ -172,7 +175,7 @@ data class CpuUsage(
         const val MACHINE_SATURATED = 0.90
         /** Cost mode: a fixed rate must leave the machine below this share busy, or CPU per request is inflated. */
         const val MACHINE_BUSY_COST_LIMIT = 0.70
-        /** k6 counts as saturating when it alone used this share of all cores: the servers were starved by it. */
-        const val K6_SATURATED_SHARE = 0.45
+        /** The load generator counts as saturating when it alone used this share of all cores: the servers were starved by it. */
+        const val LOAD_GENERATOR_SATURATED_SHARE = 0.45
     }
 }

@@ -1,5 +1,6 @@
 package io.protobench.bench.measure
 
+import com.fasterxml.jackson.annotation.JsonAlias
 import com.fasterxml.jackson.annotation.JsonIgnore
 import com.fasterxml.jackson.annotation.JsonSubTypes
 import com.fasterxml.jackson.annotation.JsonTypeInfo
@@ -35,9 +36,9 @@ sealed interface Flag {
         override fun meaning(t: Texts) = t("flag.machine-busy.meaning")
     }
 
-    /** k6 alone used at least [limitShare] of all cores. */
-    data class LoadGeneratorBusy(val k6Cores: Double, val limitShare: Double, val cores: Int) : Flag {
-        override fun describe(t: Texts) = t("flag.load-generator-busy", f("%.2f", k6Cores), cores)
+    /** The load generator alone used at least [limitShare] of all cores (`k6Cores` in records of k6's time). */
+    data class LoadGeneratorBusy(@param:JsonAlias("k6Cores") val generatorCores: Double, val limitShare: Double, val cores: Int) : Flag {
+        override fun describe(t: Texts) = t("flag.load-generator-busy", f("%.2f", generatorCores), cores)
         override fun meaning(t: Texts) = t("flag.load-generator-busy.meaning")
     }
 

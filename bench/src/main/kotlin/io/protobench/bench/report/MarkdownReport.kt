@@ -120,8 +120,8 @@ object MarkdownReport {
                     // Runs from before protobench.js tagged calls by connection timed every call.
                     // Runs from before cost trials warmed their users first counted those calls in throughput.
                     when {
-                        r.trials.any { TrialFigures.warmsUpFirst(it.k6) } -> appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
-                        r.trials.any { TrialFigures.tagsConnections(it.k6) } -> appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
+                        r.trials.any { TrialFigures.warmsUpFirst(it) } -> appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
+                        r.trials.any { TrialFigures.tagsConnections(it) } -> appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
                     }
                     if (remote != null) appendLine(remote) else networkLines(env, direct = true).forEach(::appendLine)
                 }

@@ -7,8 +7,8 @@ import io.protobench.bench.text.Texts
 
 /**
  * Topology direct: what a new connection costs, and whether its first [TrialFigures.COLD_CALLS]
- * calls warmed it. protobench.js tags each call with its place among its virtual user's calls;
- * per arm, the p50 of each place as a range over the arm's cost trials (one per fork).
+ * calls warmed it. The driver times each call by its place among its connection's calls (k6
+ * did by its virtual user's, in older records); per arm, the p50 of each place as a range over the arm's cost trials (one per fork).
  * Across a link a user's first calls wait for windows to grow; the "next" column should
  * match the "later" one (else the trials carry [io.protobench.bench.measure.Flag.ConnectionsWarming]).
  */
@@ -16,7 +16,7 @@ object NewConnections {
 
     fun render(out: StringBuilder, trials: List<TrialRecord>, t: Texts): Unit = with(out) {
         val byArm = trials.filter { it.valid && it.kind == TrialKind.COST }
-            .groupBy({ it.arm }, { TrialFigures.userCallLatencies(it.k6) })
+            .groupBy({ it.arm }, { TrialFigures.callSteps(it) })
             .filterValues { forks -> forks.any { it.isNotEmpty() } }
         if (byArm.isEmpty()) return
         val cold = TrialFigures.COLD_CALLS
