@@ -493,5 +493,5 @@ private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
 
 fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
     ServeCommand(),
-    ExportCommand().subcommands(K6OperatorExportCommand()),
+    ExportCommand().subcommands(KubernetesExportCommand()), MergeCommand(),
     DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand())).main(args)
