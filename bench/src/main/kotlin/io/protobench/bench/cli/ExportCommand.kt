@@ -2,7 +2,6 @@ package io.protobench.bench.cli
 
 import com.github.ajalt.clikt.core.CliktCommand
 import com.github.ajalt.clikt.core.Context
-import com.github.ajalt.clikt.core.ProgramResult
 import com.github.ajalt.clikt.parameters.options.default
 import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.option
@@ -58,25 +57,15 @@ class KubernetesExportCommand : CliktCommand(name = "kubernetes") {
         val settings = try {
             ExportValidation.check(request)
         } catch (e: InvalidExport) {
-            fail(e.message)
+            invalid(e.message ?: e.javaClass.simpleName)
         }
         val result = try {
             KubernetesExport.write(settings)
         } catch (e: IOException) {
-            fail("cannot write the export into ${settings.out}: ${e.javaClass.simpleName}: ${e.message}")
+            invalid("cannot write the export into ${settings.out}: ${e.javaClass.simpleName}: ${e.message}")
         }
         echo("exported scenario ${settings.scenario.name} to ${result.dir}: ${result.jobs.size} Jobs of ${settings.pods} driver pods, " +
             "${result.files.size} files; the commands, in order: ${result.dir.resolve("README.md")}")
         result.notes.forEach { echo("note: $it") }
-    }
-
-    private fun fail(message: String?): Nothing {
-        echo(message, err = true)
-        throw ProgramResult(EXIT_BAD_INPUT)
-    }
-
-    private companion object {
-        // The exit code of bad input in every protobench command (see Main.kt).
-        const val EXIT_BAD_INPUT = 2
     }
 }

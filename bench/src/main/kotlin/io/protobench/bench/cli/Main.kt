@@ -463,7 +463,7 @@ private fun CliktCommand.texts(lang: String): Texts =
     Lang.parse(lang)?.let(Texts::of) ?: invalid("--lang $lang: no report in that language; accepted: ${Lang.accepted}")
 
 /** Bad input: say what was wrong and stop with exit 2. */
-private fun CliktCommand.invalid(message: String): Nothing {
+internal fun CliktCommand.invalid(message: String): Nothing {
     echo(message, err = true)
     throw ProgramResult(EXIT_INVALID_INPUT)
 }

@@ -2,7 +2,6 @@ package io.protobench.bench.cli
 
 import com.github.ajalt.clikt.core.CliktCommand
 import com.github.ajalt.clikt.core.Context
-import com.github.ajalt.clikt.core.ProgramResult
 import com.github.ajalt.clikt.parameters.arguments.argument
 import com.github.ajalt.clikt.parameters.arguments.multiple
 import com.github.ajalt.clikt.parameters.arguments.optional
@@ -33,13 +32,13 @@ class MergeCommand : CliktCommand(name = "merge") {
     private val force by option("--force", help = "Replace OUT and its .hlog if they exist").flag()
 
     override fun run() {
-        val target = out ?: fail("give OUT, the merged summary to write, and the parts' outputs: protobench merge OUT INPUTS...")
+        val target = out ?: invalid("give OUT, the merged summary to write, and the parts' outputs: protobench merge OUT INPUTS...")
         val result = try {
             PartsMerge.run(path(target), inputs.map(::path), force)
         } catch (e: InvalidMerge) {
-            fail(e.message)
+            invalid(e.message ?: e.javaClass.simpleName)
         } catch (e: IOException) {
-            fail("cannot write the merged trial: ${e.javaClass.simpleName}: ${e.message}")
+            invalid("cannot write the merged trial: ${e.javaClass.simpleName}: ${e.message}")
         }
         echo(describe(result))
     }
@@ -47,7 +46,7 @@ class MergeCommand : CliktCommand(name = "merge") {
     private fun path(text: String): Path = try {
         Path.of(text)
     } catch (e: InvalidPathException) {
-        fail("not a path: $text (${e.message})")
+        invalid("not a path: $text (${e.message})")
     }
 
     private fun describe(result: MergeResult): String {
@@ -63,14 +62,4 @@ class MergeCommand : CliktCommand(name = "merge") {
     } ?: "no latency recorded"
 
     private fun seconds(value: Double) = String.format(Locale.ROOT, "%.1f s", value)
-
-    private fun fail(message: String?): Nothing {
-        echo(message, err = true)
-        throw ProgramResult(EXIT_BAD_INPUT)
-    }
-
-    private companion object {
-        // The exit code of bad input in every protobench command (see Main.kt).
-        const val EXIT_BAD_INPUT = 2
-    }
 }
