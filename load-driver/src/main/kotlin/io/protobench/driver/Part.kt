@@ -21,11 +21,12 @@ data class Part(val index: Int, val count: Int) {
 
     /** Why this part of [plan] cannot run (a part left with no user or connection, a share the plan refuses), or nothing. */
     fun problems(plan: Plan): List<String> {
-        val empty = when {
-            plan.load.open && (plan.load.maxConnections ?: 0) < count ->
-                "part $label would get no connection: the plan's open load allows ${plan.load.maxConnections}; run it in at most ${plan.load.maxConnections} parts"
-            !plan.load.open && (plan.load.users ?: 0) < count ->
-                "part $label would get no user: the plan's closed load has ${plan.load.users}; run it in at most ${plan.load.users} parts"
+        // A load with none at all, or no model, is the plan's own problem, said below.
+        val connections = plan.load.maxConnections ?: 0
+        val users = plan.load.users ?: 0
+        val empty = when (plan.load.model) {
+            Load.OPEN -> if (connections in 1 until count) "part $label would get no connection: the plan's open load allows $connections; run it in at most $connections parts" else null
+            Load.CLOSED -> if (users in 1 until count) "part $label would get no user: the plan's closed load has $users; run it in at most $users parts" else null
             else -> null
         }
         return if (empty != null) listOf(empty) else share(plan).problems().map { "part $label: $it" }

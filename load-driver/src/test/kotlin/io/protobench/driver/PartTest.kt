@@ -50,6 +50,8 @@ class PartTest {
         assertThatThrownBy { Part(10, 11).of(closed) }.isInstanceOf(PlanRefused::class.java)
             .hasMessage("part 10/11 would get no user: the plan's closed load has 10; run it in at most 10 parts")
         assertThatThrownBy { Part(0, 51).of(open) }.hasMessageContaining("part 0/51 would get no connection", "at most 50 parts")
+        // A plan that cannot run at all says so, part or not.
+        assertThat(Part(0, 2).problems(closed.copy(load = Load("poisson")))).containsExactly("part 0/2: load model 'poisson' is not 'open' or 'closed'")
         // The share must still be a plan the driver runs: 120,000/s over 2 is above one driver's limit.
         assertThat(Part(0, 2).problems(open.copy(load = Load.open(120_000.0, 4, 4))))
             .containsExactly("part 0/2: an open load needs a rate above 0 and at most 50000.0 per second, not 60000.0")
