@@ -4,8 +4,7 @@
 Usage: regenerate.py SWAGGER_JSON OUT_DIR
 
 SWAGGER_JSON is api/openapi-spec/swagger.json of a Kubernetes release (in the Go module
-k8s.io/kubernetes of that version). The TestRun's own types come from
-testrun-k6-v1alpha1.source.json beside this script; its core types from SWAGGER_JSON.
+k8s.io/kubernetes of that version): every schema here comes from it.
 
 Each schema is stand-alone (its `definitions` hold every type it reaches, and only
 those) and strict as kubeconform's own schemas are: an object with named properties
@@ -22,9 +21,8 @@ SCHEMAS = {
     "configmap-v1.json": "io.k8s.api.core.v1.ConfigMap",
     "service-v1.json": "io.k8s.api.core.v1.Service",
     "deployment-apps-v1.json": "io.k8s.api.apps.v1.Deployment",
-    "testrun-k6-v1alpha1.json": "io.k6.v1alpha1.TestRun",
+    "job-batch-v1.json": "io.k8s.api.batch.v1.Job",
 }
-TESTRUN_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testrun-k6-v1alpha1.source.json")
 REF = "#/definitions/"
 # Written as strings or numbers in YAML (port: 8080 or port: http; cpu: 2 or cpu: "500m").
 EITHER = {
@@ -88,12 +86,6 @@ def schema_for(root, definitions):
 def main(swagger_path, out_dir):
     with open(swagger_path) as f:
         definitions = json.load(f)["definitions"]
-    with open(TESTRUN_SOURCE) as f:
-        testrun = json.load(f)["definitions"]
-    clash = set(testrun) & set(definitions)
-    if clash:
-        sys.exit("TestRun definitions clash with Kubernetes ones: %s" % sorted(clash))
-    definitions.update(testrun)
     os.makedirs(out_dir, exist_ok=True)
     for file_name, root in SCHEMAS.items():
         with open(os.path.join(out_dir, file_name), "w") as f:

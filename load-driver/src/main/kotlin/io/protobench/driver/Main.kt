@@ -16,6 +16,9 @@ import kotlin.system.exitProcess
 
 private const val USAGE = """usage:
   load-driver run PLAN.json [--summary FILE]   one run; its summary (JSON) on stdout or in FILE
+      [--part I/N | --job-part N]             part I of N (from 0; --job-part: I is JOB_COMPLETION_INDEX)
+                                              sends its share; its output is then the plan, summary
+                                              and histogram log after marker lines, for protobench merge
   load-driver serve                           runs on command: one JSON object a line on stdin,
                                               {"run": PLAN} or {"stop": true}; each run's answer,
                                               {"summary": …} or {"error": "…"}, a line on stdout.
@@ -55,13 +58,13 @@ private fun runOnce(args: List<String>) {
     } catch (e: Exception) {
         fail("cannot read the plan $planFile: ${e.message?.lineSequence()?.first()}")
     }
-    val summary = try {
-        checked(plan).let { LoadRun(it).execute() }
+    val part = try { Part.fromArgs(args, System::getenv) } catch (e: PlanRefused) { fail(e.message!!) }
+    val text = try {
+        if (part != null) PartOutput.run(plan, part).render() else json.writeValueAsString(LoadRun(checked(plan)).execute())
     } catch (e: PlanRefused) {
         System.err.println("load-driver: ${e.message}")
         exitProcess(2)
     }
-    val text = json.writeValueAsString(summary)
     if (summaryAt == null) println(text) else Files.writeString(Path.of(summaryAt), text)
 }
 

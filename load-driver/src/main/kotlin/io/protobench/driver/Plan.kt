@@ -108,6 +108,7 @@ data class Load(
     val maxConnections: Int? = null,
     val users: Int? = null,
 ) {
+    @get:com.fasterxml.jackson.annotation.JsonIgnore
     val open get() = model == OPEN
 
     fun problems(): List<String> = when (model) {

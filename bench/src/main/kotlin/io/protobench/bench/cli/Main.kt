@@ -84,12 +84,12 @@ class RunCommand : CliktCommand(name = "run") {
     private val overrides by ScenarioOverrides()
     private val jvmOptions by option("--jvm-opt", help = "JVM option for both servers (repeatable; default -Xms1g -Xmx1g)").multiple()
     private val gatewayValues by option("--gateway", help = "Spring property for the gateway, e.g. protobench.gateway.http.version=H2C (repeatable); " +
-        "or the address of a gateway another host runs (`protobench serve api-server`), e.g. http://10.0.0.3:8080: nothing is started here but k6").multiple()
+        "or the address of a gateway another host runs (`protobench serve api-server`), e.g. http://10.0.0.3:8080: nothing is started here but the load driver").multiple()
     private val dataValues by option("--data-server", help = "Spring property for the data-server, e.g. protobench.data.grpc-payload-mode=copy (repeatable); " +
         "or HOST:HTTP:GRPC of a data-server another host runs (`protobench serve data-server`): each fork starts only a gateway here").multiple()
     private val gatewayProperties get() = gatewayValues.filterNot(Remote::isGatewayAddress)
     private val dataProperties get() = dataValues.filterNot(Remote::isDataServerAddress)
-    private val noPinning by option("--no-pinning", help = "Do not pin k6 and the servers to disjoint CPU sets even when there are enough cores").flag()
+    private val noPinning by option("--no-pinning", help = "Do not pin the load driver and the servers to disjoint CPU sets even when there are enough cores").flag()
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
     private val lang by langOption()
@@ -114,7 +114,7 @@ class RunCommand : CliktCommand(name = "run") {
         val texts = texts(lang)
         val scenario = validScenario(jvm)
         if (scenario.topology == Topology.DIRECT && gatewayProperties.isNotEmpty()) {
-            echo("cannot run: scenario ${scenario.name} has topology direct (k6 calls the data-server itself): " +
+            echo("cannot run: scenario ${scenario.name} has topology direct (the driver calls the data-server itself): " +
                 "--gateway needs topology gateway", err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
@@ -463,7 +463,7 @@ private fun CliktCommand.texts(lang: String): Texts =
     Lang.parse(lang)?.let(Texts::of) ?: invalid("--lang $lang: no report in that language; accepted: ${Lang.accepted}")
 
 /** Bad input: say what was wrong and stop with exit 2. */
-private fun CliktCommand.invalid(message: String): Nothing {
+internal fun CliktCommand.invalid(message: String): Nothing {
     echo(message, err = true)
     throw ProgramResult(EXIT_INVALID_INPUT)
 }
@@ -493,5 +493,5 @@ private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
 
 fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
     ServeCommand(),
-    ExportCommand().subcommands(K6OperatorExportCommand()),
+    ExportCommand().subcommands(KubernetesExportCommand()), MergeCommand(),
     DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand())).main(args)

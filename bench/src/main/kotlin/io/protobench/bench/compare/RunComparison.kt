@@ -40,8 +40,8 @@ object RunComparison {
     private fun figures(kind: TrialKind) = if (kind == TrialKind.COST) COST_FIGURES else CAPACITY_FIGURES
 
     /**
-     * The yardstick's figures: what the null hop costs k6 and the gateway per request. The
-     * null hop runs the same path in every run (k6 -> gateway, which answers itself), so
+     * The yardstick's figures: what the null hop costs the load driver and the gateway per
+     * request. The null hop runs the same path in every run (driver -> gateway, which answers itself), so
      * when these move between two runs of the same harness, the machine moved.
      */
     val YARDSTICK_FIGURES = listOf(Figure.DRIVER_CPU_US, Figure.API_CPU_US)
@@ -107,7 +107,8 @@ object RunComparison {
 
     /**
      * Conditions whose cost trials ran at rates more than [RATE_TOLERANCE] apart. Each run
-     * calibrates its own rate (or halves a fixed one its machine would saturate), and CPU per request depends on it (k6's own fell from 591 to
+     * calibrates its own rate (or halves a fixed one its machine would saturate), and CPU
+     * per request depends on it (the load generator's own, measured with k6, fell from 591 to
      * 164 µs per request between 200/s and 3,000/s on the reference machine; the servers'
      * wake-ups are shared the same way), so such a change may be the rate's, not the code's.
      */
@@ -233,7 +234,7 @@ object RunComparison {
         }
     }
 
-    /** What differs besides, for information: source revision, libraries, k6, the CLI's JDK. */
+    /** What differs besides, for information: source revision, libraries, the load generator (k6 in older records), the CLI's JDK. */
     private fun versions(a: RunRecord, b: RunRecord): List<Difference> {
         val libsA = a.environment["libraries"] as? Map<*, *> ?: emptyMap<Any, Any>()
         val libsB = b.environment["libraries"] as? Map<*, *> ?: emptyMap<Any, Any>()

@@ -126,7 +126,7 @@ class CrossoverRun(
 
 /**
  * Points run by [BenchmarkRunner] on the lab [labs] opens (this machine's: real server JVMs and
- * k6), each point a run folder under [root] with its run.json and report.md, judged by
+ * the load driver), each point a run folder under [root] with its run.json and report.md, judged by
  * [PointVerdict.judge] (extra forks only while the pair is undecided on the primary figure).
  */
 class BenchmarkPoints(

@@ -7,7 +7,7 @@ data class Setting(val name: String, val value: String, val why: String) {
 
 /**
  * The server settings of a throw-away cluster that measures the data-server's write path
- * on a small machine (2 cores, shared with both server JVMs and k6), appended to the
+ * on a small machine (2 cores, shared with both server JVMs and the load driver), appended to the
  * postgresql.conf initdb wrote. Everything not named keeps PostgreSQL's defaults, which
  * is what a production-like option should measure.
  */
@@ -27,7 +27,7 @@ object BenchmarkSettings {
             "max_connections", "210",
             "the data-server's largest pool (protobench.data.db.pool-size up to 200) and room for a psql session",
         ),
-        Setting("shared_buffers", "128MB", "modest: the two server JVMs and k6 share the machine's memory"),
+        Setting("shared_buffers", "128MB", "modest: the two server JVMs and the load driver share the machine's memory"),
         Setting(
             "max_parallel_workers_per_gather", "0",
             "short statements on 2 cores: a parallel worker would take a core from the servers being measured",

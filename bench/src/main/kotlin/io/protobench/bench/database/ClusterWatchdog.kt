@@ -7,7 +7,7 @@ import io.protobench.bench.lab.ChildEnvironment
 /**
  * Stops a cluster when the process that owns it is gone, however that process ended:
  * SIGKILL and the OOM killer run no shutdown hook, and pg_ctl detaches the server from its
- * starter, so nothing else would stop it. The same watch as k6's in K6Runner: a shell
+ * starter, so nothing else would stop it. A shell
  * polls the owner (PROTOBENCH_WATCH_PID) and, once it is gone, runs the stop command
  * ("$@"); it ends by itself when the server is gone first. It runs in a session of its own
  * (setsid), so a signal to the owner's process group does not take it along.

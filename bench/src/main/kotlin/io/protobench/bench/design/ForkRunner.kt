@@ -419,10 +419,10 @@ class ForkRunner(
         fun rateVus(vus: Int) = maxOf(2 * vus, MIN_RATE_VUS)
 
         /**
-         * The users a direct cost trial starts (and warms) with: twice the condition's. At
-         * half the capacity of [vus] users about half of them are busy; twice as many leave
-         * room for a stall. A user k6 adds during the trial starts cold, and its first calls
-         * are tagged new and left out of the latency.
+         * The connections a direct cost trial starts (and warms) with: twice the condition's
+         * users. At half the capacity of [vus] users about half of them are busy; twice as many
+         * leave room for a stall. A connection the driver opens during the trial starts cold,
+         * and its first calls are counted as new and left out of the latency.
          */
         fun directStartVus(vus: Int) = 2 * vus // never above rateVus(vus)
     }

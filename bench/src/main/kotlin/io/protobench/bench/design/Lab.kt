@@ -14,7 +14,7 @@ import io.protobench.bench.lab.ServerSettingRejected
 
 /**
  * Everything the [ForkRunner] needs from the outside world: fresh server pairs that
- * can be loaded and measured. [LocalLab] starts real JVMs and k6; tests use a fake
+ * can be loaded and measured. [LocalLab] starts real JVMs (the servers and the load driver); tests use a fake
  * that returns synthetic figures, so the planner, the soak, forks, restarts and the
  * adaptive stop are tested without servers.
  */

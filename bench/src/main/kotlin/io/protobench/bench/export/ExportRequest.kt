@@ -3,7 +3,6 @@ package io.protobench.bench.export
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.InvalidScenario
-import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
@@ -13,43 +12,48 @@ import java.nio.file.Files
 import java.nio.file.InvalidPathException
 import java.nio.file.Path
 import java.time.Duration
+import io.protobench.driver.Part
 
-/** What `protobench export k6-operator` was asked for, as given on the command line. */
+/** What `protobench export kubernetes` was asked for, as given on the command line. */
 data class ExportRequest(
     val scenario: String,
-    val parallelism: Int,
+    val pods: Int,
     val out: String,
     val force: Boolean = false,
     val namespace: String = ExportDefaults.NAMESPACE,
     val duration: String = ExportDefaults.DURATION,
-    /** The fixed arrival rate (requests/s, all runners together) for closed-model conditions; null keeps them closed. */
+    val warmUp: String = ExportDefaults.WARM_UP,
+    /** The fixed arrival rate (requests/s, all pods together) for closed-model conditions; null keeps them closed. */
     val rate: Int? = null,
     val dataServerImage: String = ExportDefaults.dataServerImage(),
     val gatewayImage: String = ExportDefaults.gatewayImage(),
-    val k6Image: String = ExportDefaults.K6_IMAGE,
+    val driverImage: String = ExportDefaults.driverImage(),
     val serverCpu: String = ExportDefaults.SERVER_CPU,
     val serverMemory: String = ExportDefaults.SERVER_MEMORY,
-    val runnerCpu: String = ExportDefaults.RUNNER_CPU,
-    val runnerMemory: String = ExportDefaults.RUNNER_MEMORY,
+    val driverCpu: String = ExportDefaults.DRIVER_CPU,
+    val driverMemory: String = ExportDefaults.DRIVER_MEMORY,
 )
 
-/** The images of the two servers and of the k6 runners. */
-data class Images(val dataServer: String, val gateway: String, val k6: String)
+/** The images of the two servers and of the load driver. */
+data class Images(val dataServer: String, val gateway: String, val driver: String)
 
 /** A checked [ExportRequest]: every value usable, the scenario loaded and validated. */
 data class ExportSettings(
     val scenario: Scenario,
-    val parallelism: Int,
+    /** Driver pods per Job: each runs part i of the trial's plan. */
+    val pods: Int,
     val out: Path,
     val namespace: String,
-    /** How long each TestRun's k6 runs. */
+    /** Each pod's timed phase. */
     val duration: Duration,
+    /** Each pod's warm-up before it, at the same load. */
+    val warmUp: Duration,
     val rate: Int?,
     val images: Images,
     /** Each server's pod; both servers get the same. */
     val server: Resources,
-    /** Each k6 runner's pod. */
-    val runner: Resources,
+    /** Each driver pod. */
+    val driver: Resources,
 )
 
 /** Every reason an export request cannot be carried out; nothing was written. */
@@ -67,34 +71,38 @@ object ExportValidation {
     fun check(request: ExportRequest): ExportSettings {
         val violations = mutableListOf<Violation>()
         val scenario = loadScenario(request.scenario, violations)
-        val duration = duration(request.duration, violations)
+        val duration = duration("--duration", request.duration, ExportDefaults.DURATION_RANGE, "from 10s to 1h", violations)
+        val warmUp = duration("--warm-up", request.warmUp, ExportDefaults.WARM_UP_RANGE, "from 0s to 10m", violations)
         checkCounts(request, violations)
         checkNames(request, violations)
         checkCpu("--server-cpu", request.serverCpu, violations)
-        checkCpu("--runner-cpu", request.runnerCpu, violations)
+        checkCpu("--driver-cpu", request.driverCpu, violations)
         checkMemory("--server-memory", request.serverMemory, ServerHeap.DEFAULT_BYTES + ExportDefaults.NON_HEAP_BYTES, violations)
-        checkMemory("--runner-memory", request.runnerMemory, 64L shl 20, violations)
+        checkMemory("--driver-memory", request.driverMemory, ExportDefaults.DRIVER_MEMORY_FLOOR, violations)
         scenario?.let { checkScenario(it, request, violations) }
         val out = outFolder(request.out, request.force, violations)
         if (violations.isNotEmpty()) throw InvalidExport(violations)
-        return ExportSettings(
-            scenario!!, request.parallelism, out!!, request.namespace, duration!!, request.rate,
-            Images(request.dataServerImage, request.gatewayImage, request.k6Image),
+        val settings = ExportSettings(
+            scenario!!, request.pods, out!!, request.namespace, duration!!, warmUp!!, request.rate,
+            Images(request.dataServerImage, request.gatewayImage, request.driverImage),
             server = Resources.guaranteed(request.serverCpu, request.serverMemory),
-            runner = Resources.guaranteed(request.runnerCpu, request.runnerMemory),
+            driver = Resources.guaranteed(request.driverCpu, request.driverMemory),
         )
+        val parts = partViolations(settings)
+        if (parts.isNotEmpty()) throw InvalidExport(parts)
+        return settings
     }
 
-    private fun duration(text: String, violations: MutableList<Violation>): Duration? {
-        val duration = DurationText.parseOrNull(text)?.takeIf { it in ExportDefaults.DURATION_RANGE }
-        if (duration == null) violations += Violation(SOURCE, "--duration", text, "${DurationText.ACCEPTED} from 10s to 1h")
+    private fun duration(flag: String, text: String, range: ClosedRange<Duration>, words: String, violations: MutableList<Violation>): Duration? {
+        val duration = DurationText.parseOrNull(text)?.takeIf { it in range }
+        if (duration == null) violations += Violation(SOURCE, flag, text, "${DurationText.ACCEPTED} $words")
         return duration
     }
 
     private fun checkCounts(request: ExportRequest, violations: MutableList<Violation>) {
-        if (request.parallelism !in 1..ExportDefaults.MAX_PARALLELISM) {
-            violations += Violation(SOURCE, "--parallelism", request.parallelism.toString(),
-                "a whole number of k6 runners from 1 to ${ExportDefaults.MAX_PARALLELISM}")
+        if (request.pods !in 1..ExportDefaults.MAX_PODS) {
+            violations += Violation(SOURCE, "--pods", request.pods.toString(),
+                "a whole number of driver pods from 1 to ${ExportDefaults.MAX_PODS}")
         }
         request.rate?.takeIf { it !in 1..ScenarioParser.MAX_RATE }?.let {
             violations += Violation(SOURCE, "--rate", it.toString(), "requests per second from 1 to ${ScenarioParser.MAX_RATE}")
@@ -106,7 +114,7 @@ object ExportValidation {
             violations += Violation(SOURCE, "--namespace", request.namespace,
                 "a Kubernetes namespace name: lowercase letters, digits and '-', at most 63, starting and ending with a letter or digit")
         }
-        listOf("--data-server-image" to request.dataServerImage, "--gateway-image" to request.gatewayImage, "--k6-image" to request.k6Image)
+        listOf("--data-server-image" to request.dataServerImage, "--gateway-image" to request.gatewayImage, "--driver-image" to request.driverImage)
             .filterNot { (_, image) -> IMAGE.matches(image) }
             .forEach { (flag, image) -> violations += Violation(SOURCE, flag, image, "an image reference such as registry.example:5000/team/data-server:0.1.0") }
     }
@@ -127,27 +135,27 @@ object ExportValidation {
         }
         if (scenario.topology != Topology.GATEWAY) {
             violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario with topology gateway",
-                "--scenario ${request.scenario}: scenario ${scenario.name} has topology ${scenario.topology.id} (k6 calls the data-server itself); " +
-                    "the export drives the gateway only")
+                "--scenario ${request.scenario}: scenario ${scenario.name} has topology ${scenario.topology.id} (the load generator calls the data-server over each protocol itself); " +
+                    "the export's driver calls the gateway only")
         }
         if (scenario.writes) {
             violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario that reads (sizes or complexities)",
                 "--scenario ${request.scenario}: scenario ${scenario.name} creates members, whose bodies and row checks the local runner " +
                     "prepares; the export covers reads only")
         }
-        // Execution segments split the VUs: a runner with none would send nothing.
-        val fewest = scenario.conditions.minOfOrNull { runnerPool(it.load, request.rate) } ?: return
-        if (request.parallelism in 1..ExportDefaults.MAX_PARALLELISM && request.parallelism > fewest) {
-            violations += Violation(SOURCE, "--parallelism", request.parallelism.toString(), "at most $fewest for scenario ${scenario.name}",
-                "--parallelism ${request.parallelism}: the smallest load of scenario ${scenario.name} has $fewest virtual users; split over ${request.parallelism} runners, " +
-                    "some would get none")
-        }
     }
 
-    /** The virtual users the runners share under [load]: its VUs, or the pool that holds its rate. */
-    private fun runnerPool(load: LoadLevel, rate: Int?): Int = when (val offered = TestRuns.offered(load, rate)) {
-        is LoadLevel.Vus -> offered.vus
-        is LoadLevel.Rate -> offered.maxVus
+    /**
+     * Every job's plan checked as its last part will run it (the part with the smallest share
+     * of users or connections), by the driver's own rules: a part that would get no user, or
+     * a rate per pod above what one driver sends, is refused here rather than in a pod.
+     */
+    private fun partViolations(settings: ExportSettings): List<Violation> {
+        val last = Part(settings.pods - 1, settings.pods)
+        return DriverJobs.plan(settings).flatMap { last.problems(it.plan) }.distinct().map { problem ->
+            Violation(SOURCE, "--pods", settings.pods.toString(), "a number of pods every part of every job can run",
+                "--pods ${settings.pods}${settings.rate?.let { " --rate $it" } ?: ""}: scenario ${settings.scenario.name}: $problem")
+        }
     }
 
     /** The output folder: absent, empty, or (with --force) one whose files the export may replace. */

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder
 /*
  * The few Kubernetes objects the export writes, as typed data that Jackson writes as
  * YAML: only the fields we set, named as in the Kubernetes API (apps/v1 Deployment,
- * v1 Service and ConfigMap) and the k6-operator's TestRun (k6.io/v1alpha1). Empty
- * collections and nulls are left out, as kubectl would leave them.
+ * batch/v1 Job, v1 Service and ConfigMap). Empty collections and nulls are left out, as
+ * kubectl would leave them.
  */
 
 /** A top-level object: its type, its name and namespace, its content. */
@@ -56,6 +56,7 @@ data class PodTemplate(val metadata: PodLabels, val spec: PodSpec)
 
 data class PodLabels(val labels: Map<String, String>)
 
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
 data class PodSpec(
     val containers: List<Container>,
     /**
@@ -64,6 +65,9 @@ data class PodSpec(
      * Spring's relaxed binding reads as `protobench.gateway.port` and friends.
      */
     val enableServiceLinks: Boolean = false,
+    /** A Job's pods: `Never`, so a pod that ends is not started again in place. */
+    val restartPolicy: String? = null,
+    val volumes: List<Volume> = emptyList(),
 )
 
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -73,10 +77,18 @@ data class Container(
     val imagePullPolicy: String,
     val args: List<String>,
     val env: List<EnvVar>,
-    val ports: List<ContainerPort>,
-    val readinessProbe: Probe,
+    val ports: List<ContainerPort> = emptyList(),
+    val readinessProbe: Probe? = null,
     val resources: Resources,
+    val volumeMounts: List<VolumeMount> = emptyList(),
 )
+
+/** A pod's volume: here only a ConfigMap's keys as files. */
+data class Volume(val name: String, val configMap: ConfigMapVolume)
+
+data class ConfigMapVolume(val name: String)
+
+data class VolumeMount(val name: String, val mountPath: String, val readOnly: Boolean = true)
 
 /** Kubernetes takes every variable's value as a string, numbers included. */
 data class EnvVar(val name: String, val value: String)
@@ -96,22 +108,21 @@ data class Resources(val requests: Map<String, String>, val limits: Map<String, 
     }
 }
 
-data class TestRun(override val metadata: ObjectMeta, val spec: TestRunSpec) : KubeObject {
-    override val apiVersion get() = "k6.io/v1alpha1"
-    override val kind get() = "TestRun"
+data class Job(override val metadata: ObjectMeta, val spec: JobSpec) : KubeObject {
+    override val apiVersion get() = "batch/v1"
+    override val kind get() = "Job"
 }
 
 /**
- * [parallelism] runners, each running [script] on its own execution segment (the
- * operator adds `--execution-segment`); [arguments] go to every k6.
+ * An Indexed Job ([completionMode] `Indexed`): [completions] pods with the indices 0 to
+ * completions - 1, each told its own in `JOB_COMPLETION_INDEX`, [parallelism] of them at
+ * once. [backoffLimit] 0: a pod that fails is not run again, since a part run later than
+ * the others would not add its load to theirs.
  */
-data class TestRunSpec(val parallelism: Int, val script: TestRunScript, val arguments: String, val runner: RunnerPod)
-
-data class TestRunScript(val configMap: ScriptConfigMap)
-
-/** The ConfigMap [name] in the TestRun's namespace and its key [file], mounted as the script. */
-data class ScriptConfigMap(val name: String, val file: String)
-
-/** The runner pods (and the initializer, which copies them when not given its own). */
-@JsonInclude(JsonInclude.Include.NON_EMPTY)
-data class RunnerPod(val image: String, val env: List<EnvVar>, val resources: Resources, val metadata: PodLabels)
+data class JobSpec(
+    val completionMode: String,
+    val completions: Int,
+    val parallelism: Int,
+    val backoffLimit: Int,
+    val template: PodTemplate,
+)

@@ -1,10 +1,11 @@
 package io.protobench.bench.lab
 
 /**
- * The environment every child process (server JVMs, k6) gets: an explicit allow-list
- * of the caller's variables plus what the runner sets, nothing inherited by accident.
- * Without it `SERVER_ADDRESS=0.0.0.0` in the caller's shell would expose both servers
- * (Spring reads it), and `K6_VUS` or `K6_DURATION` would silently override a scenario.
+ * The environment every child process (server JVMs, the load driver) gets: an explicit
+ * allow-list of the caller's variables plus what the runner sets, nothing inherited by
+ * accident. Without it `SERVER_ADDRESS=0.0.0.0` in the caller's shell would expose both
+ * servers (Spring reads it), and `JAVA_TOOL_OPTIONS` would silently change every child
+ * JVM's flags, the driver's included.
  */
 object ChildEnvironment {
     /** Variables passed through from the caller when set. */

@@ -6,7 +6,7 @@ import java.nio.file.StandardCopyOption
 import java.util.concurrent.TimeUnit
 
 /**
- * The processes a run started (server JVMs, k6), written to `children.pid` in the run
+ * The processes a run started (server JVMs, the load driver), written to `children.pid` in the run
  * folder whenever the set changes, so that a later run can reap what a CLI that died
  * (SIGKILL, OOM kill, crash) left behind. A pid is only ever killed when the process
  * behind it still has the start time recorded for it, so a recycled pid is left alone.

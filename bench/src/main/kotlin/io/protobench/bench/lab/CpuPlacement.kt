@@ -16,7 +16,7 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
         sets[process]?.let { listOf("taskset", "-c", it) + command } ?: command
 
     companion object {
-        /** The load generator's name: the lab's driver, or k6 where a direct run still uses it. */
+        /** The load generator's name: the lab's driver, through the gateway or direct. */
         const val LOAD = io.protobench.bench.measure.CpuAccounting.DRIVER
 
         val PROCESSES = listOf(LOAD, "api-server", "data-server")

@@ -12,19 +12,18 @@ import java.nio.file.Path
 import java.util.Base64
 
 /**
- * The bodies k6 sends to create members, written once per image size, batch and form
- * into the run's folder, with every email a fixed-width placeholder that k6 overwrites in
- * place ([EmailLayout]): seed 003's JSON (through the gateway, and to the data-server's
- * `POST /api/members`), or one serialized `CreateMemberRequest` (`topology: direct`,
- * HTTP/Binary). The email is a string field, so its bytes stand in the protobuf as they
- * are and keep their length: k6 writes into them the same way.
+ * The bodies the load driver sends to create members, written once per image size, batch
+ * and form into the run's folder, with every email a fixed-width placeholder that the
+ * driver overwrites in its copy for each call ([EmailLayout]): seed 003's JSON (through
+ * the gateway, and to the data-server's `POST /api/members`), or one serialized
+ * `CreateMemberRequest` (`topology: direct`: HTTP/Binary's body, gRPC's message). The
+ * email is a string field, so its bytes stand in the protobuf as they are and keep their
+ * length: the driver writes into them the same way.
  *
- * Built in k6 instead, a 100 KB member cost k6 about 3 ms of CPU per request (the body
- * string turned into UTF-8 on every post) and each virtual user's start another
- * ~100 ms making the image; at a fixed rate with 50 virtual users k6 then used 30 ms per
- * request at 100 KB, and the machine's CPU went to the harness. Read with k6's `open()`,
- * the body is read from disk once, and a request costs k6 what an empty one does
- * (measured on the AMD EPYC VM: ≈1.0 ms per request at 100/s either way).
+ * Written once, a body costs the driver a copy of its bytes per request, not a member
+ * built. (Measured with k6, the former load generator, on the AMD EPYC VM: a 100 KB member
+ * built in k6 cost it about 3 ms of CPU per request, 30 ms at a fixed rate with 50 virtual
+ * users; read from disk once, ≈1.0 ms per request at 100/s, what an empty one cost.)
  */
 class MemberBodies(private val dir: Path) {
     private val written = mutableMapOf<Pair<Target.Members, Form>, Body>()
@@ -104,10 +103,11 @@ class MemberBodies(private val dir: Path) {
 }
 
 /**
- * Member emails of fixed width, `m<tag>.<vu>.<iteration>.<index>@protobench.test`: k6
- * writes its run's tag and the virtual user once, and the iteration before each request,
- * digit by digit into the body bytes. The index is the member's place in its batch, fixed
- * in the file. The local part is 32 characters (64 allowed).
+ * Member emails of fixed width, `m<tag>.<vu>.<iteration>.<index>@protobench.test`: the
+ * load driver writes into its copy of the body, digit by digit, its process's tag, its
+ * instance (in the `vu` place) and the call's number (in the `iteration` place). The index
+ * is the member's place in its batch, fixed in the file. The local part is 32 characters
+ * (64 allowed).
  */
 object EmailLayout {
     const val TAG_DIGITS = 8

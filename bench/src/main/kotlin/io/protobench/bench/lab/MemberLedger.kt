@@ -9,12 +9,12 @@ import io.protobench.bench.design.Sample
 
 /**
  * The database's side of one member-creation trial, from the data-server's
- * `/internal/members`: emptied just before k6 starts (every arm writes into the same
- * empty table, and an in-memory database holds one trial's rows rather than a run's) and
- * read just after k6 has ended, with no creation under way. Every creation k6 saw
- * confirmed must be a row and every new row a confirmed creation (no lost or phantom
- * writes). The read after also carries the database time of the trial's transactions:
- * emptying started a new interval.
+ * `/internal/members`: emptied just before the load driver's run starts (every arm writes
+ * into the same empty table, and an in-memory database holds one trial's rows rather than
+ * a run's) and read just after that run has ended, with no creation under way. Every
+ * creation the driver saw confirmed must be a row and every new row a confirmed creation
+ * (no lost or phantom writes). The read after also carries the database time of the
+ * trial's transactions: emptying started a new interval.
  */
 class MemberLedger(
     /** Empties the table and answers the counts after it. */
@@ -31,7 +31,7 @@ class MemberLedger(
         before = clear()
     }
 
-    /** The trial's rows and database time, and a flag when the table does not add up; [confirmedRequests]: k6's correct answers. */
+    /** The trial's rows and database time, and a flag when the table does not add up; [confirmedRequests]: the driver's correct answers. */
     fun close(confirmedRequests: Long): Pair<Map<String, Double?>, List<Flag>> {
         val start = checkNotNull(before) { "open() before close()" }
         val end = counts()

@@ -27,7 +27,7 @@ sealed interface Remote {
 
     /**
      * A data-server elsewhere at [host], HTTP on [httpPort], gRPC on [grpcPort]: each fork
-     * starts a fresh gateway here pointed at it, or with `topology: direct` k6 calls it itself.
+     * starts a fresh gateway here pointed at it, or with `topology: direct` the load driver calls it itself.
      */
     data class DataServer(val host: String, val httpPort: Int, val grpcPort: Int) : Remote {
         /** An IPv6 literal goes in brackets in a URL and a gRPC target. */
@@ -38,7 +38,7 @@ sealed interface Remote {
         override val controlUrl get() = "http://$hostInUrl:${ControlEndpoint.portFor(httpPort)}"
     }
 
-    /** A gateway elsewhere, told its own data-server when it was started: nothing runs here but k6. */
+    /** A gateway elsewhere, told its own data-server when it was started: nothing runs here but the load driver. */
     data class Gateway(val url: String) : Remote {
         override val text get() = url
         override val controlUrl: String get() = URI(url).let { "http://${it.rawAuthority.substringBeforeLast(':')}:${ControlEndpoint.portFor(it.port)}" }

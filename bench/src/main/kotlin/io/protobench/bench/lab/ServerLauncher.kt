@@ -14,7 +14,7 @@ import io.protobench.bench.network.HopNetworks
 
 /** The data-server and (unless the topology is direct) the gateway as child JVMs on free loopback ports. */
 class ServerSet(
-    /** Null when k6 calls the data-server itself (`topology: direct`). */
+    /** Null when the load driver calls the data-server itself (`topology: direct`). */
     val gatewayUrl: String?,
     val ports: Map<String, Int>,
     val commands: Map<String, List<String>>,
@@ -25,7 +25,7 @@ class ServerSet(
     private val companions: List<AutoCloseable> = emptyList(),
     /** Where the data-server's HTTP side is reached from here: across the link when a network profile puts one in between. */
     private val dataServerHttp: InetSocketAddress? = null,
-    /** Where its gRPC side is reached from here, likewise (k6 in direct runs). */
+    /** Where its gRPC side is reached from here, likewise (by the load driver in direct runs). */
     private val dataServerGrpcRoute: InetSocketAddress? = null,
     /** Each server's log, by name, for saying why one died. */
     private val logs: Map<String, Path> = emptyMap(),
@@ -43,7 +43,7 @@ class ServerSet(
     /** Processes counted with all their descendants, by name: the database server's, when it runs apart. */
     val processTrees: Map<String, Long> get() = databasePid?.let { mapOf(CpuAccounting.DATABASE to it) }.orEmpty()
 
-    /** The data-server's HTTP base URL, for the runner's own calls and for k6 in direct runs. */
+    /** The data-server's HTTP base URL, for the runner's own calls and for the driver in direct runs. */
     val dataServerUrl: String get() = remoteDataServer?.httpUrl
         ?: dataServerHttp?.let { "http://${it.address.hostAddress}:${it.port}" } ?: "http://127.0.0.1:${ports.getValue("data-server-http")}"
 
@@ -190,7 +190,7 @@ class ServerLauncher(
             "--protobench.gateway.data-server.grpc-port=$dataGrpc", parentWatch,
         ) + gatewayArguments + variant?.gatewayArguments().orEmpty())
 
-    /** The data-server with nobody in front (k6 calls it itself), on loopback or behind the variant's link. */
+    /** The data-server with nobody in front (the load driver calls it itself), on loopback or behind the variant's link. */
     private fun startDataServerAlone(variant: Variant?): ServerSet {
         val (http, grpc) = freePort() to freePort()
         val (command, links) = dataServerBehindLink(variant, http, grpc)
@@ -211,7 +211,7 @@ class ServerLauncher(
     /**
      * The data-server's command on [http] and [grpc]: on loopback, or inside the namespace
      * of [variant]'s link (the run's when it names none), reached across the link and its
-     * relay, whoever calls it (the gateway, or k6 in direct runs).
+     * relay, whoever calls it (the gateway, or the load driver in direct runs).
      */
     private fun dataServerBehindLink(variant: Variant?, http: Int, grpc: Int): Pair<List<String>, Routes> {
         val network = networks.forVariant(variant)

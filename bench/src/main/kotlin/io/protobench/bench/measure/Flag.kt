@@ -102,7 +102,7 @@ sealed interface Flag {
 
     /**
      * A member-creation trial whose table does not add up: [rows] new rows, [committed]
-     * creations the data-server committed, against [confirmed] creations k6 saw confirmed.
+     * creations the data-server committed, against [confirmed] creations the load driver saw confirmed.
      * More rows than confirmed: writes that committed although the caller saw a failure (a
      * timeout); fewer: a confirmation without its row, a lost write.
      */

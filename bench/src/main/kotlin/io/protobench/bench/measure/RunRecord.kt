@@ -164,7 +164,7 @@ data class ForkRecord(
     val variant: String? = null,
     /** The variant's `protobench.*` settings as both servers reported them before measuring. */
     val settings: Map<String, String> = emptyMap(),
-    /** Runs of seed 003's own tools in this fork (scenario field `seedTools`), after the k6 trials of their condition. */
+    /** Runs of seed 003's own tools in this fork (scenario field `seedTools`), after the load driver's trials of their condition. */
     val toolRuns: List<ToolRunRecord> = emptyList(),
 )
 

@@ -6,8 +6,8 @@ import kotlin.math.sqrt
 
 /**
  * Whether throughput held steady over a window, judged from the gateway's
- * completions per second. The first and last second are dropped (k6 starting and
- * stopping); the rest must vary little (coefficient of variation at most [MAX_COV])
+ * completions per second. The first and last second are dropped (the load driver's run
+ * starting and stopping); the rest must vary little (coefficient of variation at most [MAX_COV])
  * and not drift (the last third's mean within [MAX_DRIFT] of the first third's).
  * Fewer than [MIN_SECONDS] usable seconds: no verdict.
  */

@@ -14,7 +14,7 @@ interface HopLink : AutoCloseable {
     /** The data-server's [command] inside the link's far end, listening there for both protocols. */
     fun dataServer(command: List<String>): List<String>
 
-    /** Where the gateway (or k6, in direct runs) reaches the data-server's [port], and what serves that route and closes with the fork's servers. */
+    /** Where the gateway (or the load driver, in direct runs) reaches the data-server's [port], and what serves that route and closes with the fork's servers. */
     fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?>
 
     /** run.json's account of the link: the profile, how it was applied, and what was measured. */
@@ -51,7 +51,7 @@ class HopNetwork private constructor(
     )
 
     /**
-     * Where the gateway (or k6, in direct runs) reaches the data-server's [port]: the far address itself, or a
+     * Where the gateway (or the load driver, in direct runs) reaches the data-server's [port]: the far address itself, or a
      * relay in front of it (returned to be closed with the fork's servers).
      */
     override fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?> {

@@ -222,10 +222,10 @@ object Analysis {
 
     /**
      * Hop CPU per request = both servers' CPU per request minus the null hop's in the same
-     * fork (the harness: k6's requests through the gateway without the data-server call);
-     * hop share = hop CPU over all CPU counted per request (k6 and both servers). [direct]:
-     * no gateway stands between k6 and the data-server, so nothing is subtracted: the
-     * data-server's CPU per request is the server side of the hop.
+     * fork (the harness: the driver's requests through the gateway without the data-server
+     * call); hop share = hop CPU over all CPU counted per request (the driver and both
+     * servers). [direct]: no gateway stands between the driver and the data-server, so
+     * nothing is subtracted: the data-server's CPU per request is the server side of the hop.
      */
     private fun derived(figures: Map<String, Double?>, nullHop: Map<String, Double?>?, direct: Boolean): Map<String, Double?> {
         val total = figures[Figure.TOTAL_CPU_US.key]

@@ -32,7 +32,7 @@ object MarkdownReport {
 
     private val databaseColumn = Column("column.db-time", listOf(Figure.DB_MS_PER_REQ, Figure.DB_TX_P99), optional = true)
     private val databaseCpuColumn = Column("column.db-cpu", listOf(Figure.DB_CPU_US), optional = true)
-    /** Direct runs' server streams only: k6's time to the first message. */
+    /** Direct runs' server streams only: the load driver's time to the first message. */
     private val firstMessageColumn = Column("column.first-message", listOf(Figure.FIRST_MESSAGE_P50, Figure.FIRST_MESSAGE_P99), optional = true)
 
     private val costColumns = listOf(
@@ -117,7 +117,7 @@ object MarkdownReport {
             when {
                 s.topology == Topology.DIRECT -> {
                     appendLine(t("header.topology.direct"))
-                    // Runs from before protobench.js tagged calls by connection timed every call.
+                    // Runs from before k6's script (protobench.js) tagged calls by connection timed every call.
                     // Runs from before cost trials warmed their users first counted those calls in throughput.
                     when {
                         r.trials.any { TrialFigures.warmsUpFirst(it) } -> appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
@@ -367,7 +367,7 @@ object MarkdownReport {
          * Where the hop ran: loopback, or the link of a network profile with what was applied and
          * measured before the run; then the link of each variant that names its own profile.
          */
-        /** Where the hop runs: loopback, the run's link, each variant's; [direct]: k6 rather than the gateway calls across it. */
+        /** Where the hop runs: loopback, the run's link, each variant's; [direct]: the load driver rather than the gateway calls across it. */
         private fun networkLines(env: Map<String, Any?>, direct: Boolean): List<String> {
             val own = r.scenario.variants.mapNotNull { v -> (env[HopNetworks.recordKey(v.name)] as? Map<*, *>)?.let { v.name to it } }
             val run = env["network"] as? Map<*, *>

@@ -10,7 +10,7 @@ import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.PairedRatio
 
 /**
- * A condition's runs of seed 003's own tools, beside k6's trials: per tool the geometric
+ * A condition's runs of seed 003's own tools, beside the load driver's trials: per tool the geometric
  * mean over forks of its own throughput (95% interval on the log scale, as a 100-request
  * run's rate varies by factors), its latencies and the data-server's CPU
  * per request; then the two tools' throughput ratio, paired by fork; then the seed's own

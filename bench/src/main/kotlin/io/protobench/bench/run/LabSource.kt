@@ -7,7 +7,7 @@ import io.protobench.bench.lab.LocalLabSource
 
 /**
  * What opens a lab for the [BenchmarkRunner]: everything a run needs from the machine.
- * [LocalLabSource] is this machine (server JVMs, k6, links, databases); tests give a fake
+ * [LocalLabSource] is this machine (server JVMs, the load driver, links, databases); tests give a fake
  * that starts no process, so the run shell (folders, resume, sealing, refusals) is tested alone.
  */
 interface LabSource {

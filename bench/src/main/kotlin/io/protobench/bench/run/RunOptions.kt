@@ -24,7 +24,7 @@ data class RunOptions(
     val gatewayArguments: List<String>,
     val dataServerArguments: List<String>,
     val seed: Long,
-    /** Pin k6 and the servers to disjoint CPU sets when the machine has enough cores. */
+    /** Pin the load driver and the servers to disjoint CPU sets when the machine has enough cores. */
     val pinning: Boolean = true,
     /** The options as the user gave them, recorded in run.json. */
     val given: Map<String, String>,

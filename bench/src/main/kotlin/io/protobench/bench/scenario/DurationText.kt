@@ -2,7 +2,7 @@ package io.protobench.bench.scenario
 
 import java.time.Duration
 
-/** Durations as k6 and people write them: "500ms", "30s", "2m", "1h". */
+/** Durations as scenarios and people write them: "500ms", "30s", "2m", "1h". */
 object DurationText {
     const val ACCEPTED = "a whole number with ms, s, m or h (e.g. 30s, 2m)"
     private val pattern = Regex("""^(\d{1,7})(ms|s|m|h)$""")
@@ -18,6 +18,6 @@ object DurationText {
         }
     }
 
-    /** k6's own notation for a duration: whole milliseconds. */
-    fun k6(duration: Duration) = "${duration.toMillis()}ms"
+    /** A duration in whole milliseconds, e.g. 3000ms. */
+    fun millis(duration: Duration) = "${duration.toMillis()}ms"
 }

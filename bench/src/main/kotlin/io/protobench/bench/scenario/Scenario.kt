@@ -46,7 +46,7 @@ data class Scenario(
     val variants: List<Variant> = emptyList(),
     /** Fewest requests a trial at a fixed rate holds: a slow link's trials run longer instead of counting a handful. */
     val minRequests: Int = DEFAULT_MIN_REQUESTS,
-    /** Who calls the data-server: the gateway (the seeds' path) or k6 itself. */
+    /** Who calls the data-server: the gateway (the seeds' path) or the load driver itself. */
     val topology: Topology = Topology.GATEWAY,
     /**
      * Cost mode: fixed arrival rates by target name ("1kb", "simple", an image size) that
@@ -60,7 +60,7 @@ data class Scenario(
      */
     val rounds: Int = 1,
     /**
-     * Seed 003's own tools beside k6 (hey for HTTP/JSON, ghz for gRPC/Unary): requests per
+     * Seed 003's own tools beside the load driver (hey for HTTP/JSON, ghz for gRPC/Unary): requests per
      * run by virtual users (the run's `-c`), e.g. {10: 100, 100: 10000}; empty = none.
      */
     val seedTools: Map<Int, Int> = emptyMap(),
@@ -144,7 +144,11 @@ data class Scenario(
     }
 
     companion object {
-        /** Measured on the reference machine: k6 start and exit plus opening and closing the gateway window. */
+        /**
+         * A trial's time beyond its duration, for estimates: measured on the reference machine
+         * with k6 (its start and exit plus opening and closing the gateway window), not measured
+         * again since the load driver, which stays up through the fork, replaced it.
+         */
         const val K6_OVERHEAD_SECONDS = 0.6
         const val SERVER_START_SECONDS = 12.0
         /** 200 requests: CPU per request in /proc clock ticks (10 ms) stays fine-grained even at milliseconds per request. */
@@ -154,11 +158,12 @@ data class Scenario(
 }
 
 /**
- * Where the hop under test runs. [GATEWAY]: k6 → gateway → data-server, the hop is the
- * gateway's call (a JVM client), measured against the null hop. [DIRECT]: k6 calls the
- * data-server itself over the four protocols (k6/http, k6/net/grpc unary and server
- * streams), as seeds 003 and 004 do; the hop is k6 → data-server, with no gateway and no
- * null hop, and its server side is the data-server's whole CPU per request.
+ * Where the hop under test runs. [GATEWAY]: driver → gateway → data-server, the hop is the
+ * gateway's call (a JVM client), measured against the null hop. [DIRECT]: the load driver
+ * calls the data-server itself over the four protocols (Reactor Netty for HTTP, grpc-java
+ * for gRPC unary and server streams, the gateway's own clients), as seeds 003 and 004 do;
+ * the hop is driver → data-server, with no gateway and no null hop, and its server side is
+ * the data-server's whole CPU per request.
  */
 enum class Topology(override val id: String) : Choice {
     GATEWAY("gateway"),
@@ -299,7 +304,7 @@ sealed interface Target {
 
     /**
      * `POST /api/members/<arm>` creating [batch] members, each with a profile image of
-     * [image] bytes and seed 003's other fields: k6 sends one member as a JSON object, a
+     * [image] bytes and seed 003's other fields: the load driver sends one member as a JSON object, a
      * batch as a JSON array, with emails unique in the run.
      */
     data class Members(val image: String, val batch: Int) : Target {
@@ -339,9 +344,11 @@ sealed interface LoadLevel {
     }
 
     /**
-     * [perSecond] arrivals served by up to [maxVus] virtual users, of which k6 starts
-     * [startVus] and adds more only when none is idle. k6 hands arrivals to its idle
-     * users in turn, so the fewer it starts, the more calls each user's connection makes.
+     * [perSecond] arrivals on at most [maxVus] keep-alive connections of the load driver
+     * (virtual users, as the scenario still calls them). Over HTTP its pool opens a
+     * connection only when none is idle; over gRPC [startVus] HTTP/2 connections take the
+     * calls in turn. A direct trial's warm-up lasts as long as [startVus] connections take
+     * to make their first calls (`DriverPlans.connectionWarmUp`).
      */
     data class Rate(val perSecond: Int, val maxVus: Int, val startVus: Int = maxVus) : LoadLevel {
         override val label get() = "rate=$perSecond/s"
@@ -355,7 +362,7 @@ data class Condition(val target: Target, val load: LoadLevel, val phases: List<S
 
 /**
  * What a condition measures side by side: a protocol under test, or a control. The
- * null hop measures the harness (k6 + gateway) alone; a replica measures a protocol a
+ * null hop measures the harness (load driver + gateway) alone; a replica measures a protocol a
  * second time as if it were another (A/A), to check that the verdicts do not call
  * noise a difference.
  */

@@ -51,7 +51,7 @@ data class ScenarioFile(
     val costRates: Map<String, Int>? = null,
     /** Trials of every arm per fork (the fork keeps their median). */
     val rounds: Int? = null,
-    /** Seed 003's own tools beside k6: requests per run by virtual users, e.g. {10: 100, 100: 10000}. */
+    /** Seed 003's own tools beside the load driver: requests per run by virtual users, e.g. {10: 100, 100: 10000}. */
     val seedTools: Map<String, Int>? = null,
 )
 
@@ -312,9 +312,9 @@ object ScenarioParser {
 
     /**
      * The topology, and what `direct` cannot be combined with: the null hop is the gateway's
-     * (there is none), levels have no exact answer size k6 could check without the
+     * (there is none), levels have no exact answer size the driver could check without the
      * gateway's catalogue, and gateway settings have no gateway to go to. A network profile
-     * puts k6 itself on the near side of the link.
+     * puts the load driver itself on the near side of the link.
      */
     private fun topology(file: ScenarioFile, parts: List<Part>?, variants: List<Variant>, violation: (String, Any?, String) -> Unit): Topology? {
         val topology = Topology.parse(file.topology ?: Topology.GATEWAY.id)
@@ -510,15 +510,15 @@ fun Scenario.toFile(): ScenarioFile {
         },
         include = if (single == null) seedPhases else null,
         mode = mode.id,
-        duration = DurationText.k6(duration),
-        soak = SoakFile(DurationText.k6(soak.window), DurationText.k6(soak.min), DurationText.k6(soak.max), soak.tolerance.toString(), soak.vus),
+        duration = DurationText.millis(duration),
+        soak = SoakFile(DurationText.millis(soak.window), DurationText.millis(soak.min), DurationText.millis(soak.max), soak.tolerance.toString(), soak.vus),
         forks = forks,
         maxForks = maxForks,
         margin = margin.toString(),
         utilisation = utilisation.toString(),
         nullHop = nullHop,
         noiseControl = aaControl,
-        budget = budget?.let(DurationText::k6),
+        budget = budget?.let(DurationText::millis),
         probes = probes.id,
         minRequests = minRequests,
         topology = topology.id.takeIf { topology != Topology.GATEWAY },

@@ -11,8 +11,8 @@ import java.nio.file.Path
 /**
  * The exported manifests against kubeconform (installed with `go install` on first use)
  * and the schemas vendored in src/test/resources/kube-schemas: Deployment, Service,
- * ConfigMap and the k6-operator's TestRun. A valid export passes strictly; a broken
- * manifest fails, so passing means something.
+ * ConfigMap and Job. A valid export passes strictly; a broken manifest fails, so passing
+ * means something.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExportKubeconformTest {
@@ -29,11 +29,13 @@ class ExportKubeconformTest {
     private var exports = 0
 
     /** A request for [scenario] into a fresh folder; change the rest with copy(). */
-    private fun request(scenario: String, parallelism: Int) = ExportRequest(scenario, parallelism, tmp.resolve("export-${++exports}").toString())
+    private fun request(scenario: String, pods: Int) = ExportRequest(scenario, pods, tmp.resolve("export-${++exports}").toString())
 
-    private fun export(request: ExportRequest): List<Path> = yamlFiles(K6OperatorExport.write(ExportValidation.check(request)).dir)
+    private fun export(request: ExportRequest): List<Path> = yamlFiles(KubernetesExport.write(ExportValidation.check(request)).dir)
 
-    private fun export(scenario: String, parallelism: Int): List<Path> = export(request(scenario, parallelism))
+    private fun export(scenario: String, pods: Int): List<Path> = export(request(scenario, pods))
+
+    private fun firstJob(files: List<Path>) = files.first { it.parent.fileName.toString() == KubernetesExport.JOBS_DIR }
 
     private fun yamlFiles(dir: Path): List<Path> =
         Files.walk(dir).use { paths -> paths.filter { it.toString().endsWith(".yaml") }.sorted().toList() }
@@ -43,14 +45,14 @@ class ExportKubeconformTest {
         val files = export("quick", 4) + export(request("phase6", 3).copy(rate = 200, namespace = "bench-ns"))
         val result = kubeconform.check(files)
         assertThat(result.allValid).describedAs(result.output).isTrue()
-        assertThat(result.resources.map { it.kind }.toSet()).containsExactlyInAnyOrder("ConfigMap", "Deployment", "Service", "TestRun")
-        // quick: 1 ConfigMap, 2 Deployments, 2 Services, 10 TestRuns; phase6 with its A/A control: 2 conditions x 6 arms.
+        assertThat(result.resources.map { it.kind }.toSet()).containsExactlyInAnyOrder("ConfigMap", "Deployment", "Service", "Job")
+        // quick: 1 ConfigMap, 2 Deployments, 2 Services, 10 Jobs; phase6 with its A/A control: 2 conditions x 6 arms.
         assertThat(result.resources).hasSize(15 + 5 + 12)
     }
 
     @Test
     fun `a field of the wrong type fails kubeconform`() {
-        val deployment = copyOf(export("quick", 2).single { it.fileName.toString() == K6OperatorExport.DATA_SERVER_FILE }, "replicas-as-text.yaml") {
+        val deployment = copyOf(export("quick", 2).single { it.fileName.toString() == KubernetesExport.DATA_SERVER_FILE }, "replicas-as-text.yaml") {
             it.replace("replicas: 1", "replicas: one")
         }
         val result = kubeconform.check(listOf(deployment))
@@ -60,29 +62,25 @@ class ExportKubeconformTest {
     }
 
     @Test
-    fun `an unknown field fails kubeconform under strict, in a Deployment and in a TestRun`() {
+    fun `an unknown field fails kubeconform under strict, in a Deployment and in a Job`() {
         val files = export("quick", 2)
-        val gateway = copyOf(files.single { it.fileName.toString() == K6OperatorExport.GATEWAY_FILE }, "misspelt-probe.yaml") {
+        val gateway = copyOf(files.single { it.fileName.toString() == KubernetesExport.GATEWAY_FILE }, "misspelt-probe.yaml") {
             it.replace("readinessProbe:", "readinesProbe:")
         }
-        val testRun = copyOf(files.first { it.parent.fileName.toString() == K6OperatorExport.TESTRUNS_DIR }, "misspelt-parallelism.yaml") {
-            it.replace("parallelism: 2", "paralellism: 2")
-        }
-        val result = kubeconform.check(listOf(gateway, testRun))
+        val job = copyOf(firstJob(files), "misspelt-completion-mode.yaml") { it.replace("completionMode: Indexed", "completionMod: Indexed") }
+        val result = kubeconform.check(listOf(gateway, job))
         assertThat(result.exitCode).isNotZero()
         assertThat(result.resources.filter { it.status == "statusInvalid" }.map { it.kind to it.message })
             .anySatisfy { (kind, message) -> assertThat(kind).isEqualTo("Deployment"); assertThat(message).contains("readinesProbe") }
-            .anySatisfy { (kind, message) -> assertThat(kind).isEqualTo("TestRun"); assertThat(message).contains("paralellism", "parallelism") }
+            .anySatisfy { (kind, message) -> assertThat(kind).isEqualTo("Job"); assertThat(message).contains("completionMod") }
     }
 
     @Test
-    fun `a number where Kubernetes wants a string fails kubeconform (an env value written unquoted)`() {
-        val testRun = copyOf(export("quick", 2).first { it.parent.fileName.toString() == K6OperatorExport.TESTRUNS_DIR }, "unquoted-vus.yaml") {
-            it.replace("value: \"10\"", "value: 10")
-        }
-        val result = kubeconform.check(listOf(testRun))
+    fun `a number where Kubernetes wants a string fails kubeconform (a pod count written unquoted in the driver's arguments)`() {
+        val job = copyOf(firstJob(export("quick", 2)), "unquoted-pods.yaml") { it.replace("- \"2\"", "- 2") }
+        val result = kubeconform.check(listOf(job))
         assertThat(result.resources.single().status).describedAs(result.output).isEqualTo("statusInvalid")
-        assertThat(result.resources.single().message).contains("/spec/runner/env/", "want string")
+        assertThat(result.resources.single().message).contains("/spec/template/spec/containers/0/args/", "want string")
     }
 
     @Test

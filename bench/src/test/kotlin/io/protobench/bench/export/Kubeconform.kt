@@ -7,7 +7,7 @@ import io.protobench.bench.lab.Toolchain
 
 /**
  * kubeconform at a pinned version, installed into `tools/bin` with `go install` the
- * first time (as k6 is, [Toolchain.goInstalled]), run against the schemas vendored in
+ * first time ([Toolchain.goInstalled], as hey and ghz are), run against the schemas vendored in
  * `src/test/resources/kube-schemas/` and nothing else: no network at test time.
  */
 class Kubeconform(private val binary: Path, private val schemas: Path) {

@@ -116,7 +116,7 @@ object ReportCharts {
         arms.map { it.arm to listOf(it.mean(Figure.DRIVER_CPU_US), it.mean(Figure.API_CPU_US), it.mean(Figure.DATA_CPU_US)) },
     )
 
-    /** End-to-end latency from p50 to p99.9, per arm (k6's view, free of coordinated omission at a fixed rate). */
+    /** End-to-end latency from p50 to p99.9, per arm (the driver's view: at a fixed rate timed from each call's intended start, free of coordinated omission). */
     private fun spectrum(arms: List<ArmSummary>, t: Texts): String? {
         val series = arms.map { arm -> Series(arm.arm, SPECTRUM.mapIndexedNotNull { i, f -> arm.mean(f)?.let { Point(i.toDouble(), it) } }) }
             .filter { it.points.isNotEmpty() }

@@ -143,7 +143,7 @@ object Svg {
         return figure(kind, title, height, body)
     }
 
-    /** Horizontal stacked bars: each row's parts (e.g. CPU per request of k6, gateway, data-server) end to end. */
+    /** Horizontal stacked bars: each row's parts (e.g. CPU per request of the load driver, gateway, data-server) end to end. */
     fun stacked(kind: String, title: String, unit: String, parts: List<String>, rows: List<Pair<String, List<Double?>>>): String {
         val height = 48 + rows.size * ROW + 30 + legendHeight(parts)
         val x = Scale.linear(rows.map { (_, values) -> values.sumOf { it ?: 0.0 } }, LEFT, WIDTH - RIGHT - 60)
