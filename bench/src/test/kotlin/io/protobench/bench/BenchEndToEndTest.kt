@@ -623,9 +623,8 @@ class BenchEndToEndTest {
             val children = childrenOnceTrialRuns(dir, trial = 1)
             cli.destroyForcibly().waitFor()
 
-            // The driver ends with its input; the servers see their parent gone within a second and halt within one more.
-            // The 3 s is not yet held here (one try: still alive at 3 s); 10 s is what is tested.
-            awaitTrue(Duration.ofSeconds(10)) { children.none(::alive) }
+            // The driver ends with its input; the servers see their parent gone within a quarter second and halt within one more.
+            awaitTrue(Duration.ofSeconds(3)) { children.none(::alive) }
         } finally {
             cli.destroyForcibly()
         }
@@ -681,7 +680,15 @@ class BenchEndToEndTest {
         return children
     }
 
-    private fun alive(pid: Long) = ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
+    /**
+     * Whether [pid] still runs. An orphan that has exited stays a zombie until init reaps it
+     * (here about 1.5 s later): it holds no port, memory or CPU, so it is not alive, though
+     * ProcessHandle says it is.
+     */
+    private fun alive(pid: Long): Boolean {
+        val state = runCatching { Files.readString(Path.of("/proc/$pid/stat")).substringAfterLast(')').trim().first() }.getOrNull()
+        return state != null && state != 'Z' && state != 'X'
+    }
 
     private fun awaitFile(root: Path, name: String): Path {
         var found: Path? = null

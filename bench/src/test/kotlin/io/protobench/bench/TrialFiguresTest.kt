@@ -225,4 +225,14 @@ class TrialFiguresTest {
         assertThat(TrialFigures.userCallLatencies(metrics)).isEqualTo(mapOf("1" to (300.0 to 20L), "next" to (95.0 to 60L), "later" to (80.0 to 40L)))
         assertThat(TrialFigures.userCallLatencies(json.readTree("""{"http_req_duration":{"values":{"med":3.0,"count":500}}}"""))).isEmpty()
     }
+
+    @Test
+    fun `a trial whose driver sent more than 1% of its arrivals late is flagged with its counts, fewer are not`() {
+        val summary = driven(correct = 900, warmUpCorrect = 100).copy(maxLateMs = 12.5)
+        assertThat(TrialFigures.driverFlags(summary.copy(lateArrivals = 10))).isEmpty()
+        val late = TrialFigures.driverFlags(summary.copy(lateArrivals = 11))
+        assertThat(late).containsExactly(Flag.DriverLate(11, 1000, 1, 12.5))
+        assertThat(late.single().describe()).isEqualTo("the driver sent 11 of 1000 arrivals more than 1 ms after they were due (the latest 12.5 ms after)")
+        assertThat(late.single().meaning()).contains("the driver's own delay")
+    }
 }

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit
  * one beyond is dropped. A server that ends a connection (Tomcat does after 100 calls) is
  * followed by a new one.
  */
-class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
+class Http1Calls(baseUrl: String, private val maxConnections: Int, private val callTimeout: java.time.Duration = CALL_TIMEOUT) : Calls {
     private val uri = URI(baseUrl)
     private val host = "${uri.host}:${if (uri.port > 0) uri.port else 80}"
     private val group: EventLoopGroup = if (Epoll.isAvailable()) EpollEventLoopGroup(1, threads) else NioEventLoopGroup(1, threads)
@@ -66,10 +66,35 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
         var calls = 0L
     }
 
-    /** What a connection is doing: its call now, and how many it has made. */
+    /** What a connection is doing: its call now, when that was sent, and how many it has made. */
     private class Line {
         var current: Pending? = null
+        var sentAt = 0L
         var calls = 0L
+        var timedOut = false
+    }
+
+    /** Every open connection, for [sweep]. */
+    private val lines = HashSet<Channel>()
+
+    init {
+        loop.scheduleAtFixedRate(::sweep, SWEEP_S, SWEEP_S, TimeUnit.SECONDS)
+    }
+
+    /**
+     * Closes every connection whose call has waited [callTimeout] for its answer: the call
+     * counts as wrong and the connection's place goes to a new one. Once a second over the
+     * open connections, rather than a timer per call, which would cost every call.
+     */
+    private fun sweep() {
+        val limit = System.nanoTime() - callTimeout.toNanos()
+        for (channel in lines.toList()) {
+            val line = channel.attr(LINE).get() ?: continue
+            if (line.current != null && line.sentAt < limit) {
+                line.timedOut = true
+                channel.close()
+            }
+        }
     }
 
     override fun call(target: CallTarget, check: AnswerCheck, body: ByteArray?, done: (Outcome) -> Unit) {
@@ -92,6 +117,7 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
                 open++
                 connectionsOpened = ++opened
                 channel.attr(LINE).set(Line())
+                lines.add(channel)
                 channel.closeFuture().addListener { closed(channel) }
                 release(channel)
             } else {
@@ -103,6 +129,7 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
     private fun send(channel: Channel, pending: Pending) {
         val line = channel.attr(LINE).get()
         line.current = pending
+        line.sentAt = System.nanoTime()
         pending.calls = ++line.calls
         val content = pending.body?.let(Unpooled::wrappedBuffer) ?: Unpooled.EMPTY_BUFFER
         val method = if (pending.body == null) HttpMethod.GET else HttpMethod.POST
@@ -134,8 +161,11 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
     private fun closed(channel: Channel) {
         open--
         idle.remove(channel)
-        channel.attr(LINE).get()?.current?.let { pending ->
-            pending.done(Outcome("the connection closed before the answer", pending.calls))
+        lines.remove(channel)
+        val line = channel.attr(LINE).get()
+        line?.current?.let { pending ->
+            val why = if (line.timedOut) "no answer within ${callTimeout.toMillis()} ms" else "the connection closed before the answer"
+            pending.done(Outcome(why, pending.calls))
         }
         // Arrivals still waiting need a connection of their own now.
         if (waiting.isNotEmpty() && open + connecting < maxConnections) connect()
@@ -156,6 +186,9 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int) : Calls {
     companion object {
         private val LINE = io.netty.util.AttributeKey.valueOf<Line>("protobench.line")
         private const val CONNECT_TIMEOUT_MS = 5_000
+        /** Longest a call may wait for its answer, by default (the gateway's own deadline is shorter). */
+        val CALL_TIMEOUT: java.time.Duration = java.time.Duration.ofSeconds(30)
+        private const val SWEEP_S = 1L
         /** The largest answer read whole: a gateway answer is small; a direct 1 MB payload fits many times. */
         private const val MAX_ANSWER_BYTES = 64 * 1024 * 1024
         private val threads = io.netty.util.concurrent.DefaultThreadFactory("driver-io", true)

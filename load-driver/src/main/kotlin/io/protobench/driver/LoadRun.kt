@@ -24,6 +24,8 @@ class LoadRun(private val plan: Plan) {
     private val sequence = AtomicLong()
     /** The latest an arrival was sent after it was due, ns. */
     private val maxLateNs = AtomicLong()
+    /** Arrivals sent more than [LATE_NS] after they were due. */
+    private val lateArrivals = AtomicLong()
     @Volatile private var abandoned = false
 
     fun stop() {
@@ -74,7 +76,7 @@ class LoadRun(private val plan: Plan) {
         return Summary(
             warmUp.counts(), timed.counts(), timedMs, Latency.of(total), timed.latencyByPlace(), calls.connectionsOpened,
             warmUp.reasons() + timed.reasons(), plan.histogramLog, maxLateNs.get() / 1e6, cpuMs,
-            timed.latencyBySteps(warmUp), timed.firstMessage(),
+            timed.latencyBySteps(warmUp), timed.firstMessage(), lateArrivals.get(),
         )
     }
 
@@ -100,6 +102,7 @@ class LoadRun(private val plan: Plan) {
                     return
                 }
                 maxLateNs.accumulateAndGet(now - due, ::maxOf)
+                if (now - due > LATE_NS) lateArrivals.incrementAndGet()
                 fire(due, null)
                 next++
             }
@@ -137,6 +140,9 @@ class LoadRun(private val plan: Plan) {
         /** How long calls still out at the end may take before they count as unanswered. */
         val DRAIN: java.time.Duration = java.time.Duration.ofSeconds(10)
         private const val POLL_MS = 5L
+
+        /** An arrival sent later than this after it was due counts as late: the driver, not the servers, delayed it. */
+        val LATE_NS = TimeUnit.MILLISECONDS.toNanos(Summary.LATE_MS)
     }
 }
 

@@ -31,6 +31,8 @@ data class Summary(
     val bySteps: Map<String, Latency> = emptyMap(),
     /** Server streams of the timed phase: from the intended start to the first message. */
     val firstMessage: Latency? = null,
+    /** Open model: arrivals (both phases) the driver sent more than [LATE_MS] after they were due. */
+    val lateArrivals: Long = 0,
 ) {
     /** This driver's CPU per answered call of the timed phase, µs. */
     @get:JsonIgnore
@@ -42,6 +44,9 @@ data class Summary(
 
     companion object {
         const val MAX_REASONS = 10
+
+        /** How late after its due time an arrival may be sent before it counts in [lateArrivals], ms. */
+        const val LATE_MS = 1L
     }
 }
 

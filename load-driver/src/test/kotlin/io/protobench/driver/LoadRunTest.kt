@@ -67,7 +67,7 @@ class LoadRunTest {
     @Test
     fun `wrong answers are counted with their reason, never as throughput`() {
         answer = { n -> if (n % 2 == 0) 200 to """{"payloadSize":1000}""" else 503 to "busy" }
-        val summary = LoadRun(Plan(baseUrl, listOf(target), Load.open(100.0, 1, 4), durationMs = 500)).execute()
+        val summary = LoadRun(Plan(baseUrl, listOf(target), Load.open(100.0, 1, 16), durationMs = 500)).execute()
         assertThat(summary.timed.correct).isZero()
         assertThat(summary.timed.wrong).isEqualTo(50)
         assertThat(summary.throughput).isZero()
@@ -115,5 +115,20 @@ class LoadRunTest {
         assertThat(summary.timed).isEqualTo(Counts(50, 0, 0))
         assertThat(emails).hasSize(25)
         assertThat(emails).allSatisfy { assertThat(it).matches("""\{"email":"m[0-9a-z]{8}\.000007\.\d{10}\.0000@protobench\.test"}""") }
+    }
+
+    @Test
+    fun `a call with no answer within the call timeout is wrong, and its connection is closed for a new one`() {
+        delayMs = { n -> if (n == 1) 5_000 else 0 }
+        Http1Calls(baseUrl, 1, java.time.Duration.ofSeconds(1)).use { calls ->
+            val outcomes = java.util.concurrent.LinkedBlockingQueue<Outcome>()
+            calls.call(target, AnswerCheck(target), null) { outcomes.add(it) }
+            val stalled = outcomes.poll(4, java.util.concurrent.TimeUnit.SECONDS)
+            assertThat(stalled?.problem).isEqualTo("no answer within 1000 ms")
+            // The next call gets a connection of its own and its answer.
+            calls.call(target, AnswerCheck(target), null) { outcomes.add(it) }
+            assertThat(outcomes.poll(4, java.util.concurrent.TimeUnit.SECONDS)?.problem).isNull()
+            assertThat(calls.connectionsOpened).isEqualTo(2)
+        }
     }
 }

@@ -131,7 +131,8 @@ class LocalLab(
             val (correct, wrong) = answers(summary)
             val base = TrialFigures.from(summary, end, usage, correct + wrong)
             val figures = base + TrialFigures.rateShare(base, (offered as? LoadLevel.Rate)?.perSecond)
-            val flags = commonFlags(figures, usage, offered, correct, wrong) + listOfNotNull(Steadiness.ofGateway(end).flag())
+            val flags = commonFlags(figures, usage, offered, correct, wrong) + listOfNotNull(Steadiness.ofGateway(end).flag()) +
+                TrialFigures.driverFlags(summary)
             return Sample(figures, correct.toLong(), wrong.toLong(), flags, gateway = end, driver = summary)
         }
 
@@ -225,7 +226,8 @@ class LocalLab(
             val (correct, wrong) = answers(summary)
             val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
-            val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary) + TrialFigures.warmingFlags(summary)
+            val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary) +
+                TrialFigures.warmingFlags(summary) + TrialFigures.driverFlags(summary)
             val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, driver = summary)
             ledger?.closeInto(sample) ?: sample
         } catch (e: Exception) {

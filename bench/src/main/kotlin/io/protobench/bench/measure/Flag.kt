@@ -23,6 +23,7 @@ import java.util.Locale
     JsonSubTypes.Type(Flag.RowsMismatch::class, name = "rows-mismatch"),
     JsonSubTypes.Type(Flag.ColdConnections::class, name = "cold-connections"),
     JsonSubTypes.Type(Flag.ConnectionsWarming::class, name = "connections-warming"),
+    JsonSubTypes.Type(Flag.DriverLate::class, name = "driver-late"),
 )
 sealed interface Flag {
     /** What happened in this trial, with its numbers, in the report's language. */
@@ -46,6 +47,16 @@ sealed interface Flag {
     data class RateNotHeld(val achievedPerSecond: Double, val targetPerSecond: Int, val droppedIterations: Double) : Flag {
         override fun describe(t: Texts) = t("flag.rate-not-held", f("%.0f", achievedPerSecond), targetPerSecond, f("%.0f", droppedIterations))
         override fun meaning(t: Texts) = t("flag.rate-not-held.meaning")
+    }
+
+    /**
+     * Open model: the driver sent [late] of its [arrivals] more than [lateMs] after they were
+     * due (the latest [maxLateMs] after): their latency counts from when they were due, so the
+     * tail includes the driver's own delay, not only the servers'.
+     */
+    data class DriverLate(val late: Long, val arrivals: Long, val lateMs: Long, val maxLateMs: Double) : Flag {
+        override fun describe(t: Texts) = t("flag.driver-late", late, arrivals, lateMs, f("%.1f", maxLateMs))
+        override fun meaning(t: Texts) = t("flag.driver-late.meaning")
     }
 
     /** The gateway's per-second completions varied or drifted inside the trial. */

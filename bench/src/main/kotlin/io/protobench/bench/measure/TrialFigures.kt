@@ -205,6 +205,20 @@ object TrialFigures {
     /** Fewest warm calls a direct trial's latency may rest on without a flag: under 30 its p99 is close to its maximum. */
     const val MIN_TIMED_CALLS = 30
 
+    /**
+     * [Flag.DriverLate] when more than [LATE_SHARE] of the driver's arrivals (both phases) left
+     * over [io.protobench.driver.Summary.LATE_MS] after they were due: the driver, not the
+     * servers, delayed that many calls.
+     */
+    fun driverFlags(summary: DriverSummary): List<Flag> {
+        val arrivals = summary.warmUp.answered + summary.warmUp.dropped + summary.timed.answered + summary.timed.dropped
+        if (arrivals == 0L || summary.lateArrivals <= LATE_SHARE * arrivals) return emptyList()
+        return listOf(Flag.DriverLate(summary.lateArrivals, arrivals, DriverSummary.LATE_MS, summary.maxLateMs))
+    }
+
+    /** More late arrivals than this share flags a trial: a percentile at p99 or beyond may be the driver's. */
+    const val LATE_SHARE = 0.01
+
     /** For an open-model trial: how much of the target rate was achieved; null for closed load. */
     fun rateShare(figures: Map<String, Double?>, targetPerSecond: Int?): Map<String, Double?> {
         val throughput = figures[Figure.THROUGHPUT.key]

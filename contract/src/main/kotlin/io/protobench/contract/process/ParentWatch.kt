@@ -13,7 +13,7 @@ import kotlin.system.exitProcess
 class ParentWatch(
     val parentPid: Long,
     private val onParentGone: () -> Unit,
-    private val period: Duration = Duration.ofSeconds(1),
+    private val period: Duration = PERIOD,
     private val isAlive: (Long) -> Boolean = ::isProcessAlive,
 ) : AutoCloseable {
     @Volatile
@@ -44,9 +44,16 @@ class ParentWatch(
 
     companion object {
         /**
+         * How often the parent is looked for: a look is one read of /proc, four a second are
+         * nothing beside a trial's thousands of requests, and the server is gone within about
+         * [HALT_AFTER] and a quarter second of its parent.
+         */
+        val PERIOD: Duration = Duration.ofMillis(250)
+
+        /**
          * How long an orderly shutdown may take before the JVM is halted: a parent that is gone
-         * waits for nothing, so the server is gone within about two seconds of it (this and one
-         * [period]), not after a graceful drain of connections nobody will read.
+         * waits for nothing, so the server is gone within about a second and a quarter of it
+         * (this and one [PERIOD]), not after a graceful drain of connections nobody will read.
          */
         val HALT_AFTER: Duration = Duration.ofSeconds(1)
 
