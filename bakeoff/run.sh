@@ -5,15 +5,16 @@
 # warm-up of WARM s and then TIMED s: the driver's CPU from /proc over the timed window, the
 # servers' CPU, the answers and the hop's latency from the gateway's own measurement window.
 #
-#   bakeoff/run.sh OUT_DIR [DRIVERS...]     drivers: lab-netty lab-reactor hyperfoil k6
+#   bakeoff/run.sh OUT_DIR [DRIVERS...]     drivers: lab-netty lab-reactor hyperfoil
 #
 # Needs: the project built (./protobench builds it), bakeoff/hyperfoil built
-# (mvn -B -f bakeoff/hyperfoil/pom.xml package) for hyperfoil, and a k6 binary at
-# tools/bin/k6 for k6 (the lab no longer installs it). Servers on ports 18080/18081.
+# (mvn -B -f bakeoff/hyperfoil/pom.xml package) for hyperfoil. Servers on ports 18080/18081.
+# k6 was the baseline of the published bake-off (commit 5d907cd, its script protobench.js);
+# it left the project (AGPL), so its column can only be re-measured from that commit.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:?usage: bakeoff/run.sh OUT_DIR [DRIVERS...]}"; shift
-DRIVERS=("${@:-lab-netty lab-reactor hyperfoil k6}")
+DRIVERS=("${@:-lab-netty lab-reactor hyperfoil}")
 read -r -a DRIVERS <<< "${DRIVERS[*]}"
 WARM="${WARM:-20}"; TIMED="${TIMED:-20}"
 POINTS="${POINTS:-none:1kb:375 none:1kb:1500 none:1mb:140 grpc:1kb:375 grpc:1kb:1500 grpc:1mb:140}"
@@ -51,11 +52,6 @@ PLAN
     hyperfoil)
       java -jar "$ROOT/bakeoff/hyperfoil/target/bakeoff-hyperfoil.jar" --url "$GATEWAY$path" --rate "$rate" \
         --warmup "$WARM" --duration $((TIMED + 5)) --max-sessions $((conns * 4)) --connections "$conns" >"$OUT/last.json" 2>>"$OUT/driver.log" & ;;
-    k6)
-      BASE_URL=$GATEWAY TARGETS="[{\"path\":\"$path\",\"field\":\"payloadSize\",\"value\":$bytes}]" LOAD_MODEL=open RATE=$rate \
-        START_VUS=$conns MAX_VUS=$((conns * 4)) DURATION="$((WARM + TIMED + 5))s" SUMMARY_PATH="$OUT/last.json" \
-        GOMAXPROCS=1 GOGC=400 "$ROOT/tools/bin/k6" run --quiet --no-usage-report "$ROOT/bench/src/main/resources/k6/protobench.js" \
-        >>"$OUT/driver.log" 2>&1 & ;;
     *) echo "unknown driver $name" >&2; exit 2 ;;
   esac
   DRIVER_PID=$!
