@@ -120,12 +120,43 @@ class ReportTest {
     }
 
     @Test
-    fun `seed ratios are judged against our interval with magnitude`() {
+    fun `seed ratios are labelled by what our interval decides, with magnitude`() {
         assertThat(SeedClaims.judge(1.10, 1.05, 1.20)).isEqualTo(ClaimOutcome.REPRODUCED)
-        assertThat(SeedClaims.judge(4.63, 1.05, 1.30)).isEqualTo(ClaimOutcome.SAME_DIRECTION)
-        assertThat(SeedClaims.judge(2.11, 0.893, 1.21)).isEqualTo(ClaimOutcome.CONTRADICTED) // no difference where the seeds claim +111%
-        assertThat(SeedClaims.judge(1.5, 0.7, 0.9)).isEqualTo(ClaimOutcome.CONTRADICTED)
+        assertThat(SeedClaims.judge(4.63, 1.05, 1.30)).isEqualTo(ClaimOutcome.SMALLER)
+        assertThat(SeedClaims.judge(1.02, 1.05, 1.30)).isEqualTo(ClaimOutcome.LARGER)
+        assertThat(SeedClaims.judge(0.5, 0.7, 0.9)).isEqualTo(ClaimOutcome.SMALLER) // both lower, ours by less
+        assertThat(SeedClaims.judge(1.5, 0.7, 0.9)).isEqualTo(ClaimOutcome.OPPOSITE)
+        // Our interval holds no difference: either it holds the seeds' ratio too, or it rules out a difference as large.
+        assertThat(SeedClaims.judge(1.10, 0.95, 1.20)).isEqualTo(ClaimOutcome.COMPATIBLE)
+        assertThat(SeedClaims.judge(2.11, 0.893, 1.21)).isEqualTo(ClaimOutcome.OPEN_SMALLER) // was "contradicted": no direction is decided
+        assertThat(SeedClaims.judge(0.5, 0.893, 1.21)).isEqualTo(ClaimOutcome.OPEN_SMALLER)
+        // Where the seeds saw no difference, ours decided is larger; an interval holding 1.0 reproduces them.
+        assertThat(SeedClaims.judge(1.0, 1.05, 1.30)).isEqualTo(ClaimOutcome.LARGER)
+        assertThat(SeedClaims.judge(1.0, 0.95, 1.05)).isEqualTo(ClaimOutcome.COMPATIBLE)
         assertThat(SeedClaims.judge(1.5, null, null)).isEqualTo(ClaimOutcome.INCONCLUSIVE)
+    }
+
+    @Test
+    fun `a closed model's mean latency mirrors its throughput and is counted once, each pair with the seeds' better protocol first`() {
+        // Seed phase 2 at 1 KB: gRPC/Unary 5,876.83/s and 0.67 ms, HTTP/JSON 3,428.50/s and 1.42 ms. Ours: 10 users, latency = users / throughput.
+        val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(json, grpc), 4) { _, kind, arm, fork ->
+            if (kind != TrialKind.CAPACITY) return@record null
+            val throughput = (if (arm == grpc) 5800.0 else 3500.0) * jitter[fork - 1] * (1 + 0.03 * kotlin.math.sin(arm.length * 1.7 + fork * 2.9))
+            mapOf(Figure.THROUGHPUT.key to throughput, Figure.LATENCY_AVG.key to 10_000.0 / throughput)
+        }
+        val phase2 = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(phases = listOf("phase2")) }))
+        val checks = SeedClaims.check(Analysis.of(phase2))
+        val throughput = checks.single { it.claim.figure == "throughput_rps" }
+        val latency = checks.single { it.claim.figure == "latency_avg_ms" }
+        // Better first: the higher throughput, and the lower latency.
+        assertThat(throughput.a to throughput.b).isEqualTo(grpc to json)
+        assertThat(latency.a to latency.b).isEqualTo(grpc to json)
+        assertThat(latency.seedPercent).isNegative()
+        assertThat(throughput.mirrors).isNull()
+        assertThat(latency.mirrors).isEqualTo("throughput_rps")
+        val report = MarkdownReport.render(phase2)
+        assertThat(report).contains("their better protocol first", "; the reciprocal of throughput_rps in a closed model, not counted again",
+            "Of ${checks.size - 1} seed ratios: ", "(1 mirrored ratios not counted again)")
     }
 
     @Test
@@ -157,6 +188,36 @@ class ReportTest {
         assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(4)
         assertThat(MarkdownReport.render(broken)).contains("## Problems",
             "is invalid and left out of every verdict: 10.00% of answers were wrong (limit 0.1%); the gateway's failed hops: data-server timeout × 100")
+    }
+
+    @Test
+    fun `a trial that did not hold its rate is kept, listed, left out of the verdicts, and counted at the top`() {
+        val base = record()
+        val rateNotHeld = io.protobench.bench.measure.Flag.RateNotHeld(1210.0, 1500, 340.0)
+        val busy = io.protobench.bench.measure.Flag.MachineBusy(0.8, 0.7, 2)
+        val flagged = base.copy(forks = base.forks.map { f ->
+            f.copy(trials = f.trials.map { t ->
+                when {
+                    f.index == 3 && t.arm == grpc -> t.copy(flags = listOf(busy, rateNotHeld))
+                    f.index == 4 && t.arm == json -> t.copy(flags = listOf(busy))
+                    else -> t
+                }
+            })
+        })
+        val left = flagged.trials.single { it.flags.contains(rateNotHeld) }
+        assertThat(left.valid).isFalse()
+        assertThat(left.leftOutAs()).isEqualTo("rate-not-held")
+        // Machine-busy alone marks doubt and stays in.
+        assertThat(flagged.trials.single { it.flags == listOf(busy) }.valid).isTrue()
+        val a = Analysis.of(flagged).single()
+        assertThat(a.cost.single { it.arm == grpc }.forks).isEqualTo(4)
+        assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(5)
+        val report = MarkdownReport.render(flagged)
+        assertThat(report).contains(
+            "- Flags: 2 of ${flagged.trials.size} trials carry at least one (machine-busy 2, rate-not-held 1); " +
+                "left out of the verdicts: 1 (rate-not-held 1), each listed under Problems",
+            "($grpc, size=1kb vus=10, fork 3) is invalid and left out of every verdict: achieved 1210/s of 1500/s, 340 iterations dropped")
+        assertThat(MarkdownReport.render(base)).contains("- Flags: none of the ${base.trials.size} trials carries one; none is left out of the verdicts")
     }
 
     @Test

@@ -70,6 +70,10 @@ class TrialFiguresTest {
         assertThat(f[Figure.DATA_PEAK_HEAP.key]).isEqualTo(200.0)
         // 0.1 cores for 3 s over 3,010 answers.
         assertThat(f[Figure.DRIVER_CPU_US.key]!!).isCloseTo(0.1 * 3e6 / 3010, within(1e-9))
+        // A closed load has no due times, so no send delay; an open one gives its p99.
+        assertThat(f[Figure.SEND_DELAY_P99.key]).isNull()
+        val open = summary.copy(sendDelay = Latency(3000, 0.1, 0.05, 0.1, 0.2, 0.7, 3.0, 4.0, 5.0))
+        assertThat(TrialFigures.from(open, gateway, CpuUsage(3.0, mapOf(CpuAccounting.DRIVER to 0.1), 0.5, 2), 3010.0)[Figure.SEND_DELAY_P99.key]).isEqualTo(0.7)
     }
 
     @Test

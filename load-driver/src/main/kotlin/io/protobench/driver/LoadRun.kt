@@ -26,6 +26,8 @@ class LoadRun(private val plan: Plan) {
     private val maxLateNs = AtomicLong()
     /** Arrivals sent more than [LATE_NS] after they were due. */
     private val lateArrivals = AtomicLong()
+    /** How late each arrival of the timed phase was sent, µs: written by the pacer alone, read once it is done. */
+    private val sendDelay = Tally.histogram()
     @Volatile private var abandoned = false
 
     fun stop() {
@@ -37,7 +39,8 @@ class LoadRun(private val plan: Plan) {
         return Calls.of(plan, maxConnections).use { calls -> execute(calls) }
     }
 
-    private fun execute(calls: Calls): Summary {
+    /** The run through [calls] (a test may wrap the client to stall its loop). */
+    internal fun execute(calls: Calls): Summary {
         val checks = plan.targets.map(::AnswerCheck)
         val bodies = plan.targets.map { target -> target.body?.let { Emails(target, plan.instance) } }
         val warmUp = Tally(timesLatency = false)
@@ -59,7 +62,7 @@ class LoadRun(private val plan: Plan) {
         }
 
         val arrivalsDone = CountDownLatch(1)
-        if (plan.load.open) calls.loop.execute(Pacer(calls.loop, start, end, ::fire, arrivalsDone))
+        if (plan.load.open) calls.loop.execute(Pacer(calls.loop, start, timedStart, end, ::fire, arrivalsDone))
         else calls.loop.execute { startUsers(plan.load.users!!, end, ::fire) }
 
         val total = Tally.histogram()
@@ -77,16 +80,18 @@ class LoadRun(private val plan: Plan) {
             warmUp.counts(), timed.counts(), timedMs, Latency.of(total), timed.latencyByPlace(), calls.connectionsOpened,
             warmUp.reasons() + timed.reasons(), plan.histogramLog, maxLateNs.get() / 1e6, cpuMs,
             timed.latencyBySteps(warmUp), timed.firstMessage(), lateArrivals.get(),
+            if (plan.load.open) Latency.of(sendDelay) else null,
         )
     }
 
     /**
      * Open model: each arrival at its due time, as a timer of the event loop that sends it
      * (epoll's timers have microsecond resolution). Arrivals already due when it runs (after
-     * a pause) are sent at once; their latency still counts from when they were due.
+     * a pause) are sent at once; their latency still counts from when they were due, and
+     * how late they left goes into [sendDelay] (the timed phase's) and [lateArrivals].
      */
     private inner class Pacer(
-        private val loop: ScheduledExecutorService, private val start: Long, private val end: Long,
+        private val loop: ScheduledExecutorService, private val start: Long, private val timedStart: Long, private val end: Long,
         private val fire: (Long, (() -> Unit)?) -> Unit, private val done: CountDownLatch,
     ) : Runnable {
         private val spacing = 1e9 / plan.load.rate!!
@@ -101,8 +106,10 @@ class LoadRun(private val plan: Plan) {
                     loop.schedule(this, due - now, TimeUnit.NANOSECONDS)
                     return
                 }
-                maxLateNs.accumulateAndGet(now - due, ::maxOf)
-                if (now - due > LATE_NS) lateArrivals.incrementAndGet()
+                val late = now - due
+                maxLateNs.accumulateAndGet(late, ::maxOf)
+                if (late > LATE_NS) lateArrivals.incrementAndGet()
+                if (due >= timedStart) sendDelay.recordValue(late / 1000)
                 fire(due, null)
                 next++
             }

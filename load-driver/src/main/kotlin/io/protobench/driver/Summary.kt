@@ -33,6 +33,11 @@ data class Summary(
     val firstMessage: Latency? = null,
     /** Open model: arrivals (both phases) the driver sent more than [LATE_MS] after they were due. */
     val lateArrivals: Long = 0,
+    /**
+     * Open model: how late after its due time the driver sent each arrival of the timed phase.
+     * Latency counts from the due time, so this part of each percentile is the driver's own.
+     */
+    val sendDelay: Latency? = null,
 ) {
     /** This driver's CPU per answered call of the timed phase, µs. */
     @get:JsonIgnore

@@ -88,12 +88,36 @@ class LoadRunTest {
     }
 
     @Test
+    fun `arrivals the driver itself sent late show in its send delay, and latency counts from when they were due`() {
+        // The client blocks its own event loop for 60 ms on the 20th call: the arrivals due meanwhile leave late.
+        val plan = Plan(baseUrl, listOf(target), Load.open(200.0, 2, 32), durationMs = 1000)
+        val client = Http1Calls(baseUrl, 32)
+        val sent = AtomicInteger()
+        val stalling = object : Calls by client {
+            override fun call(target: CallTarget, check: AnswerCheck, body: ByteArray?, done: (Outcome) -> Unit) {
+                if (sent.incrementAndGet() == 20) Thread.sleep(60)
+                client.call(target, check, body, done)
+            }
+        }
+        val summary = stalling.use { LoadRun(plan).execute(it) }
+        val delay = summary.sendDelay!!
+        assertThat(delay.count).isEqualTo(200)
+        // At 5 ms apart, 11 arrivals were due during the stall, the first 55 ms before it ended: the top 2% of 200.
+        assertThat(delay.max).isGreaterThanOrEqualTo(50.0)
+        assertThat(delay.p99).isGreaterThanOrEqualTo(30.0)
+        assertThat(summary.lateArrivals).isGreaterThanOrEqualTo(10)
+        assertThat(summary.maxLateMs).isGreaterThanOrEqualTo(delay.max - 0.1)
+        assertThat(summary.latency!!.max).isGreaterThanOrEqualTo(delay.max)
+    }
+
+    @Test
     fun `a closed load keeps its users busy, one connection each`() {
         val summary = LoadRun(Plan(baseUrl, listOf(target), Load.closed(2), durationMs = 500)).execute()
         assertThat(summary.timed.correct).isGreaterThan(10)
         assertThat(summary.timed.wrong + summary.timed.dropped).isZero()
         assertThat(summary.connectionsOpened).isEqualTo(2)
         assertThat(summary.byPlace["new"]!!.count).isEqualTo(2L * Connections.COLD_CALLS)
+        assertThat(summary.sendDelay).describedAs("a closed load has no due times").isNull()
     }
 
     @Test

@@ -176,6 +176,9 @@ object PartsMerge {
             failures = parts.flatMap { it.failures.entries }.groupingBy { it.key }.fold(0L) { sum, entry -> sum + entry.value },
             histogramLog = logName,
             maxLateMs = parts.maxOf { it.maxLateMs },
+            lateArrivals = parts.sumOf { it.lateArrivals },
+            // The send delay's percentiles are per driver too (only its maximum and late count add up).
+            sendDelay = null,
             cpuMs = parts.map { it.cpuMs }.takeIf { cpu -> cpu.all { it != null } }?.sumOf { it!! },
         )
     }

@@ -16,6 +16,8 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     FIRST_MESSAGE_P50("first_message_p50_ms", "Stream first message p50", "ms", false,
         "driver (topology direct, gRPC/Stream): from the call's intended start to the stream's first message (k6 in older records: whole milliseconds)"),
     FIRST_MESSAGE_P99("first_message_p99_ms", "Stream first message p99", "ms", false, "driver, as first_message_p50_ms"),
+    SEND_DELAY_P99("send_delay_p99_ms", "Driver send delay p99", "ms", false,
+        "driver (open model): how long after its due time it sent the timed phase's arrivals, p99 (HdrHistogram): the driver's own part of latency p99"),
     DROPPED_ITERATIONS("dropped_iterations", "Dropped iterations", "count", false, "driver (open model): arrivals not sent because every connection was busy and its queue full"),
     TARGET_RATE_SHARE("target_rate_share", "Achieved / target rate", "fraction", true, "driver (open model): throughput / target arrival rate"),
     ERROR_RATE("error_rate", "Errors", "fraction", false, "driver: wrong answers / all answers, both phases"),

@@ -31,6 +31,19 @@ sealed interface Flag {
     /** Why it matters, in the report's language. */
     @JsonIgnore fun meaning(t: Texts = Texts.EN): String
 
+    /**
+     * Whether the trial is left out of the verdicts (kept in run.json and listed under the
+     * report's problems): only where its figures answer another question than the one asked.
+     * The other flags mark doubt and the median of a fork's rounds absorbs one disturbed trial.
+     */
+    fun leavesTrialOut(): Boolean = false
+
+    companion object {
+        /** The kind run.json stores [flag] under (`machine-busy`, `rate-not-held`, …). */
+        fun kindOf(flag: Flag): String =
+            Flag::class.java.getAnnotation(JsonSubTypes::class.java).value.first { it.value.java == flag.javaClass }.name
+    }
+
     /** The machine was busier than the mode allows: [limit] 0.7 in cost mode, 0.9 in capacity mode. */
     data class MachineBusy(val busyShare: Double, val limit: Double, val cores: Int) : Flag {
         override fun describe(t: Texts) = t("flag.machine-busy", f("%.0f", busyShare * 100), cores, f("%.0f", limit * 100))
@@ -43,10 +56,15 @@ sealed interface Flag {
         override fun meaning(t: Texts) = t("flag.load-generator-busy.meaning")
     }
 
-    /** Open model: the arrival rate was not held or iterations were dropped. */
+    /**
+     * Open model: the arrival rate was not held or arrivals were dropped. Left out of the
+     * verdicts: its CPU per request and latency are those of another load than the one
+     * compared (a saturated arm measured at the rate it could carry).
+     */
     data class RateNotHeld(val achievedPerSecond: Double, val targetPerSecond: Int, val droppedIterations: Double) : Flag {
         override fun describe(t: Texts) = t("flag.rate-not-held", f("%.0f", achievedPerSecond), targetPerSecond, f("%.0f", droppedIterations))
         override fun meaning(t: Texts) = t("flag.rate-not-held.meaning")
+        override fun leavesTrialOut() = true
     }
 
     /**
@@ -118,11 +136,13 @@ sealed interface Flag {
      * timeout); fewer: a confirmation without its row, a lost write.
      */
     data class RowsMismatch(val confirmed: Long, val rows: Long, val committed: Long) : Flag {
-        /** Confirmed creations without a row: the trial is invalid (see [TrialRecord.invalidReason]). */
+        /** Confirmed creations without a row. */
         @get:JsonIgnore val lost: Long get() = maxOf(0, confirmed - rows)
 
         override fun describe(t: Texts) = t("flag.rows-mismatch", rows, committed, confirmed)
         override fun meaning(t: Texts) = t("flag.rows-mismatch.meaning")
+        /** A lost write leaves the trial out: its confirmations are not the database's. */
+        override fun leavesTrialOut() = lost > 0
     }
 
     /** Some answers were not status 200 with the expected size. */

@@ -267,15 +267,30 @@ data class TrialRecord(
     /** The lab's load driver's summary: counts, latency from intended starts, its own CPU. */
     val driver: io.protobench.driver.Summary? = null,
 ) {
-    /** Counted in verdicts: it ran, and (almost) every answer was correct. */
-    val valid: Boolean get() = error == null && invalidReason() == null
+    /** Counted in verdicts: it ran, (almost) every answer was correct, and no flag leaves it out. */
+    val valid: Boolean get() = leftOutAs() == null
+
+    /**
+     * Why the trial is left out of the verdicts, as a kind for counting: [FAILED] (an error or
+     * no answer), the kind of a flag that [Flag.leavesTrialOut] (`rows-mismatch` with rows lost,
+     * `rate-not-held`), or [WRONG_ANSWERS]; null when it counts. [invalidReason] says the same in words.
+     */
+    fun leftOutAs(): String? {
+        val total = correctAnswers + wrongAnswers
+        return when {
+            error != null || total == 0L -> FAILED
+            flags.any { it.leavesTrialOut() } -> Flag.kindOf(flags.first { it.leavesTrialOut() })
+            wrongAnswers.toDouble() / total > MAX_WRONG_SHARE -> WRONG_ANSWERS
+            else -> null
+        }
+    }
 
     /** Why a trial that ran is still excluded, or null. */
     fun invalidReason(): String? {
         val total = correctAnswers + wrongAnswers
         if (error != null) return error
         if (total == 0L) return "no answers"
-        flags.filterIsInstance<Flag.RowsMismatch>().firstOrNull { it.lost > 0 }?.let { return it.describe() }
+        flags.firstOrNull { it.leavesTrialOut() }?.let { return it.describe() }
         val share = wrongAnswers.toDouble() / total
         return if (share > MAX_WRONG_SHARE) String.format(java.util.Locale.ROOT, "%.2f%% of answers were wrong (limit 0.1%%)", share * 100) else null
     }
@@ -283,6 +298,8 @@ data class TrialRecord(
     companion object {
         /** A trial with more wrong answers than this share is invalid. */
         const val MAX_WRONG_SHARE = 0.001
+        const val FAILED = "failed"
+        const val WRONG_ANSWERS = "wrong-answers"
     }
 }
 

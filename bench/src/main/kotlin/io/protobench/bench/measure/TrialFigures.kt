@@ -48,6 +48,7 @@ object TrialFigures {
             Figure.LATENCY_P99.key to latency?.p99,
             Figure.LATENCY_P999.key to latency?.p999,
             Figure.LATENCY_MAX.key to latency?.max,
+            Figure.SEND_DELAY_P99.key to summary.sendDelay?.p99,
             Figure.ERROR_RATE.key to if (answered > 0) wrong.toDouble() / answered else null,
             Figure.DROPPED_ITERATIONS.key to (summary.warmUp.dropped + summary.timed.dropped).toDouble(),
         )

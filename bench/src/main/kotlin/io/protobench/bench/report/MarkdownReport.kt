@@ -39,6 +39,8 @@ object MarkdownReport {
         Column("column.hop-cpu", listOf(Figure.HOP_CPU_US)),
         Column("column.hop-latency", listOf(Figure.HOP_P50, Figure.HOP_P99)),
         Column("column.latency-p99", listOf(Figure.LATENCY_P50, Figure.LATENCY_P99)),
+        // Open-model trials on the lab's driver: how much of that p99 is the driver's own delay.
+        Column("column.send-delay", listOf(Figure.SEND_DELAY_P99), optional = true),
         firstMessageColumn,
         Column("column.cpu-three", listOf(Figure.DRIVER_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("column.hop-share", listOf(Figure.HOP_SHARE)),
@@ -113,6 +115,7 @@ object MarkdownReport {
             appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
+            flagsAndLeftOut(out)
             val remote = (env[io.protobench.bench.lab.REMOTE_KEY] as? Map<*, *>)?.let(::remoteLine)
             when {
                 s.topology == Topology.DIRECT -> {
@@ -148,6 +151,24 @@ object MarkdownReport {
                 appendLine(); appendLine(t("header.external-db", db.serverVersion, db.jdbcUrl, db.user, db.schema, writers))
             }
             appendLine()
+        }
+
+        /**
+         * How many trials carried each flag, and how many the verdicts leave out and why (each
+         * is listed under Problems): the reader sees at the top what the figures rest on.
+         */
+        private fun flagsAndLeftOut(out: StringBuilder): Unit = with(out) {
+            val trials = r.trials
+            if (trials.isEmpty()) return
+            fun counted(kinds: List<String>) = kinds.groupingBy { it }.eachCount().entries
+                .sortedWith(compareByDescending<Map.Entry<String, Int>> { it.value }.thenBy { it.key })
+                .joinToString(", ") { "${it.key} ${it.value}" }
+            val leftOut = trials.mapNotNull { it.leftOutAs() }
+            val leftOutText = if (leftOut.isEmpty()) t("header.left-out.none")
+                else t("header.left-out", leftOut.size, counted(leftOut.map { kind -> if (t.has("header.left-out.$kind")) t("header.left-out.$kind") else kind }))
+            val flagged = trials.filter { it.flags.isNotEmpty() }
+            appendLine(if (flagged.isEmpty()) t("header.flags.none", trials.size, leftOutText)
+                else t("header.flags", flagged.size, trials.size, counted(trials.flatMap { it.flags.map(Flag::kindOf) }), leftOutText))
         }
 
         /**
@@ -247,7 +268,7 @@ object MarkdownReport {
             if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
             if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
-            NewConnections.render(out, r.trials.filter { it.condition == a.condition }, t)
+            NewConnections.render(out, r.trials.filter { it.condition == a.condition }, r.scenario.topology == Topology.DIRECT, t)
             for (family in a.families.filter { it.decisions.isNotEmpty() }) {
                 val variantCount = family.variantDecisions.size
                 val size = if (variantCount == 0) t("condition.family", family.decisions.size)
@@ -333,12 +354,15 @@ object MarkdownReport {
             for (c in checks) {
                 val ours = c.ourPercent?.let { p -> Numbers.signed(p) + (c.ourLow?.let { " [${Numbers.signed(it)}, ${Numbers.signed(c.ourHigh!!)}]" } ?: "") } ?: "–"
                 val elsewhere = c.seedElsewhere.joinToString("; ") { "${it.first} ${Numbers.signed(it.second)}" }.ifEmpty { "–" }
+                val mirror = c.mirrors?.let { t("claim.mirrors", it) } ?: ""
                 appendLine("| ${c.claim.phase} | ${c.claim.condition} | ${c.claim.figure} | ${c.a} vs ${c.b} | ${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
-                    "${t("claim.${c.outcome.name.lowercase()}")} |")
+                    "${t("claim.${c.outcome.name.lowercase()}")}$mirror |")
             }
             appendLine()
-            val counts = checks.groupingBy { it.outcome }.eachCount()
-            appendLine(t("seeds.summary", checks.size, ClaimOutcome.entries.joinToString(", ") { "${counts[it] ?: 0} ${t("claim.short.${it.name.lowercase()}")}" }))
+            val counted = checks.filter { it.mirrors == null }
+            val counts = counted.groupingBy { it.outcome }.eachCount()
+            appendLine(t("seeds.summary", counted.size, ClaimOutcome.entries.filter { (counts[it] ?: 0) > 0 }
+                .joinToString(", ") { "${counts[it]} ${t("claim.short.${it.name.lowercase()}")}" }, checks.size - counted.size))
             appendLine()
         }
 
@@ -460,7 +484,7 @@ object MarkdownReport {
             if (trial.error != null) return trial.error
             val total = trial.correctAnswers + trial.wrongAnswers
             if (total == 0L) return t("problems.no-answers")
-            trial.flags.filterIsInstance<Flag.RowsMismatch>().firstOrNull { it.lost > 0 }?.let { return it.describe(t) }
+            trial.flags.firstOrNull { it.leavesTrialOut() }?.let { return it.describe(t) }
             val hopFailures = trial.gateway?.failuresByKind.orEmpty().entries.joinToString { "${it.key} × ${it.value}" }
             return t("problems.wrong-share", String.format(java.util.Locale.ROOT, "%.2f", trial.wrongAnswers * 100.0 / total)) +
                 if (hopFailures.isEmpty()) "" else t("problems.hop-failures", hopFailures)

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.module.kotlin.readValue
 import com.fasterxml.jackson.module.kotlin.registerKotlinModule
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
+import kotlin.math.abs
 import kotlin.math.ln
 
 /** One figure the seeds published for several protocols under one condition (reference/seed-claims.yaml). */
@@ -24,12 +25,16 @@ data class SeedClaim(
 )
 
 /**
- * How our run judges one seed ratio (protocol [a] over [b]); the report words each from
- * its catalogue (`claim.<name>`): reproduced = the seeds' ratio lies inside our interval;
- * same direction, different size; contradicted = our interval excludes the seeds' ratio and
- * does not share its direction; inconclusive = fewer than 2 forks here.
+ * How our run's 95% interval of a ratio stands to the seeds' ratio; the report words each
+ * from its catalogue (`claim.<name>`). Decided means our interval excludes no difference:
+ * [REPRODUCED] decided in the seeds' direction with their ratio inside it; [SMALLER] and
+ * [LARGER] decided in their direction, the whole interval nearer to no difference than
+ * their ratio or beyond it; [OPPOSITE] decided the other way. Open means our interval holds
+ * no difference: [COMPATIBLE] it holds the seeds' ratio too; [OPEN_SMALLER] it does not, so
+ * a difference as large as theirs is ruled out but not its direction. [INCONCLUSIVE]: fewer
+ * than 2 forks here.
  */
-enum class ClaimOutcome { REPRODUCED, SAME_DIRECTION, CONTRADICTED, INCONCLUSIVE }
+enum class ClaimOutcome { REPRODUCED, SMALLER, LARGER, OPPOSITE, COMPATIBLE, OPEN_SMALLER, INCONCLUSIVE }
 
 data class ClaimCheck(
     val claim: SeedClaim,
@@ -44,6 +49,12 @@ data class ClaimCheck(
     val outcome: ClaimOutcome,
     /** The same ratio in the seeds' other runs of this condition and figure (their own run-to-run spread). */
     val seedElsewhere: List<Pair<String, Double>>,
+    /**
+     * The figure of another check of the same seed run, condition and pair that this one mirrors:
+     * a closed model's mean latency is its users over its throughput, so the two ratios are one
+     * finding, counted once (under throughput).
+     */
+    val mirrors: String? = null,
 )
 
 /**
@@ -66,14 +77,26 @@ object SeedClaims {
     }
 
     fun check(analyses: List<ConditionAnalysis>): List<ClaimCheck> = analyses.flatMap { a ->
-        all.filter { it.condition == a.condition && (a.phases.isEmpty() || it.phase in a.phases) && it.values != null }
+        val checks = all.filter { it.condition == a.condition && (a.phases.isEmpty() || it.phase in a.phases) && it.values != null }
             .flatMap { claim -> checks(claim, a) }
+        checks.map { c -> c.copy(mirrors = mirrored(c, checks)) }
     }
 
+    /** Closed-model figures that are one another's reciprocal: mean latency mirrors throughput. */
+    private val RECIPROCAL = mapOf("latency_avg_ms" to "throughput_rps")
+
+    private fun mirrored(c: ClaimCheck, all: List<ClaimCheck>): String? {
+        val other = RECIPROCAL[c.claim.figure] ?: return null
+        return other.takeIf {
+            all.any { o -> o.claim.figure == other && o.claim.phase == c.claim.phase && o.claim.source == c.claim.source && setOf(o.a, o.b) == setOf(c.a, c.b) }
+        }
+    }
+
+    /** Every pair of the claim's protocols, the seeds' better one first (faster, or lower where lower is better). */
     private fun checks(claim: SeedClaim, a: ConditionAnalysis): List<ClaimCheck> {
         val figure = COMPARABLE[claim.figure] ?: return emptyList()
         val values = claim.values!!
-        val protocols = values.keys.sortedByDescending { values.getValue(it) }
+        val protocols = values.keys.sortedBy { values.getValue(it) }.let { if (claim.higherIsBetter) it.reversed() else it }
         return protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } }.mapNotNull { (x, y) ->
             val ours = a.paired(TrialKind.CAPACITY, figure, x, y)
             if (ours.n == 0) return@mapNotNull null
@@ -86,13 +109,17 @@ object SeedClaims {
         }
     }
 
-    fun judge(seedRatio: Double, low: Double?, high: Double?): ClaimOutcome = when {
-        low == null || high == null -> ClaimOutcome.INCONCLUSIVE
-        seedRatio in low..high -> ClaimOutcome.REPRODUCED
-        sameSide(ln(seedRatio), ln(low), ln(high)) -> ClaimOutcome.SAME_DIRECTION
-        else -> ClaimOutcome.CONTRADICTED
+    /** [ClaimOutcome] of the seeds' [seedRatio] against our interval [low, high] of the same ratio. */
+    fun judge(seedRatio: Double, low: Double?, high: Double?): ClaimOutcome {
+        if (low == null || high == null) return ClaimOutcome.INCONCLUSIVE
+        val seed = ln(seedRatio)
+        val (from, to) = ln(low) to ln(high)
+        val holdsSeed = seedRatio in low..high
+        if (from <= 0 && to >= 0) return if (holdsSeed) ClaimOutcome.COMPATIBLE else ClaimOutcome.OPEN_SMALLER
+        if (holdsSeed) return ClaimOutcome.REPRODUCED
+        val ourSign = if (from > 0) 1 else -1
+        if (seed != 0.0 && kotlin.math.sign(seed).toInt() != ourSign) return ClaimOutcome.OPPOSITE
+        // Decided in the seeds' direction (or where they saw none): nearer to no difference than theirs, or beyond.
+        return if (minOf(abs(from), abs(to)) > abs(seed)) ClaimOutcome.LARGER else ClaimOutcome.SMALLER
     }
-
-    /** Our whole interval lies on the seeds' side of "no difference". */
-    private fun sameSide(seed: Double, low: Double, high: Double) = (seed > 0 && low > 0) || (seed < 0 && high < 0)
 }

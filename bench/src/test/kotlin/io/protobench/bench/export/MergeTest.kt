@@ -46,7 +46,8 @@ class MergeTest {
             Histogram(3).apply { recordValue(value); startTimeStamp = startMs + i * 1000L; endTimeStamp = startMs + (i + 1) * 1000L }
         }
         val total = Histogram(3).apply { intervals.forEach(::add) }
-        val summary = Summary(Counts(5, 0, 0), timed, 2000, Latency.of(total), emptyMap(), 2, failures, cpuMs = 100.0)
+        val summary = Summary(Counts(5, 0, 0), timed, 2000, Latency.of(total), emptyMap(), 2, failures, cpuMs = 100.0,
+            maxLateMs = index + 1.5, lateArrivals = index + 1L, sendDelay = Latency.of(total))
         return PartOutput(Part(index, count), plan, summary, log(intervals))
     }
 
@@ -64,7 +65,7 @@ class MergeTest {
         try { PartsMerge.merge(inputs(*parts), "merged.hlog"); emptyList() } catch (e: InvalidMerge) { e.problems }
 
     @Test
-    fun `counts, failures, connections and driver CPU add up, and the timed phase is the plan's, not the parts' sum`() {
+    fun `counts, failures, connections, late arrivals and driver CPU add up, and the timed phase is the plan's, not the parts' sum`() {
         val a = part(0, 2, listOf(1000, 1000), timed = Counts(2, 1, 3), failures = mapOf("status 503, expected 200" to 1L))
         val b = part(1, 2, listOf(2000, 2000), timed = Counts(2, 0, 0), failures = mapOf("status 503, expected 200" to 2L, "timeout" to 1L))
         val merged = PartsMerge.merge(inputs(a, b), "merged.hlog").summary
@@ -76,6 +77,10 @@ class MergeTest {
         assertThat(merged.timedMs).isEqualTo(2000)
         assertThat(merged.throughput).isEqualTo(2.0)
         assertThat(merged.histogramLog).isEqualTo("merged.hlog")
+        // The driver's lateness: the latest of the parts', their late arrivals summed; send-delay percentiles do not add.
+        assertThat(merged.maxLateMs).isEqualTo(2.5)
+        assertThat(merged.lateArrivals).isEqualTo(3)
+        assertThat(merged.sendDelay).isNull()
     }
 
     @Test
