@@ -277,12 +277,9 @@ data class TrialRecord(
      */
     fun leftOutAs(): String? {
         val total = correctAnswers + wrongAnswers
-        return when {
-            error != null || total == 0L -> FAILED
-            flags.any { it.leavesTrialOut() } -> Flag.kindOf(flags.first { it.leavesTrialOut() })
-            wrongAnswers.toDouble() / total > MAX_WRONG_SHARE -> WRONG_ANSWERS
-            else -> null
-        }
+        if (error != null || total == 0L) return FAILED
+        flags.firstOrNull { it.leavesTrialOut() }?.let { return Flag.kindOf(it) }
+        return if (wrongAnswers.toDouble() / total > MAX_WRONG_SHARE) WRONG_ANSWERS else null
     }
 
     /** Why a trial that ran is still excluded, or null. */
