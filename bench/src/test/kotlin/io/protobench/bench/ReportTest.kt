@@ -8,6 +8,7 @@ import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.PlanningRecord
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.report.AaCalibration
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ClaimOutcome
 import io.protobench.bench.report.CsvReport
@@ -17,6 +18,8 @@ import io.protobench.bench.report.SeedClaims
 import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.verdict.Outcome
+import io.protobench.bench.verdict.Power
+import io.protobench.bench.verdict.Verdicts
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
@@ -117,6 +120,46 @@ class ReportTest {
         assertThat(a.untrustworthy).isTrue()
         assertThat(MarkdownReport.render(r)).contains("A/A check:", "this condition is untrustworthy")
         assertThat(SelectionGuide.lines(listOf(a)).single()).contains("no verdict here is trusted")
+    }
+
+    @Test
+    fun `the A-A check is a Holm family of its own, and the report says what it could have caught`() {
+        val aa = "$grpc (A/A)"
+        val spread = listOf(1.0, 1.03, 0.98, 1.02, 0.97)
+        val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(grpc, binary, json, NULL_HOP, aa), 5) { _, kind, arm, fork ->
+            if (kind != TrialKind.COST) return@record null
+            val hop = mapOf(grpc to 100.0, binary to 120.0, json to 150.0, NULL_HOP to 0.0, aa to 100.0).getValue(arm)
+            cost((300 + hop * (if (arm == aa) spread[fork - 1] else 1.0)) * jitter[fork - 1], hopP50 = if (arm == aa) spread[fork - 1] else 1.0)
+        }
+        val family = Analysis.of(r).single().family(TrialKind.COST)!!
+        assertThat(family.aaDecisions).hasSize(2).allSatisfy { assertThat(it.familySize).isEqualTo(2) }
+        assertThat(family.protocolDecisions).hasSize(6).allSatisfy { assertThat(it.familySize).isEqualTo(6) }
+        val hopCpu = family.aaDecisions.first { it.figure == Figure.HOP_CPU_US.key }
+        val sensitivity = AaCalibration.sensitivity(hopCpu)!!
+        assertThat(sensitivity.powerForBias)
+            .isEqualTo(Power.pairedT(kotlin.math.ln(1.10), hopCpu.estimate.sdLog!!, 5, Verdicts.ALPHA / 2))
+        assertThat(Power.pairedT(kotlin.math.ln(1 + sensitivity.detectablePercent!! / 100), hopCpu.estimate.sdLog!!, 5, Verdicts.ALPHA / 2))
+            .isCloseTo(AaCalibration.POWER, org.assertj.core.api.Assertions.within(1e-6))
+        val report = MarkdownReport.render(r)
+        assertThat(report).contains("6 between protocols, 2 A/A, each set one Holm family", "would catch a 10% bias with probability",
+            "A calibrated lab fails the check by chance in at most 5% of conditions")
+    }
+
+    @Test
+    fun `tables give the arithmetic mean over forks, verdicts the geometric mean of ratios, and the method line names both`() {
+        val totals = listOf(400.0, 800.0, 500.0, 1000.0, 450.0)
+        val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(grpc, binary, NULL_HOP), 5) { _, kind, arm, fork ->
+            if (kind != TrialKind.COST) return@record null
+            cost(when (arm) { grpc -> totals[fork - 1]; binary -> 300.0; else -> 100.0 })
+        }
+        val a = Analysis.of(r).single()
+        val hops = totals.map { it - 100.0 }
+        assertThat(a.cost.single { it.arm == grpc }.mean(Figure.HOP_CPU_US)).isCloseTo(hops.average(), org.assertj.core.api.Assertions.within(1e-9))
+        val verdict = a.family(TrialKind.COST)!!.protocolDecisions.single { it.figure == Figure.HOP_CPU_US.key }
+        val geometric = kotlin.math.exp(hops.map { kotlin.math.ln(it / 200.0) }.average())
+        assertThat(verdict.estimate.ratio).isCloseTo(if (verdict.a == grpc) geometric else 1 / geometric, org.assertj.core.api.Assertions.within(1e-9))
+        assertThat(hops.average() / 200.0).`as`("the two estimators differ here").isGreaterThan(geometric * 1.02)
+        assertThat(MarkdownReport.render(r)).contains("the arithmetic mean over forks", "the geometric mean of the per-fork ratios")
     }
 
     @Test

@@ -26,7 +26,7 @@ class ScenarioParserTest {
         assertThat((all.getValue("phase4").parts.single().workload as Workload.Payload).sizes).containsExactly("10kb", "50kb", "100kb", "200kb", "500kb")
         assertThat((all.getValue("phase3").parts.single().load as Load.Closed).vus).containsExactly(50, 100, 200, 500)
         assertThat((all.getValue("phase6").parts.single().workload as Workload.Complexity).levels).containsExactly("ultra", "extreme")
-        assertThat(all.getValue("quick").cells).hasSize(2 * 5) // four protocols and the null hop
+        assertThat(all.getValue("quick").cells).hasSize(2 * 6) // four protocols, the null hop and the A/A copy
         assertThat(all.getValue("quick").mode).isEqualTo(Mode.COST)
         assertThat(all.getValue("phase1").arms.map { it.label }).contains("Null hop", "HTTP/JSON (A/A)")
         val executor = all.getValue("grpc-executor")

@@ -270,9 +270,10 @@ object MarkdownReport {
             if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
             NewConnections.render(out, r.trials.filter { it.condition == a.condition }, r.scenario.topology == Topology.DIRECT, t)
             for (family in a.families.filter { it.decisions.isNotEmpty() }) {
-                val variantCount = family.variantDecisions.size
-                val size = if (variantCount == 0) t("condition.family", family.decisions.size)
-                    else t("condition.families", family.decisions.size - variantCount, variantCount)
+                val sets = listOf("protocols" to family.protocolDecisions.size, "aa" to family.aaDecisions.size, "variants" to family.variantDecisions.size)
+                    .filter { it.second > 0 }
+                val size = sets.singleOrNull()?.let { t("condition.family", it.second) }
+                    ?: t("condition.families", sets.joinToString(", ") { (set, count) -> t("condition.set.$set", count) })
                 appendLine(t(if (family.kind == TrialKind.COST) "condition.cost-comparisons" else "condition.capacity-comparisons", size))
                 appendLine()
                 family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
@@ -281,7 +282,7 @@ object MarkdownReport {
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) {
                     appendLine(t(if (r.externalDatabase == null) "condition.variants.databases" else "condition.variants.external-db"))
                 }
-                family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
+                family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${AaCalibration.clause(it, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
                 appendLine()
             }
             flags(out, r.trials.filter { it.condition == a.condition })

@@ -46,8 +46,8 @@ class ExportKubeconformTest {
         val result = kubeconform.check(files)
         assertThat(result.allValid).describedAs(result.output).isTrue()
         assertThat(result.resources.map { it.kind }.toSet()).containsExactlyInAnyOrder("ConfigMap", "Deployment", "Service", "Job")
-        // quick: 1 ConfigMap, 2 Deployments, 2 Services, 10 Jobs; phase6 with its A/A control: 2 conditions x 6 arms.
-        assertThat(result.resources).hasSize(15 + 5 + 12)
+        // quick: 1 ConfigMap, 2 Deployments, 2 Services, 12 Jobs (its A/A copy included); phase6 with its A/A control: 2 conditions x 6 arms.
+        assertThat(result.resources).hasSize(17 + 5 + 12)
     }
 
     @Test

@@ -84,6 +84,36 @@ class SimulationTest {
         assertThat(perComparison).isLessThanOrEqualTo(0.05)
     }
 
+    /**
+     * The A/A check as the report decides it: P1 against its copy P1' in a Holm family of
+     * their own (the two figures), apart from the 12 protocol comparisons. With no bias it
+     * fails by chance in at most 5% of conditions; with P1' 10% dearer in CPU it fails about
+     * as often as [Power] says for that spread — and far more often than inside the protocol
+     * family of 14, where its first step needs p below α/14.
+     */
+    @Test
+    fun `A-A check in a family of its own - fails about 5 percent by chance, and catches a 10 percent bias as Power says`() {
+        fun split(family: List<ComparisonInput>) = family.partition { it.b == "P1'" }
+        val calibrated = SplittableRandom(20261129L)
+        val clean = (1..4000).map { Verdicts.decide(split(condition(calibrated, forks = 5)).first) }
+        val biased = SplittableRandom(20261130L)
+        val bias = { arm: Int, figure: Int -> if (arm == 4 && figure == 1) 1.10 else 1.0 }
+        val conditions = (1..1000).map { condition(biased, forks = 5, effect = bias) }
+        val own = conditions.map { Verdicts.decide(split(it).first) }
+        val shared = conditions.map { Verdicts.decide(it).filter { d -> d.b == "P1'" } }
+        val caught = { families: List<List<Decision>> -> families.count { f -> f.any { it.isBetter } }.toDouble() / families.size }
+        // P1 and P1' share the fork effect: their log ratio scatters by the trial noise of two measurements.
+        val sd = sqrt(2.0) * sigma(0.03)
+        val lone = Power.pairedT(ln(1.10), sd, 5, Verdicts.ALPHA / 2)
+        println("A/A family of its own: clean conditions failed ${pct(caught(clean))}; a 10% bias caught ${pct(caught(own))} " +
+            "(Power at the first Holm step ${pct(lone)}); inside the family of 14 ${pct(caught(shared))}")
+        // Holm over two independent tests fails 4.9% of clean conditions; 4,000 of them put 6% three standard errors above
+        // (a check at α per comparison, with no family, would fail 9.75%).
+        assertThat(caught(clean)).isLessThanOrEqualTo(0.06)
+        assertThat(caught(own)).isBetween(lone - 0.04, Power.pairedT(ln(1.10), sd, 5, Verdicts.ALPHA) + 0.04)
+        assertThat(caught(shared)).isLessThan(caught(own) - 0.2)
+    }
+
     /** Median of forksToDecide over inconclusive decisions that have one; "-" when none. */
     private fun medianForksToDecide(decisions: List<Decision>): String {
         val needs = decisions.mapNotNull { (it.outcome as? Outcome.Inconclusive)?.forksToDecide }.sorted()
