@@ -146,6 +146,33 @@ class ReportTest {
     }
 
     @Test
+    fun `a long A-A run is tallied in blocks of the main job's forks, with an exact interval and its p-values`() {
+        val aa = "$grpc (A/A)"
+        fun run(forks: Int, bias: Double): io.protobench.bench.measure.RunRecord {
+            val noise = java.util.SplittableRandom(11L)
+            return Fixtures.record(listOf("size=1kb vus=10", "size=1mb vus=10"), listOf(grpc, NULL_HOP, aa), forks) { _, kind, arm, fork ->
+                if (kind != TrialKind.COST) return@record null
+                val hop = when (arm) { NULL_HOP -> 0.0; aa -> 100.0 * bias; else -> 100.0 }
+                cost((300 + hop * (1 + 0.05 * (noise.nextDouble() - 0.5))) * jitter[(fork - 1) % 5], hopP50 = 1 + 0.1 * noise.nextDouble())
+            }
+        }
+        assertThat(AaCalibration.tally(run(5, 1.0))).`as`("one block is the run's own check").isNull()
+        val clean = AaCalibration.tally(run(22, 1.0))!!
+        assertThat(clean.blocks).isEqualTo(4)
+        assertThat(clean.checks).isEqualTo(4 * 2)
+        assertThat(clean.pValues).isEqualTo(4 * 2 * 2)
+        assertThat(clean.belowTen).isGreaterThanOrEqualTo(clean.belowFive)
+        val biased = AaCalibration.tally(run(20, 1.3))!!
+        assertThat(biased.failed).`as`("a 30% bias in hop CPU fails most blocks").isGreaterThanOrEqualTo(6)
+        assertThat(MarkdownReport.render(run(20, 1.3))).contains("4 blocks of 5 forks, ${biased.failed} of 8 condition checks failed")
+        // Clopper–Pearson: 0 of 8 gives 1 − 0.025^(1/8) above; 1 of 10 gives [0.25%, 44.5%].
+        assertThat(AaCalibration.clopperPearson(0, 8).second).isCloseTo(0.3694, org.assertj.core.api.Assertions.within(1e-4))
+        val one = AaCalibration.clopperPearson(1, 10)
+        assertThat(one.first).isCloseTo(0.00253, org.assertj.core.api.Assertions.within(1e-4))
+        assertThat(one.second).isCloseTo(0.4450, org.assertj.core.api.Assertions.within(1e-4))
+    }
+
+    @Test
     fun `tables give the arithmetic mean over forks, verdicts the geometric mean of ratios, and the method line names both`() {
         val totals = listOf(400.0, 800.0, 500.0, 1000.0, 450.0)
         val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(grpc, binary, NULL_HOP), 5) { _, kind, arm, fork ->

@@ -163,6 +163,7 @@ class RunCommand : CliktCommand(name = "run") {
             echo("\n" + texts("guide.title").removePrefix("## ") + " — ${texts("status.${record.status.name.lowercase()}")}:")
             guide.forEach { echo(it.removePrefix("- ").replace("**", "")) }
             AaCalibration.sentence(analyses, texts)?.let { echo(it) }
+            AaCalibration.tallySentence(record, texts)?.let { echo(it) }
         } catch (e: RuntimeException) {
             echo("cannot derive the guide (${e.javaClass.simpleName}: ${e.message}); run.json in ${store.dir} is kept", err = true)
             throw ProgramResult(EXIT_RUN_FAILED)

@@ -1,9 +1,12 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
 import io.protobench.bench.verdict.Power
+import org.apache.commons.statistics.distribution.BetaDistribution
 import kotlin.math.ln
 
 /**
@@ -43,6 +46,54 @@ object AaCalibration {
         val s = sensitivity(d) ?: return ""
         return t("aa.power", Numbers.percentText(BIAS_PERCENT / 100), Numbers.percentText(s.powerForBias),
             s.detectablePercent?.let { Numbers.percentText(it / 100) } ?: t("aa.power.none"), Numbers.percentText(POWER))
+    }
+
+    /** Forks per block of a long A/A run: the main job's forks, so each block is one quick's check. */
+    const val BLOCK_FORKS = 5
+
+    /**
+     * The A/A check repeated: a long run's complete forks cut into consecutive blocks of
+     * [BLOCK_FORKS], each block decided on its own as the main job would decide it. Over
+     * [checks] condition checks (a condition's A/A family in one block) [failed] called a
+     * difference; [interval] is the exact (Clopper–Pearson) 95% interval of that rate, to
+     * hold against the 5% a calibrated lab cannot exceed. The raw p-values of the A/A
+     * comparisons should be uniform: [belowFive] and [belowTen] of [pValues] fell below
+     * 0.05 and 0.10.
+     */
+    data class Tally(val blocks: Int, val checks: Int, val failed: Int, val interval: Pair<Double, Double>,
+                     val pValues: Int, val belowFive: Int, val belowTen: Int)
+
+    /** Null unless [record] has at least two blocks of complete forks with A/A comparisons. */
+    fun tally(record: RunRecord): Tally? {
+        val complete = record.forks.filter { it.status == ForkStatus.COMPLETE }.sortedBy { it.index }
+        val blocks = complete.chunked(BLOCK_FORKS).filter { it.size == BLOCK_FORKS }
+        if (blocks.size < 2) return null
+        val design = record.scenario.copy(forks = BLOCK_FORKS, maxForks = BLOCK_FORKS)
+        val checks = blocks.flatMap { forks ->
+            Analysis.of(record.copy(scenario = design, forks = forks)).flatMap { a -> a.families.map { it.aaDecisions } }
+        }.filter { it.isNotEmpty() }
+        if (checks.isEmpty()) return null
+        val failed = checks.count { family -> family.any { it.isBetter } }
+        val pValues = checks.flatten().mapNotNull { it.estimate.pValue }
+        return Tally(blocks.size, checks.size, failed, clopperPearson(failed, checks.size),
+            pValues.size, pValues.count { it < 0.05 }, pValues.count { it < 0.10 })
+    }
+
+    /** The exact two-sided 95% interval of a binomial rate, [k] of [n]. */
+    internal fun clopperPearson(k: Int, n: Int): Pair<Double, Double> {
+        require(n > 0 && k in 0..n) { "need 0 <= k <= n and n > 0, got $k of $n" }
+        val low = if (k == 0) 0.0 else BetaDistribution.of(k.toDouble(), (n - k + 1).toDouble()).inverseCumulativeProbability(0.025)
+        val high = if (k == n) 1.0 else BetaDistribution.of((k + 1).toDouble(), (n - k).toDouble()).inverseCumulativeProbability(0.975)
+        return low to high
+    }
+
+    /** The [tally] of [record] as a sentence; null when the run is too short for one. */
+    fun tallySentence(record: RunRecord, t: Texts = Texts.EN): String? {
+        val y = tally(record) ?: return null
+        return t("aa.tally", y.blocks, BLOCK_FORKS, y.failed, y.checks, Numbers.percentText(y.failed.toDouble() / y.checks),
+            Numbers.percentText(y.interval.first), Numbers.percentText(y.interval.second),
+            y.belowFive, y.pValues, Numbers.percentText(y.belowFive.toDouble() / y.pValues),
+            y.belowTen, Numbers.percentText(y.belowTen.toDouble() / y.pValues))
     }
 
     fun sentence(analyses: List<ConditionAnalysis>, t: Texts = Texts.EN): String? {

@@ -326,6 +326,7 @@ object MarkdownReport {
             appendLine()
             SelectionGuide.lines(analyses, t).forEach { appendLine(it) }
             AaCalibration.sentence(analyses, t)?.let { appendLine(); appendLine(it) }
+            AaCalibration.tallySentence(r, t)?.let { appendLine(); appendLine(it) }
             appendLine()
         }
 
