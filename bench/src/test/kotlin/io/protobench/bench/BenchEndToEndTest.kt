@@ -34,7 +34,8 @@ import io.protobench.bench.lab.ControlHttp
 import io.protobench.bench.lab.Remote
 import io.protobench.bench.lab.RemoteUnreachable
 import io.protobench.bench.lab.ServerSettingRejected
-import io.protobench.bench.lab.Environment
+import io.protobench.bench.measure.LinkRecord
+import io.protobench.bench.measure.RemoteServersRecord
 
 /**
  * Tiny scenarios through the lab's load driver and the real servers (their exec jars, built
@@ -73,15 +74,15 @@ class BenchEndToEndTest {
             assertThat(trial.figures[Figure.THROUGHPUT.key]).isPositive()
             assertThat(trial.figures[Figure.API_CPU_US.key]).isPositive()
             assertThat(trial.gateway!!.protocol).isEqualTo(trial.arm)
-            if (trial.kind == TrialKind.COST) assertThat(trial.load).isEqualTo("rate=$rate/s")
+            if (trial.kind == TrialKind.COST) assertThat(trial.load.label).isEqualTo("rate=$rate/s")
             // A fixed rate has due times, so the driver's own send delay is known; a closed probe has none.
             assertThat(trial.figures[Figure.SEND_DELAY_P99.key] != null).describedAs(trial.arm).isEqualTo(trial.kind == TrialKind.COST)
         }
         // The null hop never calls the data-server: its hop latency is zero and it moves no bytes on the hop.
         val nullHop = record.trials.filter { it.arm == "Null hop" }
         assertThat(nullHop).allSatisfy { assertThat(it.gateway!!.dataTransfer.totalBytes).isZero() }
-        assertThat(record.environment[Environment.LOAD_GENERATOR].toString()).startsWith("Proto-Bench load driver")
-        assertThat(record.environment).doesNotContainKey("k6")
+        assertThat(record.environment.loadGenerator).startsWith("Proto-Bench load driver")
+        assertThat(record.environment.k6).isNull()
         // Every trial was driven by the lab's driver: its own summary, and its CPU measured apart.
         assertThat(record.trials).allSatisfy { trial ->
             assertThat(trial.driver!!.timed.answered + trial.driver!!.warmUp.answered).isEqualTo(trial.correctAnswers + trial.wrongAnswers)
@@ -94,7 +95,7 @@ class BenchEndToEndTest {
             }
             assertThat(timed).isEqualTo(trial.driver!!.latency!!.count)
         }
-        assertThat(record.environment["gitCommit"]).isNotNull()
+        assertThat(record.environment.gitCommit).isNotNull()
         assertThat(record.planning).isNotNull()
 
         val report = Files.readString(ReportWriter.write(store.dir, record))
@@ -113,8 +114,8 @@ class BenchEndToEndTest {
      * the relay ran them, which it shortens by its own measured wake-ups (`Shaped.calibrated`),
      * or the [asked] RTT where netem delays instead.
      */
-    private fun leastRoundTrip(network: Map<*, *>, asked: Double): Double =
-        (network["relayOneWayMs"] as? Number)?.let { 2 * it.toDouble() } ?: asked
+    private fun leastRoundTrip(network: LinkRecord, asked: Double): Double =
+        network.relayOneWayMs?.let { 2 * it } ?: asked
 
     /** A short run of [workload] with the driver calling the data-server itself, and its record. */
     private fun runDirect(workload: String, results: Path, seed: Long, extra: String = "", network: NetworkProfile? = null): Pair<RunStore, RunRecord> {
@@ -146,8 +147,8 @@ class BenchEndToEndTest {
         val (store, record) = runDirect("sizes: [10kb]", results, 29, extra = "protocols: [HTTP/Binary, gRPC/Stream]", network = NetworkProfile.parse("rtt=30ms"))
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
-        val network = record.environment["network"] as Map<*, *>
-        assertThat(network["holds"]).isEqualTo(true)
+        val network = record.environment.network!!
+        assertThat(network.holds).isEqualTo(true)
         val roundTrip = leastRoundTrip(network, 30.0)
         assertThat(record.trials).isNotEmpty.allSatisfy { trial ->
             assertThat(trial.error).describedAs(trial.arm).isNull()
@@ -323,11 +324,11 @@ class BenchEndToEndTest {
             if (trial.arm.endsWith("pg")) assertThat(database).describedAs(trial.arm).isPositive() else assertThat(database).describedAs(trial.arm).isNull()
         }
         // The pg variant's data-servers were pointed at the cluster, its password kept out of the recorded commands.
-        val commands = record.environment["serverCommands"].toString()
+        val commands = record.environment.serverCommands.toString()
         assertThat(commands).contains("jdbc:postgresql://127.0.0.1:").doesNotContain("db.password")
-        assertThat((record.environment["postgresql"] as Map<*, *>)["version"]).isNotNull()
+        assertThat(record.environment.postgresql!!.version).isNotNull()
         // Stopped with the run and thrown away, its log kept: no server of the run's cluster is left.
-        val dataDir = Path.of((record.environment["postgresql"] as Map<*, *>)["dataDir"].toString())
+        val dataDir = Path.of(record.environment.postgresql!!.dataDir)
         assertThat(dataDir).doesNotExist()
         assertThat(store.dir.resolve("logs/postgres.log")).exists()
         assertThat(ProcessHandle.allProcesses().filter { p -> p.info().arguments().orElse(emptyArray()).any { it == dataDir.toString() } }.count()).isZero()
@@ -359,8 +360,8 @@ class BenchEndToEndTest {
             }
             assertThat(record.externalDatabase!!.variants).containsExactly("pg")
             assertThat(record.externalDatabase!!.schema).isEqualTo("lab_run")
-            assertThat(record.environment).doesNotContainKey("postgresql")
-            val commands = record.environment["serverCommands"].toString()
+            assertThat(record.environment.postgresql).isNull()
+            val commands = record.environment.serverCommands.toString()
             assertThat(commands).contains("--protobench.data.db.schema=lab_run").doesNotContain("db.password")
             assertThat(Files.readString(store.runJson)).doesNotContain(cluster.password)
             // The pg pairs wrote into lab_run (Flyway made it), the run's end emptied it, and the other members table is untouched.
@@ -475,15 +476,15 @@ class BenchEndToEndTest {
         val record = RunStore.load(BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options).dir)
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
-        val network = record.environment["network"] as Map<*, *>
-        assertThat(network["holds"]).isEqualTo(true)
-        assertThat((network["measuredRttMs"] as Number).toDouble()).isGreaterThanOrEqualTo(leastRoundTrip(network, 20.0))
-        assertThat((network["measuredBandwidthMbit"] as Number).toDouble()).isLessThan(110.0)
+        val network = record.environment.network!!
+        assertThat(network.holds).isEqualTo(true)
+        assertThat(network.measuredRttMs).isGreaterThanOrEqualTo(leastRoundTrip(network, 20.0))
+        assertThat(network.measuredBandwidthMbit).isLessThan(110.0)
         assertThat(record.resume!!.network).isEqualTo("rtt=20ms,bandwidth=100mbit")
-        val bare = record.environment["network · bare"] as Map<*, *>
-        assertThat(bare["holds"]).isEqualTo(true)
-        assertThat(bare["relayOneWayMs"]).describedAs("no delay, no relay").isNull()
-        assertThat((bare["measuredBandwidthMbit"] as Number).toDouble()).isLessThan(220.0)
+        val bare = record.environment.networkByVariant.getValue("bare")
+        assertThat(bare.holds).isEqualTo(true)
+        assertThat(bare.relayOneWayMs).describedAs("no delay, no relay").isNull()
+        assertThat(bare.measuredBandwidthMbit).isLessThan(220.0)
         val protocols = record.trials
         val least = mapOf("run-link" to leastRoundTrip(network, 20.0), "bare" to 0.0)
         assertThat(protocols.map { Variant.split(it.arm).second }.toSet()).containsExactlyInAnyOrder("run-link", "bare")
@@ -521,7 +522,7 @@ class BenchEndToEndTest {
             val record = RunStore.load(store.dir)
 
             assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
-            assertThat(record.environment["remote"]).isEqualTo(mapOf("dataServer" to "127.0.0.1:$httpPort:$grpcPort", "restartedPerFork" to true))
+            assertThat(record.environment.remote).isEqualTo(RemoteServersRecord(dataServer = "127.0.0.1:$httpPort:$grpcPort", restartedPerFork = true))
             // serve's control gave each of the two forks a fresh data-server: three JVMs in all.
             assertThat(servedStarts(remote)).isEqualTo(3)
             assertThat(record.resume!!.remote).isEqualTo("--data-server 127.0.0.1:$httpPort:$grpcPort")

@@ -1,5 +1,7 @@
 package io.protobench.bench
 
+import io.protobench.bench.measure.RunEnvironment
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.ConditionRecord
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkRecord
@@ -50,7 +52,7 @@ object Fixtures {
                 TrialKind.entries.flatMap { kind ->
                     arms.mapNotNull { arm ->
                         figures(c, kind, arm, fork)?.let {
-                            TrialRecord(c, arm, kind, fork, ++sequence, "2026-11-21T00:00:00Z", "rate=100/s", it, FINE_ANSWERS, 0)
+                            TrialRecord(c, arm, kind, fork, ++sequence, "2026-11-21T00:00:00Z", TrialLoad.rate(100), it, FINE_ANSWERS, 0)
                         }
                     }
                 }
@@ -59,7 +61,7 @@ object Fixtures {
         }
         return RunRecord(
             runId = "fixed", scenario = scenario(conditions, arms), options = emptyMap(),
-            environment = mapOf("cpuModel" to "Test CPU", "cpuCores" to 2),
+            environment = RunEnvironment(cpuModel = "Test CPU", cpuCores = 2),
             startedAt = "2026-11-21T00:00:00Z", finishedAt = "2026-11-21T00:10:00Z", status = RunStatus.COMPLETE,
             seed = 1, forks = forkRecords,
         )

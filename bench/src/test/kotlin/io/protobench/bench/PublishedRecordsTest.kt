@@ -1,6 +1,6 @@
 package io.protobench.bench
 
-import io.protobench.bench.lab.Environment
+import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.report.CsvReport
 import io.protobench.bench.report.MarkdownReport
@@ -38,9 +38,75 @@ class PublishedRecordsTest {
         val record = RunStore.load(published.first())
         val keys = record.trials.flatMap { it.figures.keys }.toSet()
         assertThat(keys).contains(Figure.DRIVER_CPU_US.key).noneMatch { it.startsWith("k6_") }
-        assertThat(Environment.loadGenerator(record.environment).toString()).startsWith("k6 v1.")
+        assertThat(record.environment.loadGenerator).startsWith("k6 v1.")
         assertThat(MarkdownReport.render(record)).contains("load generator `k6 v1.")
     }
+
+    /** A published record as its file holds it, before any upgrade. */
+    private fun raw(dir: Path): JsonNode = java.util.zip.GZIPInputStream(Files.newInputStream(dir.resolve("run.json.gz"))).use(RunStore.mapper::readTree)
+
+    private val gzipped get() = published.filter { Files.exists(it.resolve("run.json.gz")) }
+
+    @Test
+    fun `a k6-era record with variants reads its environment into typed fields, each variant's link by its name`() {
+        val dir = gzipped.first { dir -> raw(dir).let { it["schemaVersion"].asInt() == 2 && it["environment"].fieldNames().asSequence().any { key -> key.startsWith("network · ") } } }
+        val json = raw(dir)["environment"]
+        val env = RunStore.load(dir).environment
+
+        assertThat(env.cpuModel).isEqualTo(json["cpuModel"].asText()).isNotBlank()
+        assertThat(env.cpuCores).isEqualTo(json["cpuCores"].asInt()).isPositive()
+        assertThat(env.memoryTotalMb).isEqualTo(json["memoryTotalMb"].asLong())
+        assertThat(env.k6).isEqualTo(json["k6"].asText())
+        assertThat(env.loadGenerator).isEqualTo(json["k6"].asText()).startsWith("k6 v1.")
+        assertThat(env.serverJvmOptions).containsExactlyElementsOf(json["serverJvmOptions"].map { it.asText() })
+        val variants = json.fieldNames().asSequence().filter { it.startsWith("network · ") }.map { it.removePrefix("network · ") }.toList()
+        assertThat(env.networkByVariant.keys).containsExactlyElementsOf(variants)
+        env.networkByVariant.forEach { (variant, link) ->
+            val linkJson = json["network · $variant"]
+            assertThat(link.profile).isEqualTo(linkJson["profile"].asText())
+            assertThat(link.refused).isEqualTo(linkJson["refused"]?.asText())
+            assertThat(link.measuredRttMs).isEqualTo(linkJson["measuredRttMs"]?.asDouble())
+        }
+        assertThat(env.networkByVariant.values).anyMatch { it.refused != null }.anyMatch { it.holds == true }
+        assertThat(env.other).isEmpty()
+    }
+
+    @Test
+    fun `a record of the lab's own driver names it as its load generator, and a run's own link reads typed`() {
+        val driven = RunStore.load(gzipped.first { raw(it)["schemaVersion"].asInt() == 3 })
+        assertThat(driven.environment.loadGenerator).startsWith("Proto-Bench load driver")
+        assertThat(driven.environment.k6).isNull()
+        assertThat(driven.environment.cpuCores).isPositive()
+
+        val linked = gzipped.first { raw(it)["environment"].has("network") }
+        val link = RunStore.load(linked).environment.network!!
+        assertThat(link.profile).isEqualTo(raw(linked)["environment"]["network"]["profile"].asText())
+        assertThat(link.holds).isTrue()
+        assertThat(link.relayOneWayMs).isPositive()
+    }
+
+    @Test
+    fun `every published record written again keeps its environment and its trials' loads byte for byte`(@org.junit.jupiter.api.io.TempDir tmp: Path) {
+        for (dir in published) {
+            val record = RunStore.load(dir)
+            val store = RunStore(Files.createDirectories(tmp.resolve(dir.fileName.toString())))
+            store.save(record)
+            val original = if (Files.exists(dir.resolve("run.json.gz"))) raw(dir) else RunStore.mapper.readTree(dir.resolve("run.json").toFile())
+            val written = RunStore.mapper.readTree(store.runJson.toFile())
+
+            assertThat(text(written["environment"])).describedAs(dir.toString()).isEqualTo(text(original["environment"]))
+            assertThat(loads(written)).describedAs(dir.toString()).isEqualTo(loads(original)).isNotEmpty()
+            assertThat(RunStore.load(store.dir)).describedAs(dir.toString()).isEqualTo(record)
+        }
+    }
+
+    private fun text(node: JsonNode): String = RunStore.mapper.writeValueAsString(node)
+
+    /** Every trial's and warm-up's load as run.json writes it, in record order. */
+    private fun loads(record: JsonNode): List<String> =
+        record["forks"].flatMap { fork -> (fork["trials"].orEmpty() + fork["warmIns"].orEmpty()).map { it["load"].asText() } }
+
+    private fun JsonNode?.orEmpty(): List<JsonNode> = this?.toList().orEmpty()
 
     @Test
     fun `a record written today reads back equal, its choices under their stable names`(@org.junit.jupiter.api.io.TempDir tmp: Path) {

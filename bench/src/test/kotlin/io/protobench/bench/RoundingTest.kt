@@ -1,5 +1,6 @@
 package io.protobench.bench
 
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test
 /** CPU per request counted in clock ticks: how coarse that is, and what it does to verdicts. */
 class RoundingTest {
     private fun trial(answers: Long, figures: Map<String, Double?>) =
-        TrialRecord("size=1kb", "gRPC/Unary", TrialKind.COST, 1, 1, "2026-11-26T00:00:00Z", "rate=107/s", figures, answers, 0)
+        TrialRecord("size=1kb", "gRPC/Unary", TrialKind.COST, 1, 1, "2026-11-26T00:00:00Z", TrialLoad.rate(107), figures, answers, 0)
 
     @Test
     fun `a trial's rounding counts each process read, spread over its answers`() {

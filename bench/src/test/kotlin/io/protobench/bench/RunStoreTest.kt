@@ -1,5 +1,6 @@
 package io.protobench.bench
 
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import org.assertj.core.api.Assertions.assertThat
@@ -12,7 +13,7 @@ import io.protobench.bench.run.RunStore
 class RunStoreTest {
     private fun record(status: RunStatus, failure: String? = null) = RunRecord(
         runId = "r", scenario = Fixtures.scenario(listOf("c"), listOf("p")),
-        options = emptyMap(), environment = emptyMap(), startedAt = "t", status = status, failure = failure, seed = 1,
+        options = emptyMap(), environment = RunEnvironment.NONE, startedAt = "t", status = status, failure = failure, seed = 1,
     )
 
     @Test

@@ -1,7 +1,7 @@
 package io.protobench.bench.compare
 
-import io.protobench.bench.lab.Environment
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
@@ -46,8 +46,11 @@ object RunComparison {
      */
     val YARDSTICK_FIGURES = listOf(Figure.DRIVER_CPU_US, Figure.API_CPU_US)
 
-    /** The machine facts two compared runs must share (environment keys). */
-    private val MACHINE = listOf("cpuModel", "cpuCores", "memoryTotalMb", "kernel")
+    /** The machine facts two compared runs must share, by their names in run.json's environment. */
+    private val MACHINE: List<Pair<String, (RunEnvironment) -> Any?>> = listOf(
+        "cpuModel" to RunEnvironment::cpuModel, "cpuCores" to RunEnvironment::cpuCores,
+        "memoryTotalMb" to RunEnvironment::memoryTotalMb, "kernel" to RunEnvironment::kernel,
+    )
 
     /**
      * Compares run [a] with run [b]. [margin] overrides the runs' margin of equivalence; [force]
@@ -209,21 +212,22 @@ object RunComparison {
      * the servers' JVM options, JDKs and arguments, and the settings of variants both have).
      */
     internal fun differences(a: RunRecord, b: RunRecord): List<Difference> {
-        val fields = MACHINE.map { key -> key to { r: RunRecord -> text(r.environment[key]) } } + listOf(
+        val fields = MACHINE.map { (key, fact) -> key to { r: RunRecord -> text(fact(r.environment)) } } + listOf(
             "scenario mode" to { r: RunRecord -> r.scenario.mode.id },
             // Direct and through the gateway, "hop" names two different things.
             "topology" to { r: RunRecord -> r.scenario.topology.id },
             "durationMs" to { r: RunRecord -> r.scenario.durationMs.toString() },
             "utilisation" to { r: RunRecord -> r.scenario.utilisation.toString() },
-            "server JVM options" to { r: RunRecord -> text(r.resume?.jvmOptions ?: r.environment["serverJvmOptions"]) },
+            "server JVM options" to { r: RunRecord -> text(r.resume?.jvmOptions ?: r.environment.serverJvmOptions) },
             "gateway arguments" to { r: RunRecord -> text(r.resume?.gatewayArguments ?: r.options["gateway"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
             "data-server arguments" to { r: RunRecord -> text(r.resume?.dataServerArguments ?: r.options["dataServer"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
         )
         val variantsB = b.scenario.variants.associateBy { it.name }
         val shared = a.scenario.variants.filter { it.name in variantsB }
         // The servers' JDK, and that of each variant both runs have ("serverJdk · name").
-        val jdks = (listOf(null) + shared.map { it.name }).map { Variant.label("serverJdk", it) }
-            .map { key -> key to { r: RunRecord -> text(r.environment[key]) } }
+        val jdks = (listOf(null) + shared.map { it.name }).map { variant ->
+            Variant.label("serverJdk", variant) to { r: RunRecord -> text(if (variant == null) r.environment.serverJdk else r.environment.serverJdkByVariant[variant]) }
+        }
         val variants = shared.map { v ->
             "variant ${v.name}" to { r: RunRecord -> text(r.scenario.variants.first { it.name == v.name }.settings) }
         }
@@ -236,25 +240,23 @@ object RunComparison {
 
     /** What differs besides, for information: source revision, libraries, the load generator (k6 in older records), the CLI's JDK. */
     private fun versions(a: RunRecord, b: RunRecord): List<Difference> {
-        val libsA = a.environment["libraries"] as? Map<*, *> ?: emptyMap<Any, Any>()
-        val libsB = b.environment["libraries"] as? Map<*, *> ?: emptyMap<Any, Any>()
-        val libraries = (libsA.keys + libsB.keys).map { it.toString() }.distinct().sorted().map { name ->
-            Difference(name, text(libsA[name]), text(libsB[name]))
-        }
-        val tools = listOf("gitCommit" to "commit", "gitDirty" to "uncommitted changes", Environment.LOAD_GENERATOR to "load generator", "k6" to "k6", "jdk" to "CLI JDK").map { (key, field) ->
-            Difference(field, text(a.environment[key]), text(b.environment[key]))
-        }
+        val libsA = a.environment.libraries.orEmpty()
+        val libsB = b.environment.libraries.orEmpty()
+        val libraries = (libsA.keys + libsB.keys).distinct().sorted().map { name -> Difference(name, text(libsA[name]), text(libsB[name])) }
+        val tools = listOf<Pair<String, (RunEnvironment) -> Any?>>(
+            "commit" to RunEnvironment::gitCommit, "uncommitted changes" to RunEnvironment::gitDirty,
+            "load generator" to RunEnvironment::loadGenerator, "CLI JDK" to RunEnvironment::jdk,
+        ).map { (field, fact) -> Difference(field, text(fact(a.environment)), text(fact(b.environment))) }
         return (tools + libraries).filter { it.a != it.b }
     }
 
     private fun facts(side: Side, r: RunRecord) = RunFacts(
         side = side, runId = r.runId, scenario = r.scenario.name,
-        commit = r.environment["gitCommit"]?.toString(), dirty = r.environment["gitDirty"] as? Boolean,
-        machine = listOfNotNull(
-            r.environment["cpuModel"]?.toString(), r.environment["cpuCores"]?.let { "$it cores" },
-            r.environment["memoryTotalMb"]?.let { "$it MB" }, r.environment["kernel"]?.let { "kernel $it" },
-        ).joinToString(", ").ifEmpty { "not recorded" },
-        jdk = (r.environment["serverJdk"] ?: r.environment["jdk"])?.toString()?.substringBefore(";") ?: "not recorded",
+        commit = r.environment.gitCommit, dirty = r.environment.gitDirty,
+        machine = with(r.environment) {
+            listOfNotNull(cpuModel, cpuCores?.let { "$it cores" }, memoryTotalMb?.let { "$it MB" }, kernel?.let { "kernel $it" })
+        }.joinToString(", ").ifEmpty { "not recorded" },
+        jdk = (r.environment.serverJdk ?: r.environment.jdk)?.substringBefore(";") ?: "not recorded",
         startedAt = r.startedAt, status = r.status, failure = r.failure, margin = r.scenario.margin,
     )
 

@@ -1,7 +1,7 @@
 package io.protobench.bench.crossover
 
-import io.protobench.bench.lab.Environment
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunStatus
 import java.nio.file.Files
 import java.nio.file.Path
@@ -37,8 +37,8 @@ data class CrossoverRecord(
     val status: RunStatus,
     val finishedAt: String? = null,
     val stoppedBecause: String? = null,
-    /** The machine, as the first point's run recorded it. */
-    val machine: Map<String, Any?> = emptyMap(),
+    /** The machine and the build, as the first point's run recorded them ([RunEnvironment.machine]); none before a point ran. */
+    val machine: RunEnvironment = RunEnvironment.NONE,
     val points: List<PointRecord> = emptyList(),
 ) {
     val figureTitle: String get() = Figure.byKey(figure)?.title ?: figure
@@ -49,9 +49,6 @@ data class CrossoverRecord(
         const val SCHEMA_VERSION = 1
         const val JSON = "crossover.json"
         const val MARKDOWN = "crossover.md"
-
-        /** What of a run's environment describes the machine and the build. */
-        val MACHINE_KEYS = listOf("cpuModel", "cpuCores", "memoryTotalMb", "kernel", "serverJdk", Environment.LOAD_GENERATOR, "k6", "gitCommit", "gitDirty", "placement")
 
         fun load(dir: Path): CrossoverRecord {
             val file = if (Files.isDirectory(dir)) dir.resolve(JSON) else dir

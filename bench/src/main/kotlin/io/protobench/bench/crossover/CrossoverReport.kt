@@ -1,6 +1,6 @@
 package io.protobench.bench.crossover
 
-import io.protobench.bench.lab.Environment
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.report.Numbers
@@ -102,15 +102,15 @@ object CrossoverReport {
         return if (minutes < 1) "under a minute" else "$minutes min"
     }
 
-    private fun machine(m: Map<String, Any?>): String {
-        if (m.values.all { it == null }) return "not recorded (no point was run)"
+    private fun machine(m: RunEnvironment): String {
+        if (m == RunEnvironment.NONE) return "not recorded (no point was run)"
         return listOfNotNull(
-            m["cpuModel"]?.let { "$it, ${m["cpuCores"]} cores" + (m["memoryTotalMb"]?.let { mb -> ", $mb MB" } ?: "") },
-            m["kernel"]?.let { "kernel $it" },
-            m["serverJdk"]?.let { "servers' JDK $it" },
-            Environment.loadGenerator(m)?.let { "`$it`" },
-            m["gitCommit"]?.let { "commit `$it`" + if (m["gitDirty"] == true) " (with uncommitted changes)" else "" },
-            m["placement"]?.let { "CPU placement: $it" },
+            m.cpuModel?.let { "$it, ${m.cpuCores} cores" + (m.memoryTotalMb?.let { mb -> ", $mb MB" } ?: "") },
+            m.kernel?.let { "kernel $it" },
+            m.serverJdk?.let { "servers' JDK $it" },
+            m.loadGenerator?.let { "`$it`" },
+            m.gitCommit?.let { "commit `$it`" + if (m.gitDirty == true) " (with uncommitted changes)" else "" },
+            m.placement?.let { "CPU placement: $it" },
         ).joinToString("; ")
     }
 }

@@ -1,5 +1,6 @@
 package io.protobench.bench.crossover
 
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.report.ReportWriter
@@ -111,7 +112,7 @@ class CrossoverRun(
         return try {
             val run = points.run(probe.n, plan.scenario(probe.n, probe.position), folder)
             lastStatus = run.status
-            if (record.machine.isEmpty()) record = record.copy(machine = CrossoverRecord.MACHINE_KEYS.associateWith { run.environment[it] })
+            if (record.machine == RunEnvironment.NONE) record = record.copy(machine = run.environment.machine())
             val failure = if (run.status == RunStatus.COMPLETE) null else "its run ended ${run.status.name.lowercase()}: ${run.failure ?: "see its report"}"
             PointMeasurement(PointVerdict.decision(run), folder, seconds(), failure).also { m ->
                 if (failure == null) progress("crossover: point ${probe.n} at ${plan.axis.display(probe.position)}: ${m.decision?.let(io.protobench.bench.report.MarkdownReport::sentence) ?: "no decision"}")

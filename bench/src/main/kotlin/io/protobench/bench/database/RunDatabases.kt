@@ -1,6 +1,7 @@
 package io.protobench.bench.database
 
 import io.protobench.bench.measure.ExternalDatabaseRecord
+import io.protobench.bench.measure.PostgresClusterRecord
 import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.Variant
@@ -60,13 +61,10 @@ class RunDatabases private constructor(
             scenario.variants.filter(::writesExternally).map { it.name })
     }
 
-    /** For run.json: the cluster's version, address and settings. */
-    fun records(): Map<String, Any> = cluster?.let { c ->
-        mapOf("postgresql" to mapOf(
-            "version" to c.state.version, "jdbcUrl" to c.jdbcUrl, "dataDir" to c.dataDir.toString(), "serverAccount" to c.state.serverAccount,
-            "settings" to BenchmarkSettings.ALL.associate { it.name to it.value },
-        ))
-    } ?: emptyMap()
+    /** For run.json: the cluster's version, address and settings; null without one. */
+    fun clusterRecord(): PostgresClusterRecord? = cluster?.let { c ->
+        PostgresClusterRecord(c.state.version, c.jdbcUrl, c.dataDir.toString(), c.state.serverAccount, BenchmarkSettings.ALL.associate { it.name to it.value })
+    }
 
     override fun close() {
         external?.let { db -> db.emptyMembers()?.let(progress) ?: progress("emptied ${db.schema}.members in ${db.jdbcUrl}") }

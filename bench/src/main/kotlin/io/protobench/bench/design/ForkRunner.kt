@@ -11,6 +11,7 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.SoakRecord
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.ToolRunRecord
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.measure.WarmInRecord
@@ -215,7 +216,7 @@ class ForkRunner(
             val interrupted = stopping.get()
             val alive = interrupted || servers.alive()
             val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
-            val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, offered.label,
+            val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, TrialLoad.of(offered),
                 sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, null, sample.gateway, round, sample.driver)
             fork = fork.copy(trials = fork.trials + trial)
             r = keep(r.withFork(fork))
@@ -372,7 +373,7 @@ class ForkRunner(
         collected.exceptionOrNull()?.let { progress("fork $index: could not collect the servers' heaps before $arm's warm-up: ${it.message}") }
         val soak = settle(servers, listOf(cell), offered, Duration.ZERO, minOf(Soak.WARM_UP_CAP, scenario.soak.max), Soak.WARM_UP_WINDOW, SoakPolicy::armQuiet)
         if (!soak.settled) progress("fork $index: $arm ${cell.condition.label} warm-up at ${offered.label} NOT quiet after ${soak.seconds.toLong()} s")
-        return WarmInRecord(cell.condition.label, offered.label, soak, arm, collected.getOrNull(),
+        return WarmInRecord(cell.condition.label, TrialLoad.of(offered), soak, arm, collected.getOrNull(),
             collected.exceptionOrNull()?.let { it.message ?: it.javaClass.simpleName } ?: collected.getOrNull()?.dataServerProblem)
     }
 

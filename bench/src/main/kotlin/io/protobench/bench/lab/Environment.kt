@@ -1,5 +1,6 @@
 package io.protobench.bench.lab
 
+import io.protobench.bench.measure.RunEnvironment
 import java.nio.file.Files
 import java.nio.file.Path
 import java.util.Properties
@@ -7,27 +8,20 @@ import java.util.concurrent.TimeUnit
 
 /** What a run was measured on: machine, JVM, library and tool versions, source revision. */
 object Environment {
-    fun capture(projectDir: Path, loadGenerator: String, jvmOptions: List<String>, processes: List<String> = CpuPlacement.PROCESSES): Map<String, Any?> = linkedMapOf(
-        "cpuModel" to cpuModel(),
-        "cpuCores" to Runtime.getRuntime().availableProcessors(),
-        "memoryTotalMb" to memTotalMb(),
-        "kernel" to read("/proc/sys/kernel/osrelease"),
-        "os" to "${System.getProperty("os.name")} ${System.getProperty("os.arch")}",
-        "jdk" to "${System.getProperty("java.vendor")} ${System.getProperty("java.runtime.version")}",
-        "serverJvmOptions" to jvmOptions,
-        LOAD_GENERATOR to loadGenerator,
-        "libraries" to libraryVersions(),
-        "gitCommit" to git(projectDir, "rev-parse", "HEAD"),
-        "gitDirty" to git(projectDir, "status", "--porcelain")?.let { it.isNotBlank() },
-        "processesSharingCpus" to CpuPlacement.sharing(processes),
+    fun capture(projectDir: Path, loadGenerator: String, jvmOptions: List<String>, processes: List<String> = CpuPlacement.PROCESSES) = RunEnvironment(
+        cpuModel = cpuModel(),
+        cpuCores = Runtime.getRuntime().availableProcessors(),
+        memoryTotalMb = memTotalMb(),
+        kernel = read("/proc/sys/kernel/osrelease"),
+        os = "${System.getProperty("os.name")} ${System.getProperty("os.arch")}",
+        jdk = "${System.getProperty("java.vendor")} ${System.getProperty("java.runtime.version")}",
+        serverJvmOptions = jvmOptions,
+        loadGenerator = loadGenerator,
+        libraries = libraryVersions(),
+        gitCommit = git(projectDir, "rev-parse", "HEAD"),
+        gitDirty = git(projectDir, "status", "--porcelain")?.let { it.isNotBlank() },
+        processesSharingCpus = CpuPlacement.sharing(processes),
     )
-
-    /** The key of the load generator's name and version (`k6` in records before the lab's own driver). */
-    const val LOAD_GENERATOR = "loadGenerator"
-
-    /** The load generator [environment] names, whichever key its record used. */
-    fun loadGenerator(environment: Map<String, Any?>): Any? =
-        environment[LOAD_GENERATOR] ?: environment["k6"]?.toString()?.let { if (it.startsWith("k6")) it else "k6 $it" }
 
     private fun cpuModel(): String? = runCatching {
         Files.readAllLines(Path.of("/proc/cpuinfo")).firstOrNull { it.startsWith("model name") }?.substringAfter(":")?.trim()

@@ -4,6 +4,8 @@ import io.protobench.bench.database.ExternalDatabaseRefused
 import io.protobench.bench.database.RunDatabases
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.ExternalDatabaseRecord
+import io.protobench.bench.measure.RemoteServersRecord
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.SeedTool
 import io.protobench.bench.scenario.Topology
@@ -109,12 +111,14 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         private val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning, processes = processes)
         private val local: LocalLab
 
-        override val environment: Map<String, Any?> = with(prepared) {
-            Environment.capture(projectDir, loadGenerator(prepared, scenario.topology), options.jvmOptions, processes) +
-                mapOf("placement" to placement.note, "childEnvironment" to ChildEnvironment.inherited().keys.toList(),
-                    "serverJava" to toolchain.java.toString(), "serverJdk" to toolchain.javaVersion()) +
-                variantJdks.mapKeys { (name, _) -> "serverJdk · $name" }.mapValues { (_, jdk) -> jdk.toString() } +
-                networks.records(scenario.variants) + databases.records() + remoteRecord(options.remote, served != null)
+        override val environment: RunEnvironment = with(prepared) {
+            Environment.capture(projectDir, loadGenerator(prepared, scenario.topology), options.jvmOptions, processes).copy(
+                placement = placement.note, childEnvironment = ChildEnvironment.inherited().keys.toList(),
+                serverJava = toolchain.java.toString(), serverJdk = toolchain.javaVersion(),
+                serverJdkByVariant = variantJdks.mapValues { (_, jdk) -> jdk.toString() },
+                network = networks.runRecord(), networkByVariant = networks.variantRecords(scenario.variants),
+                postgresql = databases.clusterRecord(), remote = remoteRecord(options.remote, served != null),
+            )
         }
 
         override val externalDatabase: ExternalDatabaseRecord? = databases.externalRecord(scenario)
@@ -139,7 +143,7 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
             return "Proto-Bench load driver ${prepared.driverJar.fileName} ($clients; ${DriverProcess.JVM_OPTIONS.joinToString(" ")})"
         }
 
-        override fun started(): Map<String, Any?> = mapOf("serverCommands" to local.lastCommands)
+        override fun serverCommands(): Map<String, List<String>> = local.lastCommands
 
         override fun stopChildren() = children.killAll()
 
@@ -164,9 +168,9 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
     }
 
     /** run.json's environment: which server runs elsewhere, at what address, and whether each fork restarts it. */
-    private fun remoteRecord(remote: Remote?, restarted: Boolean): Map<String, Any?> = when (remote) {
-        null -> emptyMap()
-        is Remote.DataServer -> mapOf(REMOTE_KEY to mapOf("dataServer" to remote.text, RESTARTED_KEY to restarted))
-        is Remote.Gateway -> mapOf(REMOTE_KEY to mapOf("gateway" to remote.text, RESTARTED_KEY to restarted))
+    private fun remoteRecord(remote: Remote?, restarted: Boolean): RemoteServersRecord? = when (remote) {
+        null -> null
+        is Remote.DataServer -> RemoteServersRecord(dataServer = remote.text, restartedPerFork = restarted)
+        is Remote.Gateway -> RemoteServersRecord(gateway = remote.text, restartedPerFork = restarted)
     }
 }

@@ -186,12 +186,6 @@ fun remoteRefusal(remote: Remote, scenario: io.protobench.bench.scenario.Scenari
     }
 }
 
-/** run.json's environment key of the remote servers (see [Remote]). */
-const val REMOTE_KEY = "remote"
-
-/** Under [REMOTE_KEY]: whether `serve` restarted the remote servers before every fork. */
-const val RESTARTED_KEY = "restartedPerFork"
-
 /** The command-line form of [remote], as `resume` gives it back: `--data-server HOST:HTTP:GRPC` or `--gateway URL`. */
 fun remoteFlag(remote: Remote): String = when (remote) {
     is Remote.DataServer -> "--data-server ${remote.text}"

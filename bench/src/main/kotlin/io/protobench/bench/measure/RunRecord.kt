@@ -13,7 +13,7 @@ data class RunRecord(
     val scenario: ScenarioRecord,
     /** Command-line options as given, after defaults. */
     val options: Map<String, String>,
-    val environment: Map<String, Any?>,
+    val environment: RunEnvironment,
     val startedAt: String,
     val finishedAt: String? = null,
     val status: RunStatus,
@@ -204,7 +204,7 @@ data class ToolRunRecord(
  */
 data class WarmInRecord(
     val condition: String,
-    val load: String,
+    val load: TrialLoad,
     val soak: SoakRecord,
     val arm: String? = null,
     val collected: io.protobench.contract.metrics.HeapsCollected? = null,
@@ -249,7 +249,7 @@ data class TrialRecord(
     val sequence: Int,
     val startedAt: String,
     /** The load offered: "vus=10" or "rate=1500/s". */
-    val load: String,
+    val load: TrialLoad,
     /** Figures derived from the load driver, the gateway and /proc, by [Figure] key; null when unavailable. */
     val figures: Map<String, Double?>,
     /** Answers the load generator judged: the expected status with the exact expected size, or not. */

@@ -7,6 +7,7 @@ import io.protobench.bench.network.NetnsLink
 import io.protobench.bench.network.NetworkCapabilities
 import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.Shaped
+import io.protobench.bench.measure.LinkRecord
 import java.net.InetSocketAddress
 
 /** What a server launch needs of a shaped link. [HopNetwork] is the real one; tests fake it. */
@@ -18,7 +19,7 @@ interface HopLink : AutoCloseable {
     fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?>
 
     /** run.json's account of the link: the profile, how it was applied, and what was measured. */
-    val record: Map<String, Any?>
+    val record: LinkRecord
 
     /** The link's round trip as measured before the run, in ms: what every request across it waits at least. */
     val roundTripMs: Double
@@ -60,18 +61,18 @@ class HopNetwork private constructor(
         return relay.address to relay
     }
 
-    override val record: Map<String, Any?>
-        get() = mapOf(
-            "profile" to check.profile.name,
-            "asked" to check.profile.describe,
-            "applied" to check.applied,
-            "measuredRttMs" to check.rtt?.measuredMs,
-            "relayOneWayMs" to check.relayOneWayMs,
-            "measuredBandwidthMbit" to check.bandwidthMbit,
-            "measuredAnswerMs" to check.answerMs,
-            "answerAtRateMs" to check.answerAtRateMs,
-            "holds" to check.holds,
-            "relayCpu" to if (shaped.relays) "the delay relay runs in the bench process: its CPU is not in the servers' figures" else null,
+    override val record: LinkRecord
+        get() = LinkRecord(
+            profile = check.profile.name,
+            asked = check.profile.describe,
+            applied = check.applied,
+            measuredRttMs = check.rtt?.measuredMs,
+            relayOneWayMs = check.relayOneWayMs,
+            measuredBandwidthMbit = check.bandwidthMbit,
+            measuredAnswerMs = check.answerMs,
+            answerAtRateMs = check.answerAtRateMs,
+            holds = check.holds,
+            relayCpu = if (shaped.relays) "the delay relay runs in the bench process: its CPU is not in the servers' figures" else null,
         )
 
     override val roundTripMs: Double get() = check.rtt?.measuredMs ?: 0.0

@@ -3,6 +3,7 @@ package io.protobench.bench.network
 import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetworkProfile
+import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.lab.ServerSettingRejected
 
@@ -37,22 +38,20 @@ class HopNetworks private constructor(
         return links.getValue(profile)
     }
 
-    /** run.json's environment: the run's link under `network`, each variant's under `network · <variant>`. */
-    fun records(variants: List<Variant>): Map<String, Any?> =
-        (runLink?.let { mapOf("network" to it.record) } ?: emptyMap()) +
-            variants.mapNotNull { variant ->
-                val profile = variant.network ?: return@mapNotNull null
-                recordKey(variant.name) to (links[profile]?.record ?: mapOf("profile" to profile, "refused" to refusals[profile]))
-            }.toMap()
+    /** run.json's account of the run's own link; null: loopback. */
+    fun runRecord(): LinkRecord? = runLink?.record
+
+    /** run.json's account of each variant's link, by variant: what was measured, or why it was refused. */
+    fun variantRecords(variants: List<Variant>): Map<String, LinkRecord> = variants.mapNotNull { variant ->
+        val profile = variant.network ?: return@mapNotNull null
+        variant.name to (links[profile]?.record ?: LinkRecord(profile, refused = refusals[profile]))
+    }.toMap()
 
     override fun close() {
         (links.values + listOfNotNull(runLink)).forEach { runCatching { it.close() } }
     }
 
     companion object {
-        /** The run.json environment key of [variant]'s link: `network · region`. */
-        fun recordKey(variant: String) = "network${Variant.SEPARATOR}$variant"
-
         val NONE = HopNetworks(null, emptyMap(), emptyMap())
 
         /**

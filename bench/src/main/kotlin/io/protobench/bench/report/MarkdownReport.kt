@@ -1,13 +1,14 @@
 package io.protobench.bench.report
 
-import io.protobench.bench.lab.Environment
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
+import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RemoteServersRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialFigures
@@ -18,8 +19,6 @@ import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.text.Texts
 import io.protobench.bench.design.FixedRates
-import io.protobench.bench.lab.REMOTE_KEY
-import io.protobench.bench.network.HopNetworks
 
 /**
  * report.md: per condition the hop's cost and latency, capacity, the decisions, the guide,
@@ -110,13 +109,13 @@ object MarkdownReport {
             appendLine(s.description)
             appendLine()
             appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — $it" } ?: "", r.startedAt, r.finishedAt ?: "–"))
-            appendLine(t("header.machine", env["cpuModel"], env["cpuCores"], env["memoryTotalMb"], env["kernel"]))
-            appendLine(t("header.jdk", env["serverJdk"] ?: env["jdk"], env["jdk"], (env["serverJvmOptions"] as? List<*>)?.joinToString(" "), Environment.loadGenerator(env)))
-            appendLine(t("header.libraries", (env["libraries"] as? Map<*, *>)?.entries?.joinToString { "${it.key} ${it.value}" }))
-            appendLine(t("header.source", env["gitCommit"], if (env["gitDirty"] == true) t("header.dirty") else ""))
-            appendLine(t("header.placement", env["processesSharingCpus"], env["placement"] ?: t("header.not-recorded")))
+            appendLine(t("header.machine", env.cpuModel, env.cpuCores, env.memoryTotalMb, env.kernel))
+            appendLine(t("header.jdk", env.serverJdk ?: env.jdk, env.jdk, env.serverJvmOptions?.joinToString(" "), env.loadGenerator))
+            appendLine(t("header.libraries", env.libraries?.entries?.joinToString { "${it.key} ${it.value}" }))
+            appendLine(t("header.source", env.gitCommit, if (env.gitDirty == true) t("header.dirty") else ""))
+            appendLine(t("header.placement", env.processesSharingCpus, env.placement ?: t("header.not-recorded")))
             flagsAndLeftOut(out)
-            val remote = (env[io.protobench.bench.lab.REMOTE_KEY] as? Map<*, *>)?.let(::remoteLine)
+            val remote = env.remote?.let(::remoteLine)
             when {
                 s.topology == Topology.DIRECT -> {
                     appendLine(t("header.topology.direct"))
@@ -126,10 +125,10 @@ object MarkdownReport {
                         r.trials.any { TrialFigures.warmsUpFirst(it) } -> appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
                         r.trials.any { TrialFigures.tagsConnections(it) } -> appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
                     }
-                    if (remote != null) appendLine(remote) else networkLines(env, direct = true).forEach(::appendLine)
+                    if (remote != null) appendLine(remote) else networkLines(direct = true).forEach(::appendLine)
                 }
                 remote != null -> appendLine(remote)
-                else -> networkLines(env, direct = false).forEach(::appendLine)
+                else -> networkLines(direct = false).forEach(::appendLine)
             }
             appendLine(t("header.design", t("mode.${s.mode.id}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
@@ -202,7 +201,7 @@ object MarkdownReport {
                 fun props(map: Map<String, String>) = map.entries.joinToString("<br>") { "`${it.key}=${it.value}`" }.ifEmpty { "–" }
                 val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { readBack(it.settings) }.distinct()
                     .joinToString("; ").ifEmpty { "–" }
-                val jdk = v.jdk?.let { r.environment["serverJdk · ${v.name}"] ?: it } ?: t("variants.runs")
+                val jdk = v.jdk?.let { r.environment.serverJdkByVariant[v.name] ?: it } ?: t("variants.runs")
                 appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | ${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
                     "${v.heap ?: t("variants.runs")} | $jdk | $readBack |")
             }
@@ -384,19 +383,15 @@ object MarkdownReport {
         }
 
         /** Which server another host ran, at what address, and what that means for forks and CPU figures. */
-        private fun remoteLine(remote: Map<*, *>): String {
-            val fresh = if (remote["restartedPerFork"] == true) ".fresh" else ""
-            return remote["gateway"]?.let { t("header.remote.gateway$fresh", it) } ?: t("header.remote.data-server$fresh", remote["dataServer"])
+        private fun remoteLine(remote: RemoteServersRecord): String {
+            val fresh = if (remote.restartedPerFork) ".fresh" else ""
+            return remote.gateway?.let { t("header.remote.gateway$fresh", it) } ?: t("header.remote.data-server$fresh", remote.dataServer)
         }
 
-        /**
-         * Where the hop ran: loopback, or the link of a network profile with what was applied and
-         * measured before the run; then the link of each variant that names its own profile.
-         */
         /** Where the hop runs: loopback, the run's link, each variant's; [direct]: the load driver rather than the gateway calls across it. */
-        private fun networkLines(env: Map<String, Any?>, direct: Boolean): List<String> {
-            val own = r.scenario.variants.mapNotNull { v -> (env[HopNetworks.recordKey(v.name)] as? Map<*, *>)?.let { v.name to it } }
-            val run = env["network"] as? Map<*, *>
+        private fun networkLines(direct: Boolean): List<String> {
+            val own = r.scenario.variants.mapNotNull { v -> r.environment.networkByVariant[v.name]?.let { v.name to it } }
+            val run = r.environment.network
             val runLine = when {
                 run != null -> t("header.network", linkText(run))
                 own.isEmpty() -> t(if (direct) "header.network.loopback.direct" else "header.network.loopback")
@@ -404,19 +399,19 @@ object MarkdownReport {
                 else -> null
             }
             return listOfNotNull(runLine) + own.map { (variant, link) ->
-                if (link["refused"] != null) t("header.network.variant.refused", variant, link["profile"], link["refused"])
+                if (link.refused != null) t("header.network.variant.refused", variant, link.profile, link.refused)
                 else t("header.network.variant", variant, linkText(link))
             }
         }
 
-        private fun linkText(network: Map<*, *>): String {
+        private fun linkText(network: LinkRecord): String {
             val measured = listOfNotNull(
-                (network["measuredRttMs"] as? Number)?.let { "RTT ${Numbers.number(it.toDouble())} ms" },
-                (network["measuredBandwidthMbit"] as? Number)?.let { "${Numbers.number(it.toDouble())} Mbit/s" },
-                (network["measuredAnswerMs"] as? Number)?.let { t("header.network.answer", Numbers.number(it.toDouble()), Numbers.number((network["answerAtRateMs"] as Number).toDouble())) },
+                network.measuredRttMs?.let { "RTT ${Numbers.number(it)} ms" },
+                network.measuredBandwidthMbit?.let { "${Numbers.number(it)} Mbit/s" },
+                network.measuredAnswerMs?.let { t("header.network.answer", Numbers.number(it), Numbers.number(network.answerAtRateMs)) },
             ).joinToString(", ")
-            val relay = if (network["relayCpu"] != null) t("header.network.relay") else ""
-            return t("header.network.link", network["profile"], network["asked"], (network["applied"] as? List<*>)?.joinToString("; "), measured, relay)
+            val relay = if (network.relayCpu != null) t("header.network.relay") else ""
+            return t("header.network.link", network.profile, network.asked, network.applied?.joinToString("; "), measured, relay)
         }
 
         /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */

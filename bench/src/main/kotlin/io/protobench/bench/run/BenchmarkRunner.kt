@@ -77,7 +77,7 @@ class BenchmarkRunner(
 
         val runner = ForkRunner(scenario, opened.lab, judge, clock, store::save, progress)
         val ending = RunEnding(store, onFinished)
-        fun withStarted(record: RunRecord) = record.copy(environment = record.environment + opened.started())
+        fun withStarted(record: RunRecord) = record.copy(environment = record.environment.copy(serverCommands = opened.serverCommands()))
         val hook = Thread {
             ending.signal()
             runner.stop()
@@ -118,7 +118,7 @@ class BenchmarkRunner(
     private fun resumedRecord(record: RunRecord, at: java.time.Instant): RunRecord = record.copy(
         status = RunStatus.RUNNING, failure = null, finishedAt = null, planning = null,
         forks = record.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED, failure = "the run was cut short") else it },
-        environment = record.environment + ("resumedAt" to ((record.environment["resumedAt"] as? List<*>).orEmpty() + at.toString())),
+        environment = record.environment.copy(resumedAt = record.environment.resumedAt.orEmpty() + at.toString()),
     )
 
     private fun RunRecord.sealed(status: RunStatus, failure: String?) =

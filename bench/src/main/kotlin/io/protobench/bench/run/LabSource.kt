@@ -1,6 +1,7 @@
 package io.protobench.bench.run
 
 import io.protobench.bench.measure.ExternalDatabaseRecord
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.design.Lab
 import io.protobench.bench.lab.LocalLabSource
@@ -29,13 +30,13 @@ interface OpenLab : AutoCloseable {
     val lab: Lab
 
     /** run.json's environment: the machine, tools, placement, links and databases this lab runs on. */
-    val environment: Map<String, Any?>
+    val environment: RunEnvironment
 
     /** The database the members are written to when it is the user's own (`--db-url`), for run.json. */
     val externalDatabase: ExternalDatabaseRecord?
 
-    /** run.json's entries learnt while the run goes: the command lines of the servers last started. */
-    fun started(): Map<String, Any?>
+    /** What run.json's environment learns while the run goes: the command lines of the servers last started, by server. */
+    fun serverCommands(): Map<String, List<String>>
 
     /** Stops every child process at once; called from the shutdown hook too, and more than once. */
     fun stopChildren()

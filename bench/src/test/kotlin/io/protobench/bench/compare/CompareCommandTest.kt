@@ -113,7 +113,7 @@ class CompareCommandTest {
     @Test
     fun `runs on another machine are refused unless forced, runs without a shared condition always`() {
         val a = runFolder("a", 100.0)
-        val other = runFolder("other", 100.0) { it.copy(environment = it.environment + ("cpuModel" to "Other CPU")) }
+        val other = runFolder("other", 100.0) { it.copy(environment = it.environment.copy(cpuModel = "Other CPU")) }
         val refused = protobench("compare", a.toString(), other.toString(), "--out", tmp.resolve("out").toString())
         assertThat(refused.statusCode).isEqualTo(2)
         assertThat(refused.stderr).contains("cpuModel: A=Test CPU B=Other CPU", "use --force to compare anyway")

@@ -250,7 +250,7 @@ class CompareTest {
     fun `runs on different machines or settings are refused unless forced, and forced ones say so at the top`() {
         val a = run("a", mapOf(grpc to 100.0))
         val b = run("b", mapOf(grpc to 100.0)).let {
-            it.copy(environment = it.environment + ("cpuCores" to 4), scenario = it.scenario.copy(durationMs = 10_000))
+            it.copy(environment = it.environment.copy(cpuCores = 4), scenario = it.scenario.copy(durationMs = 10_000))
         }
         val refused = RunComparison.of(a, b) as CompareResult.Refused
         assertThat(refused.noSharedCondition).isFalse()

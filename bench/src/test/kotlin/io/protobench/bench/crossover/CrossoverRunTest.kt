@@ -1,5 +1,6 @@
 package io.protobench.bench.crossover
 
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.Fixtures
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
@@ -95,7 +96,7 @@ class CrossoverRunTest {
         before(n)
         folders += folder
         val start = RunRecord(runId = folder, scenario = scenario.toRecord(), options = emptyMap(),
-            environment = mapOf("cpuModel" to "Test CPU", "cpuCores" to 2), startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = n.toLong())
+            environment = RunEnvironment(cpuModel = "Test CPU", cpuCores = 2), startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = n.toLong())
         val r = ForkRunner(scenario, lab, PointVerdict.judge, clock, {}).run(start)
         r.copy(status = RunStatus.COMPLETE, finishedAt = clock.instant().toString())
     }
@@ -122,7 +123,7 @@ class CrossoverRunTest {
         assertThat(record.points.map { it.run }).containsExactlyElementsOf(folders)
         assertThat(record.points).allSatisfy { assertThat(it.forks).isBetween(3, 6) }
         assertThat(record.points.filter { it.outcome == PointOutcome.INCONCLUSIVE }).allSatisfy { assertThat(it.forks).isEqualTo(6) }
-        assertThat(record.machine).containsEntry("cpuModel", "Test CPU")
+        assertThat(record.machine.cpuModel).isEqualTo("Test CPU")
         // Only the pair and the null hop, at the points' sizes.
         assertThat(lab.paths.map { it.substringBefore("?") }.toSet()).containsExactlyInAnyOrder("/api/data/grpc", "/api/data/http/binary", "/api/data/none")
         assertThat(lab.paths.map { it.substringAfter("?size=") }.toSet()).containsExactlyInAnyOrderElementsOf(record.points.map { it.value })

@@ -1,5 +1,7 @@
 package io.protobench.bench.design
 
+import io.protobench.bench.measure.RunEnvironment
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.Fixtures
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.measure.Figure
@@ -162,7 +164,7 @@ class ForkRunnerTest {
     """.trimIndent(), "fake.yaml")
 
     private fun start(s: Scenario) = RunRecord(
-        runId = "test", scenario = s.toRecord(), options = emptyMap(), environment = emptyMap(),
+        runId = "test", scenario = s.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
         startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 42,
     )
 
@@ -405,8 +407,8 @@ class ForkRunnerTest {
             val warmIns = mutableListOf<WarmInRecord>()
             seconds.forEach { (condition, total) ->
                 listOf("HTTP/JSON", "gRPC/Unary").forEach { arm ->
-                    warmIns += WarmInRecord(condition, "rate=100/s", SoakRecord(emptyList(), true, 5.0), arm)
-                    trials += TrialRecord(condition, arm, TrialKind.COST, index, trials.size + 1, start.plusSeconds(t + 5).toString(), "rate=100/s", emptyMap())
+                    warmIns += WarmInRecord(condition, TrialLoad.rate(100), SoakRecord(emptyList(), true, 5.0), arm)
+                    trials += TrialRecord(condition, arm, TrialKind.COST, index, trials.size + 1, start.plusSeconds(t + 5).toString(), TrialLoad.rate(100), emptyMap())
                     t += total / 2
                 }
             }
@@ -438,7 +440,7 @@ class ForkRunnerTest {
         val (small, large) = s.conditions.map { it.label }
         val probes = s.estimatedProbeSeconds()
         assertThat(probes).isPositive()
-        fun probe(condition: String, arm: String) = TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", "vus=10", emptyMap())
+        fun probe(condition: String, arm: String) = TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", TrialLoad.vus(10), emptyMap())
         // Fork 1 probed both conditions: 12 s of start-up, 100 s per condition and each condition's probes.
         val probed = ForkRecord(1, listOf(small, large), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE,
             trials = listOf(probe(small, "HTTP/JSON"), probe(small, "gRPC/Unary"), probe(large, "HTTP/JSON")),
@@ -535,11 +537,11 @@ class ForkRunnerTest {
             for (i in costs) {
                 assertThat(log[i - 1]).`as`("fork ${fork.index}: %s", log).isEqualTo("mix $rate " + log[i].removePrefix("cost "))
             }
-            val beforeCosts = fork.warmIns.filter { it.load == rate }
+            val beforeCosts = fork.warmIns.filter { it.load.label == rate }
             assertThat(beforeCosts.map { it.arm }).isEqualTo(costs.map { log[it].removePrefix("cost ") })
             assertThat(beforeCosts).allSatisfy {
                 assertThat(it.condition).isEqualTo("size=1kb vus=10")
-                assertThat(it.load).isEqualTo(rate)
+                assertThat(it.load.label).isEqualTo(rate)
                 assertThat(it.soak.settled).isTrue()
                 // Already warm from the soak: quiet in its first two windows.
                 assertThat(it.soak.windows).hasSize(Soak.ARM_QUIET_WINDOWS)
@@ -618,7 +620,7 @@ class ForkRunnerTest {
                 .allSatisfy { _, rounds -> assertThat(rounds).containsExactly(1, 2, 3) }
             assertThat(costs.map { it.round }).isSorted
             costs.groupBy { it.round }.values.forEach { orders += it.map { t -> t.arm } }
-            assertThat(fork.warmIns.filter { it.load == rate }.map { it.arm }).hasSize(3).doesNotHaveDuplicates()
+            assertThat(fork.warmIns.filter { it.load.label == rate }.map { it.arm }).hasSize(3).doesNotHaveDuplicates()
             // Round 2 and 3 follow the trial before them with no warm-up in between.
             val log = lab.events.getValue(fork.index)
             assertThat(log.takeLast(6)).allSatisfy { assertThat(it).startsWith("cost ") }
@@ -813,7 +815,7 @@ class ForkRunnerTest {
         assertThat(r.calibrations).allSatisfy { assertThat(it.fork).isEqualTo(1) }
         val (regionRate, wanRate) = r.calibrations.map { it.ratePerSecond }
         assertThat(wanRate).isLessThan(regionRate / 2)
-        val costLoads = r.trials.filter { it.kind == TrialKind.COST }.groupBy({ Variant.split(it.arm).second }, { it.load })
+        val costLoads = r.trials.filter { it.kind == TrialKind.COST }.groupBy({ Variant.split(it.arm).second }, { it.load.label })
         assertThat(costLoads.getValue("region").distinct()).containsExactly(LoadLevel.Rate(regionRate, r.calibrations[0].maxVus).label)
         assertThat(costLoads.getValue("wan").distinct()).containsExactly(LoadLevel.Rate(wanRate, r.calibrations[1].maxVus).label)
         // Probes in the first fork only: each variant probed there, and nowhere else.

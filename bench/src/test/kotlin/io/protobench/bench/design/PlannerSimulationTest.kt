@@ -1,5 +1,6 @@
 package io.protobench.bench.design
 
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.Fixtures
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
@@ -94,7 +95,7 @@ class PlannerSimulationTest {
         var forks = 0
         repeat(runs) { i ->
             val clock = StepClock()
-            val start = RunRecord(runId = "sim-$i", scenario = scenario.toRecord(), options = emptyMap(), environment = emptyMap(),
+            val start = RunRecord(runId = "sim-$i", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
                 startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = 1000L + i)
             val record = ForkRunner(scenario, NoisyLab(clock, hop, 7919L * i + 1), Analysis.judge(sequential), clock, {}, {}).run(start)
             val decisions = Analysis.of(record, sequential).single().family(TrialKind.COST)!!.protocolDecisions

@@ -1,5 +1,6 @@
 package io.protobench.bench.design
 
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
@@ -24,7 +25,7 @@ class PlannerTest {
     private val condition = scenario.conditions.single().label
 
     /** A record whose condition has [forks] completed forks. */
-    private fun measured(forks: Int) = RunRecord(runId = "plan", scenario = scenario.toRecord(), options = emptyMap(), environment = emptyMap(),
+    private fun measured(forks: Int) = RunRecord(runId = "plan", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
         startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 1,
         forks = (1..forks).map { ForkRecord(it, listOf(condition), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE) })
 

@@ -1,5 +1,6 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetworkProfile
@@ -17,7 +18,7 @@ class HopNetworksTest {
         var closed = false
         override fun dataServer(command: List<String>) = listOf("in-$profile") + command
         override fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?> = InetSocketAddress("10.0.0.2", port) to null
-        override val record get() = mapOf("profile" to profile)
+        override val record get() = LinkRecord(profile)
         override val roundTripMs = 0.0
         override fun close() { closed = true }
     }
@@ -43,11 +44,13 @@ class HopNetworksTest {
         assertThat(networks.forVariant(null)).isNull()
         assertThat((networks.forVariant(wan) as FakeLink).profile).isEqualTo("wan")
         assertThat(networks.forVariant(wanToo)).isSameAs(networks.forVariant(wan))
-        assertThat(networks.records(listOf(near, region, wan)).keys).containsExactly("network · region", "network · wan")
+        assertThat(networks.runRecord()).isNull()
+        assertThat(networks.variantRecords(listOf(near, region, wan)).keys).containsExactly("region", "wan")
 
         val withRun = HopNetworks.open(listOf(near, wan), NetworkProfile.parse("dc"), {}, opener())
         assertThat((withRun.forVariant(near) as FakeLink).profile).isEqualTo("dc")
-        assertThat(withRun.records(listOf(near, wan)).keys).containsExactly("network", "network · wan")
+        assertThat(withRun.runRecord()?.profile).isEqualTo("dc")
+        assertThat(withRun.variantRecords(listOf(near, wan)).keys).containsExactly("wan")
         withRun.close()
         networks.close()
         assertThat(opened).allSatisfy { assertThat(it.closed).isTrue() }
@@ -61,9 +64,9 @@ class HopNetworksTest {
         assertThatThrownBy { networks.forVariant(lan) }.isInstanceOf(ServerSettingRejected::class.java).hasMessageContaining("RTT 0.56 ms")
         assertThat(networks.forVariant(region)).isNotNull()
         assertThat(said.single()).contains("lan will be rejected", "RTT 0.56 ms")
-        val record = networks.records(listOf(lan, region))["network · lan"] as Map<*, *>
-        assertThat(record["profile"]).isEqualTo("lan")
-        assertThat(record["refused"].toString()).contains("RTT 0.56 ms")
+        val record = networks.variantRecords(listOf(lan, region)).getValue("lan")
+        assertThat(record.profile).isEqualTo("lan")
+        assertThat(record.refused).contains("RTT 0.56 ms")
     }
 
     @Test

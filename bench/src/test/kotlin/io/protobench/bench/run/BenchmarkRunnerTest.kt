@@ -59,7 +59,8 @@ class BenchmarkRunnerTest {
         assertThat(store.dir.fileName.toString()).endsWith("-shell")
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         assertThat(record.forks.map { it.status }).containsExactly(ForkStatus.COMPLETE, ForkStatus.COMPLETE)
-        assertThat(record.environment).containsEntry("cpuModel", "Fake CPU").containsKey("serverCommands")
+        assertThat(record.environment.cpuModel).isEqualTo("Fake CPU")
+        assertThat(record.environment.serverCommands).containsKey("api-server")
         assertThat(record.finishedAt).isNotNull()
         assertThat(finished.map { it.status }).containsExactly(RunStatus.COMPLETE)
         // Prepared, opened, children stopped at the end, then everything released in order.
@@ -83,7 +84,7 @@ class BenchmarkRunnerTest {
         assertThat(resumed.forks.first()).isEqualTo(full.forks.first())
         assertThat(resumed.forks[1].status).isEqualTo(ForkStatus.INTERRUPTED)
         assertThat(resumed.forks.drop(2)).isNotEmpty.allSatisfy { assertThat(it.status).isEqualTo(ForkStatus.COMPLETE) }
-        assertThat(resumed.environment["resumedAt"] as List<*>).hasSize(1)
+        assertThat(resumed.environment.resumedAt).hasSize(1)
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.Fixtures
 import io.protobench.bench.measure.ExternalDatabaseRecord
 import io.protobench.bench.measure.Figure
@@ -100,9 +101,9 @@ internal class FakeLabSource(private val lab: Lab, private val refusal: Exceptio
                 events += "open"
                 return object : OpenLab {
                     override val lab = this@FakeLabSource.lab
-                    override val environment = mapOf("cpuModel" to "Fake CPU", "cpuCores" to 2)
+                    override val environment = RunEnvironment(cpuModel = "Fake CPU", cpuCores = 2)
                     override val externalDatabase: ExternalDatabaseRecord? = null
-                    override fun started() = mapOf("serverCommands" to mapOf("api-server" to listOf("fake")))
+                    override fun serverCommands() = mapOf("api-server" to listOf("fake"))
                     override fun stopChildren() {
                         events += "stop children"
                     }
