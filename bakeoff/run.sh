@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The load drivers side by side (docs/methodology.md, "The load driver"): the same gateway,
-# the same fixed rates, one driver at a time. The servers first take SERVER_WARM s of each
-# point's load, unmeasured. For each point, each driver (the first one rotating) runs a
-# warm-up of WARM s and then TIMED s: the driver's CPU from /proc over the timed window, the
-# servers' CPU, the answers and the hop's latency from the gateway's own measurement window.
+# The load drivers side by side: the same gateway, the same fixed rates, one driver at a
+# time (what it measured: docs/journal/2026-11-29-load-driver-bake-off.md). The servers
+# first take SERVER_WARM s of each point's load, unmeasured. For each point, each driver
+# (the first one rotating) runs a warm-up of WARM s and then TIMED s: the driver's CPU from
+# /proc over the timed window, the servers' CPU, the answers and the hop's latency from the
+# gateway's own measurement window.
 #
 #   bakeoff/run.sh OUT_DIR [DRIVERS...]     drivers: lab-netty lab-reactor hyperfoil
 #

@@ -139,8 +139,8 @@ private const val CONNECT_CHECK_MS = 2000
 /**
  * Loads the clients' classes while the runner starts the servers: one call each over HTTP
  * (both clients) and gRPC to a port nobody listens on. Cold, a direct run's first calls
- * waited about 4 s for Reactor Netty's and grpc-java's classes on a busy 2-core machine,
- * and a soak's first windows saw no calls at all.
+ * wait seconds for Reactor Netty's and grpc-java's classes on a busy 2-core machine, and
+ * a soak's first windows see no calls at all.
  */
 private fun preloadClients() {
     val nowhere = CallTarget("/", value = 0)

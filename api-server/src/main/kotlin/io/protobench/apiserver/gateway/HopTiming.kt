@@ -84,7 +84,8 @@ inline fun <T> validated(recording: WindowRecording?, parse: () -> T): T =
 /**
  * A random version-4 UUID, as the seed's gateway sends. From ThreadLocalRandom rather
  * than UUID.randomUUID(): the id only has to be unique, and SecureRandom's SHA-1 and
- * lock were a measurable part of every request, null hop included.
+ * lock are a measurable part of every request, null hop included
+ * (docs/journal/2026-11-22-leaner-harness.md).
  */
 fun newRequestId(): String {
     val random = ThreadLocalRandom.current()

@@ -6,8 +6,8 @@ import io.protobench.contract.Protocol
 
 /**
  * The harness control: `/api/data/none` and `/api/complex/none` validate and answer
- * like the real paths but call nobody, so a load run against them measures what k6
- * and the gateway cost on their own; the bench subtracts it from every protocol.
+ * like the real paths but call nobody, so a load run against them measures what the
+ * load driver and the gateway cost on their own; the bench subtracts it from every protocol.
  * It is no [Protocol]: nothing crosses the hop under test.
  */
 object NullHop {

@@ -30,9 +30,9 @@ import reactor.core.publisher.Mono
  *
  * Functional routes rather than an annotated controller: this is the harness's share of
  * every request, paid equally by every protocol and the null hop, so it is kept small.
- * An annotated Kotlin `suspend` handler went through Kotlin reflection, argument
- * resolvers and a cancelled coroutine on every call; on 2 cores at 1,400 requests/s this
- * route costs less CPU per request (measured before/after in docs/methodology.md).
+ * An annotated Kotlin `suspend` handler goes through Kotlin reflection, argument
+ * resolvers and a cancelled coroutine on every call; this route costs less CPU per
+ * request (measured before and after: docs/journal/2026-11-22-leaner-harness.md).
  */
 @Configuration
 class GatewayRoutes(private val gateway: DataGateway, private val members: MemberGateway) {

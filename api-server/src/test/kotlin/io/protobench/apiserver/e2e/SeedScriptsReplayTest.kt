@@ -227,9 +227,9 @@ private class SeedSize(val parameter: String?, val bytes: Int, val source: Strin
 }
 
 private val SEED_SIZES = listOf(
-    // Left out, the size is the seed gateway's default, 1mb (this project's README: "as in the seed
-    // project's gateway"; the seed documents do not print it): phase 1 is the 1MB run, and their
-    // endpoint table lists /api/data without parameters.
+    // Left out, the size is the seed gateway's default, 1mb (docs/reference.md, "Endpoints and curl
+    // recipes": "As in the seed project's gateway"; the seed documents do not print it): phase 1 is
+    // the 1MB run, and their endpoint table lists /api/data without parameters.
     SeedSize(null, 1_048_576, "seeds 000/001 phase 1 and endpoint table, size left out: default 1mb"),
     SeedSize("1mb", 1_048_576, "seeds 000/001 phase 1"),
     SeedSize("1kb", 1_024, "seeds 000/001 phase 2"),
@@ -247,7 +247,7 @@ private class SeedLevel(val parameter: String?, val level: String, val source: S
 }
 
 private val SEED_LEVELS = listOf(
-    // Left out, the level is the seed gateway's default, simple (this project's README, as for the size).
+    // Left out, the level is the seed gateway's default, simple (docs/reference.md, as for the size).
     SeedLevel(null, "simple", "complexity left out: the seed gateway's default, simple"),
     // Seed 004's k6 runs compare one small message; docs/seed-claims.md reads them as complexity=simple.
     SeedLevel("simple", "simple", "seeds 000/001 phase 5, seed 002, seed 004"),

@@ -111,9 +111,9 @@ object RunComparison {
     /**
      * Conditions whose cost trials ran at rates more than [RATE_TOLERANCE] apart. Each run
      * calibrates its own rate (or halves a fixed one its machine would saturate), and CPU
-     * per request depends on it (the load generator's own, measured with k6, fell from 591 to
-     * 164 µs per request between 200/s and 3,000/s on the reference machine; the servers'
-     * wake-ups are shared the same way), so such a change may be the rate's, not the code's.
+     * per request depends on it (a load generator's wake-ups are shared by more requests at
+     * a higher rate, and so are the servers': docs/journal/2026-11-24-k6-cost-by-rate.md),
+     * so such a change may be the rate's, not the code's.
      */
     internal fun rateNotes(a: RunRecord, b: RunRecord): List<String> {
         val ratesB = b.calibrations.associate { (it.condition to it.variant) to it.ratePerSecond }

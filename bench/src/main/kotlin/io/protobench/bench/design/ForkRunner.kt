@@ -362,11 +362,9 @@ class ForkRunner(
      * A full collection of both servers' heaps, then one arm alone at its trial's load, in
      * short windows, until the JIT compilers were quiet in the last [Soak.ARM_QUIET_WINDOWS]
      * (see [WarmInRecord]); at most [Soak.WARM_UP_CAP]. The collection first, so that the
-     * warm-up brings the heap to this arm's own state: without it a trial inherited what the
-     * trials and conditions before it had left in the old generation (a seeds fork measuring
-     * 1 MB after ten 10 KB conditions at up to 500 virtual users found the gateway's heap
-     * full and its collector taking 3.6-6.4 ms of CPU per request, against 0-0.06 ms when
-     * 1 MB came first).
+     * warm-up brings the heap to this arm's own state: without it a trial inherits what the
+     * trials and conditions before it left in the old generation, and pays for collecting
+     * it (docs/journal/2026-11-25-collected-heap-before-warm-up.md).
      */
     private fun warmUp(servers: Fork, cell: Cell, arm: String, offered: LoadLevel, index: Int): WarmInRecord {
         val collected = runCatching { servers.collectGarbage() }

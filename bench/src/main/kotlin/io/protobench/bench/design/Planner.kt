@@ -181,13 +181,14 @@ class Planner(private val scenario: Scenario) {
     /**
      * Costs as measured by the completed forks. Each condition measured so far costs what
      * its own trials took ([conditionSeconds]); conditions differ by far more than an
-     * average shows (projectB: 1 MB across wan 290–321 s a fork, 10 KB 80–158 s), and
-     * an average once left 1 MB out of a fork and then took it back too late to reach the
-     * minimum. Conditions not yet measured cost the average per condition of whole forks.
-     * With probes in the first fork only, a fork that probed cost more per condition than
-     * the later ones will (projectD: 116 s against 77 s): for that average the forks that
-     * probed nothing set the cost, or while there are none, the ones that did less their
-     * probes' estimated time.
+     * average shows (in projectB 1 MB across wan takes two to four times what 10 KB does), and
+     * an average can leave 1 MB out of a fork and take it back too late to reach the
+     * minimum (docs/journal/2026-11-26-planner-costs-per-condition.md). Conditions not yet
+     * measured cost the average per condition of whole forks. With probes in the first fork
+     * only, a fork that probed costs more per condition than the later ones will
+     * (docs/journal/2026-11-25-budget-too-small.md): for that average the forks that probed
+     * nothing set the cost, or while there are none, the ones that did less their probes'
+     * estimated time.
      */
     private fun forkCosts(record: RunRecord): ForkCosts {
         val done = record.forks.filter { it.status == ForkStatus.COMPLETE && it.finishedAt != null }

@@ -43,8 +43,9 @@ object SoakPolicy {
     /**
      * Compilation may take at most this share of the CPU both servers used in a window —
      * the limit of the trials' `jit-active` flag. At a light fixed rate (1 MB at 191/s, the
-     * servers using under one core) a fixed share of wall time let warm-ins end while the
-     * compilers still took 10–30% of the servers' CPU in the trials that followed.
+     * servers using under one core) a fixed share of wall time lets warm-ins end while the
+     * compilers still take 10–30% of the servers' CPU in the trials that follow
+     * (docs/journal/2026-11-23-per-arm-warm-up.md).
      */
     const val MAX_JIT_CPU_SHARE = Flag.JitActive.LIMIT
 
@@ -57,7 +58,8 @@ object SoakPolicy {
 
     /**
      * The mean request of the soak's mix on loopback, in ms: two virtual users reach about
-     * 2,200 requests a second there (quick runs o and p).
+     * 2,200 requests a second there on the reference machine
+     * (docs/journal/2026-11-26-soak-across-a-link.md).
      */
     private const val LOOPBACK_REQUEST_MS = 1.0
 
@@ -67,8 +69,8 @@ object SoakPolicy {
     /**
      * The soak's virtual users across a link of [roundTripMs]. Every request waits at least
      * the round trip, so the soak's few users call the servers tens of times less often
-     * than on loopback (wan, 2 users: 43 requests a second against 2,200) and the JIT is
-     * still compiling at the soak's cap (CPU per request kept falling for all 150 s of a
+     * than on loopback (wan, 2 users: some 40 requests a second against 2,200) and the JIT
+     * is still compiling at the soak's cap (CPU per request still falls after 150 s of a
      * direct wan soak). So each user gets company for every [LOOPBACK_REQUEST_MS] of round
      * trip, keeping about loopback's rate where the link's bandwidth allows it; at most
      * [MAX_VUS_ACROSS]. On loopback (0 ms) the soak keeps its own.
@@ -87,10 +89,10 @@ object SoakPolicy {
     /**
      * A fork's soak across a link is over when the compilers were quiet in its last
      * [Soak.STEADY_WINDOWS] windows. Throughput and CPU per request are not held to the
-     * soak's tolerance there: they follow the link. A direct wan soak at 84 users swung
-     * between 200 and 590 requests a second and CPU per request by ±10% in its last minute,
-     * with 1 MB answers filling 100 Mbit/s and losses stalling them, while the compilers had
-     * gone quiet; 9 of 12 soaks of the projectB runs ran their 150 s cap for that reason.
+     * soak's tolerance there: they follow the link. Across wan, 1 MB answers fill
+     * 100 Mbit/s and losses stall them, so throughput and CPU per request keep swinging
+     * well beyond ±5% after the compilers have gone quiet, and a soak held to them would
+     * run to its cap (docs/journal/2026-11-26-soak-across-a-link.md).
      */
     fun quietAcrossLink(windows: List<SoakWindow>): Boolean = quietOver(windows, Soak.STEADY_WINDOWS)
 

@@ -21,9 +21,8 @@ import java.util.Base64
  * length: the driver writes into them the same way.
  *
  * Written once, a body costs the driver a copy of its bytes per request, not a member
- * built. (Measured with k6, the former load generator, on the AMD EPYC VM: a 100 KB member
- * built in k6 cost it about 3 ms of CPU per request, 30 ms at a fixed rate with 50 virtual
- * users; read from disk once, ≈1.0 ms per request at 100/s, what an empty one cost.)
+ * built: building a 100 KB member per request costs a load generator milliseconds of CPU
+ * (docs/journal/2026-11-24-write-path-load-and-table.md).
  */
 class MemberBodies(private val dir: Path) {
     private val written = mutableMapOf<Pair<Target.Members, Form>, Body>()

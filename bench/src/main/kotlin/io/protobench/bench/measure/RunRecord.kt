@@ -195,12 +195,11 @@ data class ToolRunRecord(
 /**
  * An unmeasured run at the load of the trial that follows, until the JIT is quiet ([soak]).
  * It is one arm's ([arm]) right before that arm's trial: code that only this arm runs
- * reaches its compile thresholds here, not in the trial. (In the runs published on
- * 2026-11-22, 15.6% of the cost trials of a fork and condition without capacity probes
- * just before were flagged `jit-active`, against 1.3% after them.) Earlier records hold
- * one mix of every arm of [condition] per condition, with [arm] null. [collected]: both
- * servers' heaps after the full collection that came right before it (null in records
- * from before it, or when it failed, with [collectionProblem] saying why).
+ * reaches its compile thresholds here, not in the trial
+ * (docs/journal/2026-11-23-per-arm-warm-up.md). Earlier records hold one mix of every
+ * arm of [condition] per condition, with [arm] null. [collected]: both servers' heaps
+ * after the full collection that came right before it (null in records from before it,
+ * or when it failed, with [collectionProblem] saying why).
  */
 data class WarmInRecord(
     val condition: String,

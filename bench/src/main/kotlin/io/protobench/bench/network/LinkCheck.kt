@@ -43,8 +43,9 @@ data class LinkCheck(
     /**
      * False when a relay's own wake-ups already take as long as the profile's delay each
      * way, so it adds none: the round trip is then whatever the relay costs that minute,
-     * not a delay the lab sets. lan (0.2 ms) on the AMD EPYC VM measured 0.23 ms in one
-     * projectB run and 0.20 in the next, so whether a run measured lan at all was chance.
+     * not a delay the lab sets. lan's 0.2 ms is about what the relay itself costs on a
+     * 2-core VM, so without this check whether a run measured lan at all would be chance
+     * (docs/journal/2026-11-26-relay-calibration.md).
      */
     val delaySet: Boolean get() = relayOneWayMs?.let { it > 0 } ?: true
 
@@ -71,8 +72,8 @@ data class LinkCheck(
          * frames, and the veth's 1500-byte MTU leaves 1448 bytes of data in each 1514-byte
          * frame (Ethernet 14, IPv4 20, TCP 20 and its timestamps 12), so 1 Gbit/s carries
          * at most 956 Mbit/s of data, as a real 1 Gbit/s Ethernet link carries about
-         * 940. Checking the data rate against the frame rate had left region 4.4% short
-         * before anything else cost it: a fresh clone measured 898 Mbit/s and stopped.
+         * 940. Checked against the frame rate, region would start 4.4% short before
+         * anything else cost it (docs/journal/2026-11-27-bandwidth-as-data.md).
          */
         const val DATA_SHARE = 1448.0 / 1514.0
 
@@ -206,7 +207,7 @@ class Shaped private constructor(
     /**
      * This shaping with the relay's delay shortened by half of [excessMs], the round trip
      * measured through it beyond the profile's: a relay thread wakes late twice each way,
-     * which on a 2-core VM added 0.5–1.4 ms to a 10 ms round trip, varying by the hour.
+     * which on a 2-core VM adds 0.5–1.4 ms to a 10 ms round trip, varying by the hour.
      * Unchanged without a relay or without an excess.
      */
     fun calibrated(excessMs: Double): Shaped =

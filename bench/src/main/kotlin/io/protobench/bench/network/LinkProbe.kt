@@ -95,9 +95,10 @@ data class LinkMeasurement(val roundTripsMs: List<Double>, val bandwidthMbit: Do
  *
  * The answer is timed here, from its first byte sent to the far end's reply, less the
  * quickest ping, and the quickest of [ANSWER_TRANSFERS] is kept: being late only adds
- * time. Timed at the far end, first byte to last, it came out near zero whenever that
- * end was scheduled late (three busy loops on two cores: 0.00-0.31 ms for 1 MiB at
- * 1 Gbit/s instead of 7.9), as the bytes were waiting for it all at once.
+ * time. Timed at the far end, first byte to last, it comes out near zero whenever that
+ * end is scheduled late (with three busy loops on two cores: 0.00-0.31 ms for 1 MiB at
+ * 1 Gbit/s instead of 7.9), as the bytes are then waiting for it all at once
+ * (docs/journal/2026-11-26-tbf-bucket.md).
  */
 object LinkProbe {
     /** Answer-sized transfers timed; the quickest is kept. */

@@ -54,10 +54,9 @@ class NetnsLink private constructor(
      * Keeps each offload (GSO) packet within tbf's bucket, set before any connection is
      * made. tbf splits a packet bigger than its bucket into its ~1.5 KB segments in software,
      * and on a veth the sender's system time pays for every segment on both sides: a cost no
-     * real link with segmentation offload has, and one that was charged to the servers'
-     * CPU. Sending 100 MB through region's tbf (1 Gbit/s, 61 KiB bucket) on the AMD EPYC VM
-     * took the sender 0.6–1.0 ms and the receiver 5.2–6.0 ms of system time per MB with the
-     * veth's 64 KB packets; 0.2–0.3 and 1.2–1.6 ms with 32 KB ones, at the same 955 Mbit/s.
+     * real link with segmentation offload has, charged to the servers' CPU. Packets within
+     * the bucket cross whole, at the same rate, for a fraction of that system time
+     * (docs/journal/2026-11-27-tbf-offload-split.md).
      */
     private fun fitOffloadInBucket(bucketBytes: Long) {
         val size = offloadBytes(bucketBytes).toString()
@@ -79,12 +78,12 @@ class NetnsLink private constructor(
 
     /**
      * Turns segmentation offload off on both ends, for loss: with it a veth carries packets
-     * of up to 64 KB, and iptables or netem drops such a packet whole, ~45 segments at once
-     * (wan at 1mb: 38 drops took 1.77 MB), a burst instead of the scattered losses a profile
-     * means. The price: the kernel handles every segment itself, and on a veth the sender's
-     * system time also pays the receiving side; the servers' CPU per request counts it
-     * (at 1mb the data-server's doubled), so CPU is compared within a lossy network, not
-     * against a lossless one.
+     * of up to 64 KB, and iptables or netem drops such a packet whole, ~45 segments at once,
+     * a burst instead of the scattered losses a profile means. The price: the kernel handles
+     * every segment itself, and on a veth the sender's system time also pays the receiving
+     * side; the servers' CPU per request counts it (at 1mb it nearly doubles the
+     * data-server's), so CPU is compared within a lossy network, not against a lossless one
+     * (docs/journal/2026-11-24-lossy-link-one-segment.md).
      */
     private fun segmentEachPacket() {
         run(listOf("ip", "link", "set", "dev", nearDevice, "gso_max_segs", "1"))
@@ -133,8 +132,8 @@ class NetnsLink private constructor(
          * real link has none, so it is kept small against an answer: 0.5 ms at the rate, at
          * most 64 KiB (a 1 MiB answer then crosses at least 94% shaped, at any rate), at least
          * 8 KiB (several full-size segments, so the timer can keep low rates). Offload packets
-         * are kept within it ([offloadBytes]). The old bucket of 10 ms at
-         * the rate let a whole 1 MB answer cross a 1 Gbit/s link unshaped.
+         * are kept within it ([offloadBytes]). A bucket of 10 ms at the rate would let a
+         * whole 1 MB answer cross a 1 Gbit/s link unshaped (docs/journal/2026-11-26-tbf-bucket.md).
          */
         fun bucketBytes(mbit: Double): Long = (mbit * 1e6 / 8 * 0.0005).toLong().coerceIn(8L * 1024, 64L * 1024)
 

@@ -11,8 +11,8 @@ import kotlin.math.sqrt
  * tick² (four roundings, 1/12 each). Spread over the trial's requests that is nothing at
  * 1 KB and 1,500 requests a second (2 µs against a hop of about 350), but across a slow
  * link a trial has a few hundred requests and the tick is 30 µs of 800: two forks can
- * count the same ticks, and a paired interval of zero width followed (direct wan, 1 KB,
- * 2026-11-26: "cheaper by 3.7% [3.7%, 3.7%]"). The rounding's scatter is the least a
+ * count the same ticks, and their paired interval then has zero width
+ * (docs/journal/2026-11-26-cpu-clock-ticks.md). The rounding's scatter is the least a
  * fork's log ratio can scatter ([io.protobench.bench.verdict.PairedRatio.roundingSd]).
  *
  * The variances ride in the per-fork values under [key]; a fork's median of rounds takes

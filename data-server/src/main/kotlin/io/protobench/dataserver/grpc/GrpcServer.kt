@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit
  * The gRPC server (grpc-netty-shaded), started and stopped with the Spring context.
  * Serves [services] (the [DataGrpcService], with its interceptors, and the
  * [MemberGrpcService]), health checking (SERVING for "" and each of them) and server reflection
- * (v1 and v1alpha, for grpcurl, ghz and k6 without the .proto). Runs calls on the
+ * (v1 and v1alpha, for grpcurl and ghz without the .proto). Runs calls on the
  * configured executor and event loops. Once started, the bound port is [port] and the
  * property `local.grpc.port`.
  */

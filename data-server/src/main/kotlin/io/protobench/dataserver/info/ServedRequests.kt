@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.LongAdder
  * Data requests received since start, over every protocol (payloads and level objects;
  * not the write path, not the operational endpoints). Without a gateway in front (the
  * bench's `topology: direct`) this is how the runner sees the throughput of a soak window:
- * k6 reports only at its end. A [LongAdder], so the count costs every protocol the same
- * few nanoseconds and no contention between event loops.
+ * the load driver reports only at its end. A [LongAdder], so the count costs every
+ * protocol the same few nanoseconds and no contention between event loops.
  */
 @Component
 class ServedRequests {
