@@ -141,7 +141,7 @@ class ReportTest {
         assertThat(Power.pairedT(kotlin.math.ln(1 + sensitivity.detectablePercent!! / 100), hopCpu.estimate.sdLog!!, 5, Verdicts.ALPHA / 2))
             .isCloseTo(AaCalibration.POWER, org.assertj.core.api.Assertions.within(1e-6))
         val report = MarkdownReport.render(r)
-        assertThat(report).contains("6 between protocols, 2 A/A, each set one Holm family", "would catch a 10% bias with probability",
+        assertThat(report).contains("6 between protocols, 2 A/A, each set one Holm family", " — would catch a 10% bias with probability",
             "A calibrated lab fails the check by chance in at most 5% of conditions")
     }
 

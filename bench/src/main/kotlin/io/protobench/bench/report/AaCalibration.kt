@@ -44,8 +44,10 @@ object AaCalibration {
     /** One A/A comparison's power, as a clause after its verdict; empty when unknown. */
     fun clause(d: Decision, t: Texts = Texts.EN): String {
         val s = sensitivity(d) ?: return ""
-        return t("aa.power", Numbers.percentText(BIAS_PERCENT / 100), Numbers.percentText(s.powerForBias),
-            s.detectablePercent?.let { Numbers.percentText(it / 100) } ?: t("aa.power.none"), Numbers.percentText(POWER))
+        val bias = Numbers.percentText(BIAS_PERCENT / 100)
+        val power = Numbers.percentText(s.powerForBias)
+        val detectable = s.detectablePercent ?: return t("aa.power.weak", bias, power, Numbers.percentText(POWER))
+        return t("aa.power", bias, power, Numbers.percentText(detectable / 100), Numbers.percentText(POWER))
     }
 
     /** Forks per block of a long A/A run: the main job's forks, so each block is one quick's check. */
