@@ -141,9 +141,9 @@ object Analysis {
      * calibrated and which setting are three questions, so each is its own Holm family: the
      * protocol comparisons, the A/A checks and the variant comparisons. One family for the
      * protocols and the A/A check would hide a miscalibrated lab: among 14 comparisons the
-     * A/A's first Holm step needs a p-value below α/14, which a 10% bias over 5 forks seldom
-     * reaches; in a family of its own (its figures) the check fails by chance at most α of
-     * the time and catches what [Power] says it can.
+     * A/A's first Holm step needs a p-value below α/14, which a 10% bias over 5 forks reaches
+     * in about a third of simulated conditions; in a family of its own (its figures) the check
+     * fails by chance at most α of the time and catches what [Power] says it can.
      */
     private fun family(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>, looks: Int): Family {
         val measured = a.values.getValue(kind).keys
