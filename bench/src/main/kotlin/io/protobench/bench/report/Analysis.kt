@@ -43,8 +43,11 @@ data class Family(val kind: TrialKind, val figures: List<Figure>, val decisions:
     /** Every decision besides the A/A checks: what the planner must decide. */
     val claims get() = decisions.filter { !it.isAa }
 
-    private val Decision.isAa get() = Arm.replicated(Variant.split(a).first) != null || Arm.replicated(Variant.split(b).first) != null
+    private val Decision.isAa get() = isAaCopy(a) || isAaCopy(b)
 }
+
+/** Whether an arm label (under any variant) is an A/A copy. */
+private fun isAaCopy(label: String) = Arm.replicated(Variant.split(label).first) != null
 
 data class ConditionAnalysis(
     val condition: String,
@@ -151,7 +154,7 @@ object Analysis {
         fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(on.flatMap { figure ->
             pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
         }, margin = record.scenario.margin, looks = looks)
-        val (aaChecks, protocolPairs) = withinVariant.partition { (x, _) -> Arm.replicated(Variant.split(x).first) != null }
+        val (aaChecks, protocolPairs) = withinVariant.partition { (x, _) -> isAaCopy(x) }
         val (samePlace, acrossPlaces) = acrossVariants.partition { (x, y) -> cpuScope(record, x) == cpuScope(record, y) }
         val variantFigures = figures.map(::variantFigure)
         return Family(kind, figures, decide(protocolPairs, figures) + decide(aaChecks, figures) + decide(samePlace, variantFigures) +

@@ -340,7 +340,7 @@ sealed interface LoadLevel {
     val label: String
 
     data class Vus(val vus: Int) : LoadLevel {
-        override val label get() = "vus=$vus"
+        override val label get() = io.protobench.bench.measure.TrialLoad.vus(vus).label
     }
 
     /**
@@ -351,7 +351,7 @@ sealed interface LoadLevel {
      * to make their first calls (`DriverPlans.connectionWarmUp`).
      */
     data class Rate(val perSecond: Int, val maxVus: Int, val startVus: Int = maxVus) : LoadLevel {
-        override val label get() = "rate=$perSecond/s"
+        override val label get() = io.protobench.bench.measure.TrialLoad.rate(perSecond).label
     }
 }
 
