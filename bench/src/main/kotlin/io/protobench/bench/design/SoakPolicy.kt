@@ -81,7 +81,7 @@ object SoakPolicy {
     /**
      * An arm's warm-up is over when the compilers were quiet in its last two windows. Its
      * CPU per request is not held to the soak's ±5%: the fork's soak has shown that, and
-     * 2-second windows of 1 MB requests differ by more than that with one collection more
+     * 1-second windows of 1 MB requests differ by more than that with one collection more
      * or less.
      */
     fun armQuiet(windows: List<SoakWindow>): Boolean = quietOver(windows, Soak.ARM_QUIET_WINDOWS)

@@ -252,8 +252,12 @@ data class Soak(val window: Duration, val min: Duration, val max: Duration, val 
         const val STEADY_WINDOWS = 3
         const val DEFAULT_VUS = 2
 
-        /** An arm's warm-up before its trial is judged in windows this long. */
-        val WARM_UP_WINDOW: Duration = Duration.ofSeconds(2)
+        /**
+         * An arm's warm-up before its trial is judged in windows this long. One second: the
+         * fork's soak has compiled what every arm shares, so most warm-ups end in their first
+         * quiet windows, and 12 arms of 2-second windows spent a minute of every fork there.
+         */
+        val WARM_UP_WINDOW: Duration = Duration.ofSeconds(1)
         /** Consecutive windows with the JIT quiet that end an arm's warm-up: its shortest run. */
         const val ARM_QUIET_WINDOWS = 2
         /** The longest an arm's warm-up runs (never longer than the soak's cap). */
