@@ -1,5 +1,6 @@
 package io.protobench.apiserver
 
+import io.protobench.contract.metrics.GcNotifications
 import io.protobench.contract.server.ServerSupport
 import org.springframework.boot.autoconfigure.SpringBootApplication
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan
@@ -24,6 +25,8 @@ class ApiServerApplication {
 }
 
 fun main(args: Array<String>) {
+    // Before Spring starts, so that every collection of this JVM counts in its GC figures.
+    GcNotifications.listen()
     runApplication<ApiServerApplication>(*args) {
         setDefaultProperties(mapOf("spring.config.name" to ApiServerApplication.CONFIG_NAME))
     }

@@ -349,6 +349,23 @@ class ReportTest {
     }
 
     @Test
+    fun `the cost table shows GC pauses and concurrent GC CPU apart where trials have them, the beans' sums where they do not`() {
+        val base = record()
+        val older = MarkdownReport.render(base)
+        assertThat(older).contains("GCs / GC ms api", "GCs / GC ms data").doesNotContain("pause ms", "Concurrent GC CPU")
+
+        val gc = mapOf(
+            Figure.API_GC_PAUSES.key to 6.0, Figure.API_GC_PAUSE_TIME.key to 2.0, Figure.API_GC_CONCURRENT_CPU.key to 41.5,
+            Figure.DATA_GC_PAUSES.key to 4.0, Figure.DATA_GC_PAUSE_TIME.key to 35.0, Figure.DATA_GC_CONCURRENT_CPU.key to 0.0,
+        )
+        val newer = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { it.copy(figures = it.figures + gc) }) })
+        val header = MarkdownReport.render(newer).lines().first { it.startsWith("| ") && "Hop CPU" in it }
+        assertThat(header).contains("GC pauses / pause ms api", "GC pauses / pause ms data", "Concurrent GC CPU ms api / data").doesNotContain("GCs / GC ms")
+        val row = MarkdownReport.render(newer).lines().first { it.startsWith("| $grpc |") }
+        assertThat(row).contains("| 6 / 2 | 4 / 35 | 41.50 / 0 |")
+    }
+
+    @Test
     fun `run json round-trips and the csv has one row per arm and kind`(@TempDir dir: Path) {
         val store = RunStore(dir)
         store.save(record())

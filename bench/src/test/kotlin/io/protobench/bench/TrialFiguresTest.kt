@@ -6,6 +6,7 @@ import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.TrialFigures
+import io.protobench.contract.metrics.GcUsage
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.DataTransfer
 import io.protobench.contract.window.LatencyStats
@@ -94,6 +95,29 @@ class TrialFiguresTest {
         // Without a database apart (H2), nothing is added.
         assertThat(TrialFigures.fromCpu(usage.copy(coresUsed = mapOf(CpuAccounting.DRIVER to 0.5)), 1000.0)[Figure.DB_CPU_US.key]).isNull()
         assertThat(TrialFigures.totals(servers)[Figure.TOTAL_CPU_US.key]).isEqualTo(500.0)
+    }
+
+    @Test
+    fun `each server's pauses, pause time, concurrent GC CPU and heap after GC come from its collector's notifications`() {
+        val api = usage(120.0, 5000.0, 9, 300.0).copy(gc = GcUsage(pauses = 6, pauseTimeMs = 2, cycles = 3, concurrentCpuMs = 41.5, heapAfterGcMb = 22.0))
+        val data = usage(80.0, 3000.0, 4, 200.0).copy(gc = GcUsage(pauses = 4, pauseTimeMs = 35, cycles = 0, concurrentCpuMs = 0.0, heapAfterGcMb = 61.25))
+
+        val f = TrialFigures.from(window(api, data))
+
+        assertThat(f).containsEntry(Figure.API_GC_PAUSES.key, 6.0).containsEntry(Figure.API_GC_PAUSE_TIME.key, 2.0)
+            .containsEntry(Figure.API_GC_CONCURRENT_CPU.key, 41.5).containsEntry(Figure.API_HEAP_AFTER_GC.key, 22.0)
+            .containsEntry(Figure.DATA_GC_PAUSES.key, 4.0).containsEntry(Figure.DATA_GC_PAUSE_TIME.key, 35.0)
+            .containsEntry(Figure.DATA_GC_CONCURRENT_CPU.key, 0.0).containsEntry(Figure.DATA_HEAP_AFTER_GC.key, 61.25)
+        // The beans' sums stay as they were, cycles and pauses together.
+        assertThat(f).containsEntry(Figure.API_GC_COUNT.key, 9.0).containsEntry(Figure.API_GC_TIME.key, 27.0)
+        // Servers that predate the notifications give none of these figures rather than zeros.
+        val old = TrialFigures.from(window(usage(120.0, 5000.0, 9, 300.0), usage(80.0, 3000.0, 4, 200.0)))
+        assertThat(old.keys).doesNotContain(Figure.API_GC_PAUSES.key, Figure.DATA_GC_PAUSE_TIME.key, Figure.API_GC_CONCURRENT_CPU.key, Figure.DATA_HEAP_AFTER_GC.key)
+        // Topology direct: the data-server's own.
+        val cpu = CpuUsage(2.0, mapOf("data-server" to 0.1, CpuAccounting.DRIVER to 0.2), 0.4, 2)
+        val direct = TrialFigures.direct(driven(), data, cpu)
+        assertThat(direct).containsEntry(Figure.DATA_GC_PAUSES.key, 4.0).containsEntry(Figure.DATA_HEAP_AFTER_GC.key, 61.25)
+            .doesNotContainKey(Figure.API_GC_PAUSES.key)
     }
 
     @Test

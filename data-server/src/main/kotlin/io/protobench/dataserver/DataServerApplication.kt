@@ -1,5 +1,6 @@
 package io.protobench.dataserver
 
+import io.protobench.contract.metrics.GcNotifications
 import io.protobench.contract.server.ServerSupport
 import org.springframework.boot.autoconfigure.SpringBootApplication
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration
@@ -21,5 +22,7 @@ import org.springframework.context.annotation.Import
 class DataServerApplication
 
 fun main(args: Array<String>) {
+    // Before Spring starts, so that every collection of this JVM counts in its GC figures.
+    GcNotifications.listen()
     runApplication<DataServerApplication>(*args)
 }

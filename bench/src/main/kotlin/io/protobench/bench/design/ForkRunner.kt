@@ -217,7 +217,8 @@ class ForkRunner(
             val alive = interrupted || servers.alive()
             val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
             val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, TrialLoad.of(offered),
-                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, null, sample.gateway, round, sample.driver)
+                sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, null, sample.gateway, round, sample.driver,
+                sample.dataServer)
             fork = fork.copy(trials = fork.trials + trial)
             r = keep(r.withFork(fork))
             return alive

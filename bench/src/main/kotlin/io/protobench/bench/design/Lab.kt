@@ -6,6 +6,7 @@ import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Variant
 import io.protobench.contract.metrics.HeapsCollected
+import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 import io.protobench.driver.Summary as DriverSummary
 import java.time.Duration
@@ -80,6 +81,8 @@ data class Sample(
     val failures: Map<String, Long> = emptyMap(),
     /** The lab's load driver's summary of the trial (null where a seed tool made the load). */
     val driver: DriverSummary? = null,
+    /** Topology direct: the data-server's own counters over the trial (through the gateway they are in [gateway]). */
+    val dataServer: ProcessUsage? = null,
 ) {
     companion object {
         fun failed(reason: String) = Sample(emptyMap(), 0, 0, error = reason)

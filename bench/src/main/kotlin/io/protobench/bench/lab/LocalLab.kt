@@ -224,11 +224,12 @@ class LocalLab(
             val usage = cpu.usage(before, cpu.read(processes, servers.processTrees), cores)
             // Every answer of the run, the warm-up's too: its CPU is in the counters.
             val (correct, wrong) = answers(summary)
-            val base = TrialFigures.direct(summary, ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong()), usage)
+            val data = ProcessUsage.between(start, dataServer.snapshot(), (correct + wrong).toLong())
+            val base = TrialFigures.direct(summary, data, usage)
             val figures = base + TrialFigures.rateShare(base, (run.offered as? LoadLevel.Rate)?.perSecond)
             val flags = commonFlags(figures, usage, run.offered, correct, wrong) + TrialFigures.connectionFlags(summary) +
                 TrialFigures.warmingFlags(summary) + TrialFigures.driverFlags(summary)
-            val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, driver = summary)
+            val sample = Sample(figures, correct.toLong(), wrong.toLong(), flags, driver = summary, dataServer = data)
             ledger?.closeInto(sample) ?: sample
         } catch (e: Exception) {
             failed(servers, e)

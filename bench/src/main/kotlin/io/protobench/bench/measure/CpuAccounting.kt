@@ -1,5 +1,6 @@
 package io.protobench.bench.measure
 
+import io.protobench.contract.metrics.GcThreads
 import java.nio.file.Files
 import java.nio.file.Path
 
@@ -38,11 +39,8 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         /** HotSpot's compiler threads, as /proc/<pid>/task/<tid>/comm shows them. */
         private val COMPILER_THREAD = Regex("""C[12] CompilerThre.*""")
 
-        /**
-         * HotSpot's collector threads: G1's and Parallel's workers ("GC Thread#0"), G1's concurrent
-         * ones ("G1 Conc#0", "G1 Refine#0", "G1 Main Marker", "G1 Service"), ZGC's and Shenandoah's.
-         */
-        private val COLLECTOR_THREAD = Regex("""GC Thread#.*|G1 .*|Z(Director|Driver|Stat|Worker|Unmapper|Uncommitter).*|Shenandoah.*""")
+        /** HotSpot's collector threads, pause workers and concurrent ones alike (the contract's [GcThreads.ALL]). */
+        private val COLLECTOR_THREAD = GcThreads.ALL
 
         /** USER_HZ from `getconf CLK_TCK`; 100 (the Linux default) when that cannot be asked. */
         fun detectTicksPerSecond(): Long = runCatching {

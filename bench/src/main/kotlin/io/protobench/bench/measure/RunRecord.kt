@@ -1,6 +1,7 @@
 package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 
 /**
@@ -265,6 +266,11 @@ data class TrialRecord(
     val round: Int = 1,
     /** The lab's load driver's summary: counts, latency from intended starts, its own CPU. */
     val driver: io.protobench.driver.Summary? = null,
+    /**
+     * Topology direct: the data-server's counters over the trial (CPU, allocation, GC with its
+     * collector's name, heap), as [gateway]'s `processes` holds them through the gateway.
+     */
+    val dataServer: ProcessUsage? = null,
 ) {
     /** Counted in verdicts: it ran, (almost) every answer was correct, and no flag leaves it out. */
     val valid: Boolean get() = leftOutAs() == null

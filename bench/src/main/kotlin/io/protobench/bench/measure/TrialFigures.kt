@@ -3,6 +3,7 @@ package io.protobench.bench.measure
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.driver.Summary as DriverSummary
 import io.protobench.driver.Latency
+import io.protobench.contract.metrics.GcUsage
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 
@@ -77,6 +78,7 @@ object TrialFigures {
             Figure.DATA_GC_TIME.key to data.gcTimeMs.toDouble(),
             Figure.DATA_PEAK_HEAP.key to data.peakHeapMb,
         ))
+        figures.putAll(gcFigures(data.gc, DATA_GC))
         figures.putAll(fromCpu(cpu, (summary.warmUp.answered + summary.timed.answered).toDouble()))
         val total = data.cpuUsPerRequest?.let { it - (figures[Figure.DATA_JIT_CPU_US.key] ?: 0.0) + (figures[Figure.DB_CPU_US.key] ?: 0.0) }
         figures[Figure.TOTAL_CPU_US.key] = total
@@ -242,7 +244,7 @@ object TrialFigures {
     fun fromGateway(end: WindowReport): Map<String, Double?> {
         val api = end.processes.apiServer
         val data = end.processes.dataServer
-        return mapOf(
+        return gcFigures(api.gc, API_GC) + gcFigures(data?.gc, DATA_GC) + mapOf(
             Figure.HOP_P50.key to end.latency.p50Ms,
             Figure.HOP_P99.key to end.latency.p99Ms,
             Figure.HOP_AVG.key to end.latency.avgMs,
@@ -258,6 +260,20 @@ object TrialFigures {
             Figure.DATA_PEAK_HEAP.key to data?.peakHeapMb,
         )
     }
+
+    /** A server's figures of its collector's notifications: pauses, pause time, concurrent CPU, heap after GC. */
+    private class GcFigures(val pauses: Figure, val pauseTime: Figure, val concurrentCpu: Figure, val heapAfter: Figure)
+
+    private val API_GC = GcFigures(Figure.API_GC_PAUSES, Figure.API_GC_PAUSE_TIME, Figure.API_GC_CONCURRENT_CPU, Figure.API_HEAP_AFTER_GC)
+    private val DATA_GC = GcFigures(Figure.DATA_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME, Figure.DATA_GC_CONCURRENT_CPU, Figure.DATA_HEAP_AFTER_GC)
+
+    /** [gc]'s figures under [keys]; none when a server (or its snapshots) predates them, so they are missing rather than 0. */
+    private fun gcFigures(gc: GcUsage?, keys: GcFigures): Map<String, Double?> = if (gc == null) emptyMap() else mapOf(
+        keys.pauses.key to gc.pauses.toDouble(),
+        keys.pauseTime.key to gc.pauseTimeMs.toDouble(),
+        keys.concurrentCpu.key to gc.concurrentCpuMs,
+        keys.heapAfter.key to gc.heapAfterGcMb,
+    )
 
     private fun JsonNode.number(field: String): Double? = get(field)?.takeIf { it.isNumber }?.asDouble()
 }

@@ -26,8 +26,18 @@ import io.protobench.bench.design.FixedRates
  * the same report is written in English or Korean.
  */
 object MarkdownReport {
-    /** A table column; an [optional] one is shown only when some arm has its figures (the database's, for member creation). */
-    private class Column(val title: String, val figures: List<Figure>, val optional: Boolean = false)
+    /**
+     * A table column; an [optional] one is shown only when some arm has its figures (the database's, for member creation),
+     * one with [replacedBy] only when no arm has those (records from before them).
+     */
+    private class Column(val title: String, val figures: List<Figure>, val optional: Boolean = false, val replacedBy: List<Figure> = emptyList())
+
+    /**
+     * The collectors' concurrent CPU. It and the pause columns show where a record has the pause
+     * figures; a record from before them shows the beans' summed count and time instead.
+     */
+    private val gcConcurrentColumn = Column("column.gc-concurrent", listOf(Figure.API_GC_CONCURRENT_CPU, Figure.DATA_GC_CONCURRENT_CPU), optional = true)
+    private val pauses = listOf(Figure.API_GC_PAUSES, Figure.DATA_GC_PAUSES)
 
     private val databaseColumn = Column("column.db-time", listOf(Figure.DB_MS_PER_REQ, Figure.DB_TX_P99), optional = true)
     private val databaseCpuColumn = Column("column.db-cpu", listOf(Figure.DB_CPU_US), optional = true)
@@ -44,8 +54,11 @@ object MarkdownReport {
         Column("column.cpu-three", listOf(Figure.DRIVER_CPU_US, Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("column.hop-share", listOf(Figure.HOP_SHARE)),
         Column("column.alloc", listOf(Figure.API_ALLOC, Figure.DATA_ALLOC)),
-        Column("column.gc-api", listOf(Figure.API_GC_COUNT, Figure.API_GC_TIME)),
-        Column("column.gc-data", listOf(Figure.DATA_GC_COUNT, Figure.DATA_GC_TIME)),
+        Column("column.gc-api", listOf(Figure.API_GC_COUNT, Figure.API_GC_TIME), replacedBy = pauses),
+        Column("column.gc-data", listOf(Figure.DATA_GC_COUNT, Figure.DATA_GC_TIME), replacedBy = pauses),
+        Column("column.gc-pauses-api", listOf(Figure.API_GC_PAUSES, Figure.API_GC_PAUSE_TIME), optional = true),
+        Column("column.gc-pauses-data", listOf(Figure.DATA_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME), optional = true),
+        gcConcurrentColumn,
         Column("column.machine-busy", listOf(Figure.MACHINE_BUSY)),
         databaseColumn,
         databaseCpuColumn,
@@ -56,7 +69,9 @@ object MarkdownReport {
         firstMessageColumn,
         Column("column.cpu-two", listOf(Figure.API_CPU_US, Figure.DATA_CPU_US)),
         Column("column.peak-heap", listOf(Figure.API_PEAK_HEAP, Figure.DATA_PEAK_HEAP)),
-        Column("column.gcs", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT)),
+        Column("column.gcs", listOf(Figure.API_GC_COUNT, Figure.DATA_GC_COUNT), replacedBy = pauses),
+        Column("column.gc-pause-ms", listOf(Figure.API_GC_PAUSE_TIME, Figure.DATA_GC_PAUSE_TIME), optional = true),
+        gcConcurrentColumn,
         databaseColumn,
         databaseCpuColumn,
     )
@@ -289,7 +304,8 @@ object MarkdownReport {
         }
 
         private fun table(out: StringBuilder, title: String, allColumns: List<Column>, arms: List<ArmSummary>): Unit = with(out) {
-            val columns = allColumns.filter { c -> !c.optional || arms.any { arm -> c.figures.any { it in arm.estimates } } }
+            fun anyArmHas(figures: List<Figure>) = arms.any { arm -> figures.any { it in arm.estimates } }
+            val columns = allColumns.filter { c -> (!c.optional || anyArmHas(c.figures)) && !anyArmHas(c.replacedBy) }
             appendLine("**$title**")
             appendLine()
             appendLine("| ${t("column.arm")} | ${t("column.forks")} | " + columns.joinToString(" | ") { t(it.title) } + " |")

@@ -35,6 +35,11 @@ import java.time.Instant
 import java.time.ZoneOffset
 import io.protobench.bench.lab.ServerSettingRejected
 import io.protobench.bench.run.toRecord
+import io.protobench.bench.run.RunStore
+import io.protobench.contract.metrics.GcUsage
+import io.protobench.contract.metrics.JvmFacts
+import org.junit.jupiter.api.io.TempDir
+import java.nio.file.Path
 
 /** The fork design without servers: a fake lab with known true costs, a clock that only moves when work is done. */
 class ForkRunnerTest {
@@ -110,7 +115,7 @@ class ForkRunnerTest {
                         Figure.DRIVER_CPU_US.key to 150.0,
                         Figure.HOP_P50.key to hop / 100,
                     )
-                    return Sample(figures, Fixtures.FINE_ANSWERS, 0)
+                    return Sample(figures, Fixtures.FINE_ANSWERS, 0, dataServer = dataServerUsage)
                 }
 
                 override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
@@ -221,6 +226,15 @@ class ForkRunnerTest {
         // Through the gateway the same figures lose the null hop's cost; without a null hop there is no hop figure.
         val gateway = Analysis.of(r.copy(scenario = r.scenario.copy(topology = io.protobench.bench.scenario.Topology.GATEWAY))).single().values.getValue(TrialKind.COST)
         assertThat(gateway.getValue("gRPC/Unary").values).allSatisfy { assertThat(it[Figure.HOP_CPU_US.key]).isNull() }
+    }
+
+    @Test
+    fun `a trial keeps the data-server's own counters its sample carried, collector and GC figures with them, through run json`(@TempDir dir: Path) {
+        val r = run(scenario("topology: direct"), FakeLab(FakeClock(), clearCosts))
+
+        assertThat(r.trials).isNotEmpty().allSatisfy { assertThat(it.dataServer).isEqualTo(dataServerUsage) }
+        RunStore(dir).save(r)
+        assertThat(RunStore.load(dir).trials.map { it.dataServer?.jvm?.collector to it.dataServer?.gc?.pauses }).containsOnly("ZGC generational" to 5L)
     }
 
     @Test
@@ -874,3 +888,9 @@ class ForkRunnerTest {
         assertThat(all.pairs).hasSize(2)
     }
 }
+
+/** What the fake lab's data-server reports over a trial: its collector and what it did. */
+private val dataServerUsage = Fixtures.usage(120.0, gcs = 7).copy(
+    jvm = JvmFacts("25.0.3", listOf("ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles", "ZGC Major Pauses"), 1L shl 30, "ZGC generational"),
+    gc = GcUsage(pauses = 5, pauseTimeMs = 0, cycles = 2, concurrentCpuMs = 31.5, heapAfterGcMb = 48.0),
+)

@@ -1,5 +1,6 @@
 package io.protobench.contract.metrics
 
+import com.sun.management.HotSpotDiagnosticMXBean
 import java.lang.management.ManagementFactory
 import java.lang.management.MemoryType
 
@@ -18,9 +19,16 @@ data class ProcessSnapshot(
     val cpuTimeNs: Long,
     /** Heap bytes allocated by all threads since the JVM started (approximate, from the JVM's TLAB accounting). */
     val allocatedBytes: Long,
-    /** Garbage collections since the JVM started, all collectors summed. */
+    /**
+     * Every `GarbageCollectorMXBean`'s count since the JVM started, summed. Kept for older readers:
+     * on ZGC and Shenandoah it counts each concurrent cycle beside its pauses, so it means
+     * something else per collector; [gc] holds pauses and cycles apart.
+     */
     val gcCount: Long,
-    /** Time spent in garbage collection since the JVM started, milliseconds, all collectors summed. */
+    /**
+     * Every `GarbageCollectorMXBean`'s time since the JVM started, milliseconds, summed. Kept for
+     * older readers: on ZGC and Shenandoah it adds the cycles' wall time to the pauses'; see [gc].
+     */
     val gcTimeMs: Long,
     /** Heap in use now, bytes. */
     val heapUsedBytes: Long,
@@ -32,6 +40,8 @@ data class ProcessSnapshot(
     val jitCompileTimeMs: Long = 0,
     /** What this JVM is (its release, collectors, heap limit); null from servers that predate it. */
     val jvm: JvmFacts? = null,
+    /** The collector's pauses, cycles, concurrent CPU and heap after collection, from its notifications; null from servers that predate it. */
+    val gc: GcTotals? = null,
 )
 
 /**
@@ -46,13 +56,36 @@ data class JvmFacts(
     val collectors: List<String>,
     /** The heap's maximum, bytes (-Xmx as the collector counts it); -1 when undefined. */
     val maxHeapBytes: Long,
+    /**
+     * The collector, by the VM option that chose it: "Serial", "Parallel", "G1", "ZGC", "ZGC
+     * generational", "Shenandoah" or "Epsilon"; null when none reads as on (and in facts that predate it).
+     */
+    val collector: String? = null,
 ) {
     companion object {
         fun current() = JvmFacts(
             javaVersion = System.getProperty("java.version"),
             collectors = ManagementFactory.getGarbageCollectorMXBeans().map { it.name },
             maxHeapBytes = ManagementFactory.getMemoryMXBean().heapMemoryUsage.max,
+            collector = collector(),
         )
+
+        /** The VM option that chooses each collector, and the name [collector] gives it. */
+        private val COLLECTOR_OPTIONS = linkedMapOf(
+            "UseSerialGC" to "Serial", "UseParallelGC" to "Parallel", "UseG1GC" to "G1", "UseZGC" to "ZGC",
+            "UseShenandoahGC" to "Shenandoah", "UseEpsilonGC" to "Epsilon",
+        )
+
+        private fun collector(): String? {
+            val hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean::class.java) ?: return null
+            // A JVM without an option (Shenandoah's on some builds, Epsilon's while locked) answers IllegalArgumentException.
+            fun option(name: String): String? = runCatching { hotspot.getVMOption(name).value }.getOrNull()
+            val chosen = COLLECTOR_OPTIONS.entries.firstOrNull { option(it.key) == "true" }?.value ?: return null
+            if (chosen != "ZGC") return chosen
+            // JDK 21–23 choose generational ZGC with -XX:+ZGenerational; from 24 on it is the only ZGC and the option is gone.
+            val generational = option("ZGenerational")?.let { it == "true" } ?: (Runtime.version().feature() >= 24)
+            return if (generational) "ZGC generational" else "ZGC"
+        }
     }
 }
 
@@ -63,6 +96,10 @@ object ProcessMetrics {
     private val heapPools = ManagementFactory.getMemoryPoolMXBeans().filter { it.type == MemoryType.HEAP }
     private val compiler = ManagementFactory.getCompilationMXBean()?.takeIf { it.isCompilationTimeMonitoringSupported }
     private val jvm = JvmFacts.current()
+
+    init {
+        GcNotifications.listen()
+    }
 
     fun snapshot(): ProcessSnapshot {
         val collectors = ManagementFactory.getGarbageCollectorMXBeans()
@@ -78,6 +115,7 @@ object ProcessMetrics {
             availableProcessors = Runtime.getRuntime().availableProcessors(),
             jitCompileTimeMs = compiler?.totalCompilationTime ?: 0,
             jvm = jvm,
+            gc = GcNotifications.totals(),
         )
     }
 
@@ -111,7 +149,9 @@ data class ProcessUsage(
     val cpuUsPerRequest: Double?,
     val allocatedBytes: Long,
     val allocatedBytesPerRequest: Double?,
+    /** Every collector bean's count over the window, summed: pauses and (ZGC, Shenandoah) cycles alike; see [gc]. */
     val gcCount: Long,
+    /** Every collector bean's time over the window, ms, summed: pause time plus (ZGC, Shenandoah) cycles' wall time; see [gc]. */
     val gcTimeMs: Long,
     val startHeapMb: Double,
     val endHeapMb: Double,
@@ -126,6 +166,8 @@ data class ProcessUsage(
     val jitCompileTimeMs: Long = 0,
     /** The JVM's facts at the window's end. */
     val jvm: JvmFacts? = null,
+    /** Pauses, their time, concurrent cycles and CPU, heap after collection; null when a snapshot predates them. */
+    val gc: GcUsage? = null,
 ) {
     companion object {
         private const val MB = 1024.0 * 1024.0
@@ -147,6 +189,7 @@ data class ProcessUsage(
                 avgCoreUsagePercent = 100.0 * cpuNs / wallNs,
                 jitCompileTimeMs = (end.jitCompileTimeMs - start.jitCompileTimeMs).coerceAtLeast(0),
                 jvm = end.jvm,
+                gc = start.gc?.let { from -> end.gc?.let { GcUsage.between(from, it) } },
             )
         }
     }

@@ -81,7 +81,9 @@ data class LatencyStats(
 /**
  * The gateway JVM over the window, as the seeds reported it: heap and GC from snapshots
  * at start and end; CPU from samples every 100 ms (system = whole machine, process =
- * this JVM as a share of the whole machine; both percent).
+ * this JVM as a share of the whole machine; both percent). [gcCount] and [gcTimeMs] sum
+ * every collector bean, as the seeds did (on ZGC cycles and pauses alike); the pauses and
+ * the concurrent work apart are in [Processes.apiServer]'s `gc`.
  */
 data class ServerMetrics(
     val startHeapMb: Double,

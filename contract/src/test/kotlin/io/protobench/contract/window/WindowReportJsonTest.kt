@@ -2,6 +2,11 @@ package io.protobench.contract.window
 
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.contract.Json
+import com.fasterxml.jackson.databind.node.ObjectNode
+import io.protobench.contract.metrics.GcTotals
+import io.protobench.contract.metrics.GcUsage
+import io.protobench.contract.metrics.JvmFacts
+import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.contract.metrics.ProcessUsage
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
@@ -67,6 +72,32 @@ class WindowReportJsonTest {
         assertThat(json["startedAt"].asText()).isEqualTo("2026-01-02T03:04:05.123456Z")
         assertThat(json["processes"]["dataServer"].isNull).isTrue()
         assertThat(json["timeline"]["completed"].map { it.asLong() }).containsExactly(3, 4, 5)
+    }
+
+    @Test
+    fun `a usage with the collector's figures survives JSON, and one written before them reads without`() {
+        val withGc = usage.copy(
+            jvm = JvmFacts("25.0.3", listOf("ZGC Minor Cycles", "ZGC Minor Pauses"), 512L shl 20, collector = "ZGC generational"),
+            gc = GcUsage(pauses = 12, pauseTimeMs = 1, cycles = 4, concurrentCpuMs = 83.5, heapAfterGcMb = 41.0),
+        )
+        val full = report.copy(processes = Processes(withGc, withGc))
+
+        assertThat(mapper.readValue(mapper.writeValueAsString(full), WindowReport::class.java)).isEqualTo(full)
+
+        val older = mapper.valueToTree<ObjectNode>(withGc).apply { remove("gc"); (get("jvm") as ObjectNode).remove("collector") }
+        val read = mapper.treeToValue(older, ProcessUsage::class.java)
+        assertThat(read.gc).isNull()
+        assertThat(read.jvm?.collector).isNull()
+        assertThat(read.gcCount).isEqualTo(withGc.gcCount)
+    }
+
+    @Test
+    fun `a snapshot written before the collector's totals reads with none`() {
+        val snapshot = ProcessSnapshot(1, 2, 3, 4, 5, 6, 7, 8, 2, gc = GcTotals(3, 4, 1, 5_000, 6_000))
+        val older = mapper.valueToTree<ObjectNode>(snapshot).apply { remove("gc") }
+
+        assertThat(mapper.readValue(mapper.writeValueAsString(snapshot), ProcessSnapshot::class.java)).isEqualTo(snapshot)
+        assertThat(mapper.treeToValue(older, ProcessSnapshot::class.java)).isEqualTo(snapshot.copy(gc = null))
     }
 
     @Test
