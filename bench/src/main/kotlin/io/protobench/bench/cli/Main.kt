@@ -279,7 +279,7 @@ class RunCommand : CliktCommand(name = "run") {
 }
 
 class ListCommand : CliktCommand(name = "list") {
-    override fun help(context: Context) = "Show the built-in scenarios with their cell count and estimated time."
+    override fun help(context: Context) = "Show the built-in scenarios with their mode, conditions, forks, estimated time and description."
     override fun run() {
         echo(String.format("%-15s %8s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
         for (s in ScenarioCatalog.all()) {
@@ -368,7 +368,7 @@ class ReportCommand : CliktCommand(name = "report") {
 
 class CompareCommand : CliktCommand(name = "compare") {
     override fun help(context: Context) =
-        "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md: per condition, arm and figure, " +
+        "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md and compare.html: per condition, arm and figure, " +
             "the change B vs A with its Holm-adjusted interval: changed beyond noise, equivalent within the margin, or inconclusive. " +
             CompareMarkdown.regressionRule("margin").replace("**", "").replace("`", "") +
             " Beside, each run's own protocol verdicts side by side: agreeing, decided in one run only, or contradicting." +
@@ -492,7 +492,15 @@ private fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
     else -> null
 }
 
-fun main(args: Array<String>) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
+/**
+ * The whole command tree, as `main` runs it: the one place the commands are put together,
+ * so the tests that check docs/reference.md against the CLI parse with the very same tree.
+ */
+fun protobenchCommands(): CliktCommand = Protobench().subcommands(
+    RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
     ServeCommand(),
     ExportCommand().subcommands(KubernetesExportCommand()), MergeCommand(),
-    DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand())).main(args)
+    DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand()),
+)
+
+fun main(args: Array<String>) = protobenchCommands().main(args)

@@ -5,6 +5,7 @@ import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.split
 import com.github.ajalt.clikt.parameters.types.int
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
@@ -12,7 +13,8 @@ import io.protobench.bench.scenario.toFile
 
 /** Command-line flags that replace a scenario's fields; the result is validated like a file. */
 class ScenarioOverrides : OptionGroup("Scenario overrides") {
-    val mode by option("--mode", help = "cost (fixed rate at a share of capacity; default) or capacity (closed model, saturated)")
+    val mode by option("--mode", help = "cost (fixed rate at a share of capacity; default) or capacity (closed model, saturated; " +
+        "the scenario's fixed costRates are dropped)")
     val duration by option("--duration", help = "Measured time per arm per fork, e.g. 5s")
     val forks by option("--forks", "--repetitions", "-r", help = "Forks (fresh JVM pairs) every condition gets at least").int()
     val maxForks by option("--max-forks", help = "Most forks a condition gets while its comparisons are undecided").int()
@@ -25,8 +27,11 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
     fun applyTo(scenario: Scenario, serverHeapBytes: Long = ServerHeap.DEFAULT_BYTES): Scenario {
         val file = scenario.toFile()
         val changedForks = forks ?: file.forks
+        // Capacity mode saturates: a scenario's fixed cost-mode rates (quick's) go when --mode capacity replaces its mode.
+        val toCapacity = mode?.let { Mode.parse(it) } == Mode.CAPACITY
         val changed = file.copy(
             mode = mode ?: file.mode,
+            costRates = if (toCapacity) null else file.costRates,
             duration = duration ?: file.duration,
             forks = changedForks,
             // Raising the minimum raises the maximum with it unless that is given too.

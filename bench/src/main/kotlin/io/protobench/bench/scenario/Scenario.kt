@@ -64,6 +64,8 @@ data class Scenario(
      * run by virtual users (the run's `-c`), e.g. {10: 100, 100: 10000}; empty = none.
      */
     val seedTools: Map<Int, Int> = emptyMap(),
+    /** The built-in scenarios its `include` names (`decision-map`: map-size and map-complexity); empty for a scenario of its own. */
+    val included: List<String> = emptyList(),
 ) {
     /**
      * How long one trial runs: [duration], or longer at a fixed rate too low to fit

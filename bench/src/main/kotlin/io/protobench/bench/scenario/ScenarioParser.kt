@@ -249,6 +249,7 @@ object ScenarioParser {
             costRates = costRates,
             rounds = rounds,
             seedTools = seedTools,
+            included = file.include.orEmpty(),
         ), violations)
     }
 
@@ -508,7 +509,8 @@ fun Scenario.toFile(): ScenarioFile {
                 is Load.Open -> LoadFile(model = "open", rates = l.ratesPerSecond, maxVus = l.maxVus)
             }
         },
-        include = if (single == null) seedPhases else null,
+        // Several parts come only from an include; before scenarios kept its names, seed phases stood for them.
+        include = if (single == null) included.ifEmpty { seedPhases } else null,
         mode = mode.id,
         duration = DurationText.millis(duration),
         soak = SoakFile(DurationText.millis(soak.window), DurationText.millis(soak.min), DurationText.millis(soak.max), soak.tolerance.toString(), soak.vus),

@@ -1,0 +1,43 @@
+package io.protobench.bench.cli
+
+import com.github.ajalt.clikt.core.CliktCommand
+import com.github.ajalt.clikt.core.parse
+import com.github.ajalt.clikt.parameters.groups.provideDelegate
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.ScenarioCatalog
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+
+/** The flags that replace a scenario's fields, on the built-in scenarios the reference shows them with. */
+class ScenarioOverridesTest {
+    private class Host : CliktCommand("host") {
+        val overrides by ScenarioOverrides()
+        override fun run() = Unit
+    }
+
+    private fun applied(scenario: String, vararg argv: String): Scenario {
+        val host = Host().apply { parse(argv.toList()) }
+        return host.overrides.applyTo(ScenarioCatalog.load(scenario))
+    }
+
+    @Test
+    fun `--mode capacity drops the scenario's fixed cost rates, other flags keep them`() {
+        val quick = ScenarioCatalog.load("quick")
+        assertThat(quick.costRates).isNotEmpty
+
+        val capacity = applied("quick", "--mode", "capacity")
+        assertThat(capacity.mode).isEqualTo(Mode.CAPACITY)
+        assertThat(capacity.costRates).isEmpty()
+        assertThat(applied("quick", "--forks", "8").costRates).isEqualTo(quick.costRates)
+        assertThat(applied("quick", "--mode", "cost").costRates).isEqualTo(quick.costRates)
+    }
+
+    @Test
+    fun `a scenario made of includes keeps its conditions through the overrides`() {
+        for (name in listOf("decision-map", "seeds")) {
+            val scenario = ScenarioCatalog.load(name)
+            assertThat(applied(name, "--forks", "4").conditions).describedAs(name).isEqualTo(scenario.conditions)
+        }
+    }
+}
