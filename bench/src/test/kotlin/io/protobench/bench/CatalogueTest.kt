@@ -2,12 +2,14 @@ package io.protobench.bench
 
 import io.protobench.bench.Fixtures.NULL_HOP
 import io.protobench.bench.Fixtures.cost
+import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.ClaimOutcome
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.html.HtmlReport
+import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
 import org.assertj.core.api.Assertions.assertThat
@@ -25,8 +27,14 @@ class CatalogueTest {
     fun `every translation has exactly the English keys and the same placeholders in each`() {
         for (lang in Lang.entries - Lang.EN) {
             val translated = Texts.catalogue(lang)
-            // Figure titles may be translated without an English entry: English uses Figure.title.
-            assertThat(translated.keys.filterNot { it.startsWith("figure.") }).describedAs(lang.id).containsExactlyInAnyOrderElementsOf(english.keys)
+            // Figure titles and built-in scenarios' descriptions are translated without an English
+            // entry: English uses Figure.title and the scenario file's description.
+            assertThat(translated.keys.filterNot { it.startsWith("figure.") || it.startsWith("scenario.") }).describedAs(lang.id)
+                .containsExactlyInAnyOrderElementsOf(english.keys)
+            assertThat(translated.keys.filter { it.startsWith("figure.") }).describedAs("${lang.id}: every figure's title")
+                .containsExactlyInAnyOrderElementsOf(Figure.entries.map { "figure.${it.key}" })
+            assertThat(translated.keys.filter { it.startsWith("scenario.") }).describedAs("${lang.id}: every built-in scenario's description")
+                .containsExactlyInAnyOrderElementsOf(ScenarioCatalog.builtInNames.map { "scenario.$it" })
             for ((key, pattern) in english) {
                 assertThat(placeholder.findAll(translated.getValue(key)).map { it.value }.toSet()).describedAs("${lang.id}: $key")
                     .isEqualTo(placeholder.findAll(pattern).map { it.value }.toSet())
@@ -39,7 +47,8 @@ class CatalogueTest {
         val source = Path.of("src/main/kotlin")
         val named = Files.walk(source).use { files ->
             files.filter { it.toString().endsWith(".kt") }.toList().flatMap { file ->
-                Regex("""\bt\("([a-z0-9.-]+)"""").findAll(Files.readString(file)).map { it.groupValues[1] }.toList()
+                // t("key") in reports, Texts.EN("key") and en("key") where a sentence is recorded in English.
+                Regex("""(?:\bt|\bTexts\.EN|\ben)\("([a-z0-9.-]+)"""").findAll(Files.readString(file)).map { it.groupValues[1] }.toList()
             }
         }.toSet()
         assertThat(named).hasSizeGreaterThan(100)
@@ -60,7 +69,8 @@ class CatalogueTest {
         val korean = Texts.of(Lang.KO)
         val md = MarkdownReport.render(record, korean)
         assertThat(md).contains("# Proto-Bench 보고서: fixed", "## 프로토콜 선택 가이드", "더 저렴", "역전", "결정 지도")
-        assertThat(md).doesNotContain("Protocol selection guide", "cheaper than")
+        assertThat(EnglishSentences.foundIn(md)).isEmpty()
+        assertThat(EnglishSentences.foundIn(MarkdownReport.render(record))).contains("Protocol selection guide")
         assertThat(placeholder.find(md)?.let { md.substring(maxOf(0, it.range.first - 80), it.range.last + 1) }).isNull()
         val html = Jsoup.parse(HtmlReport.render(record, korean))
         assertThat(html.selectFirst("html")!!.attr("lang")).isEqualTo("ko")

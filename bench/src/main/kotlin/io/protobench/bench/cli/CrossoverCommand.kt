@@ -25,6 +25,8 @@ import io.protobench.bench.lab.LocalLabSource
 import io.protobench.bench.lab.Toolchain
 import io.protobench.bench.lab.ToolchainProblem
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.text.Lang
+import io.protobench.bench.text.Texts
 
 /**
  * `protobench crossover`: where the answer between two protocols flips along an axis.
@@ -52,8 +54,11 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
     private val margin by option("--margin", help = "Practical margin of equivalence (default 5%)")
     private val seed by option("--seed", help = "Seed of every shuffle; point n uses seed + n (default: random, recorded)").long()
     private val resultsDir by option("--results", help = "Folder for the search folder (default: results/)").default("results")
+    private val lang by option("--lang", help = "Language of crossover.md and of each point's report: ${Lang.accepted}; default en").default("en")
 
     override fun run() {
+        val texts = Lang.parse(lang)?.let(Texts::of)
+            ?: fail("--lang $lang: no report in that language; accepted: ${Lang.accepted}", EXIT_BAD_INPUT)
         val request = CrossoverRequest(pair, axis, from, to, resolution, steps, size, vus, mode, forks, maxForks, duration, margin)
         val plan = try {
             CrossoverPlan.of(request)
@@ -69,7 +74,7 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         }
         val root = project.resolve(resultsDir)
         val store = try {
-            CrossoverStore(RunStore.create(root, BenchmarkPoints.folderName(Instant.now())).dir)
+            CrossoverStore(RunStore.create(root, BenchmarkPoints.folderName(Instant.now())).dir, texts)
         } catch (e: IOException) {
             fail("cannot write results under $root (${e.message}); give --results a writable folder", EXIT_BAD_INPUT)
         }
@@ -79,14 +84,14 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         echo("results: ${store.dir}")
         val seed = seed ?: Random.nextLong()
         val given = mapOf("crossover" to store.dir.fileName.toString(), "pair" to pair, "axis" to axis, "from" to from, "to" to to)
-        val points = BenchmarkPoints(LocalLabSource(project), store.dir, seed, given, progress = { echo(it, err = true) })
+        val points = BenchmarkPoints(LocalLabSource(project), store.dir, seed, given, progress = { echo(it, err = true) }, texts = texts)
         val record = try {
             CrossoverRun(plan, store, points, seed, progress = { echo(it, err = true) }).run()
         } catch (e: IOException) {
             fail("cannot write ${store.dir.resolve("crossover.json")}: ${e.message}; every point's run folder is kept", EXIT_RUN_FAILED)
         }
         echo("")
-        CrossoverReport.summary(record).forEach { echo(it) }
+        CrossoverReport.summary(record, texts).forEach { echo(it) }
         echo("details: ${store.dir.resolve("crossover.md")}")
         if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
     }

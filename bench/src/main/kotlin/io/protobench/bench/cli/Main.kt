@@ -17,7 +17,7 @@ import com.github.ajalt.clikt.parameters.types.int
 import com.github.ajalt.clikt.parameters.types.long
 import io.protobench.bench.database.ExternalDatabase
 import io.protobench.bench.database.ExternalDatabaseRefused
-import io.protobench.bench.compare.Agreement
+import io.protobench.bench.compare.CompareConsole
 import io.protobench.bench.compare.CompareHtml
 import io.protobench.bench.compare.CompareMarkdown
 import io.protobench.bench.compare.CompareResult
@@ -280,13 +280,8 @@ class RunCommand : CliktCommand(name = "run") {
 
 class ListCommand : CliktCommand(name = "list") {
     override fun help(context: Context) = "Show the built-in scenarios with their mode, conditions, forks, estimated time and description."
-    override fun run() {
-        echo(String.format("%-15s %8s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
-        for (s in ScenarioCatalog.all()) {
-            echo(String.format(java.util.Locale.ROOT, "%-15s %8s %5d %6s %7s m  %s", s.name, s.mode.id, s.conditions.size,
-                "${s.forks}-${s.maxForks}", s.estimatedMinutesText(), s.description))
-        }
-    }
+    private val lang by langOption()
+    override fun run() = io.protobench.bench.scenario.ScenarioList.lines(t = texts(lang)).forEach { echo(it) }
 }
 
 class ResumeCommand : CliktCommand(name = "resume") {
@@ -392,19 +387,11 @@ class CompareCommand : CliktCommand(name = "compare") {
         val b = load(runB)
         val comparison = when (val result = RunComparison.of(a, b, share, force)) {
             is CompareResult.Identical -> {
-                echo(result.message)
+                echo(result.message(texts))
                 return
             }
             is CompareResult.Refused -> {
-                if (result.noSharedCondition) {
-                    echo("the runs share no condition: run A (${a.runId}) has ${result.conditionsA!!.joinToString(", ").ifEmpty { "none" }}; " +
-                        "run B (${b.runId}) has ${result.conditionsB!!.joinToString(", ").ifEmpty { "none" }}", err = true)
-                }
-                if (result.differences.isNotEmpty()) {
-                    echo("the runs differ in machine or settings:", err = true)
-                    result.differences.forEach { echo("  $it", err = true) }
-                    if (!result.noSharedCondition) echo("use --force to compare anyway", err = true)
-                }
+                CompareConsole.refusal(result, a.runId, b.runId, texts).forEach { echo(it, err = true) }
                 throw ProgramResult(EXIT_INVALID_INPUT)
             }
             is CompareResult.Compared -> result.comparison
@@ -419,14 +406,7 @@ class CompareCommand : CliktCommand(name = "compare") {
         } catch (e: java.nio.file.InvalidPathException) {
             invalid("--out ${out}: not a path: ${e.message}")
         }
-        echo("compare: $file")
-        comparison.warnings.takeIf { it.isNotEmpty() }?.let { echo("compared with --force although the runs differ: ${it.joinToString("; ")}") }
-        comparison.notes.forEach { echo(it) }
-        echo(CompareMarkdown.summary(comparison, texts))
-        echo(CompareMarkdown.verdictSummary(comparison, texts))
-        if (comparison.yardstick.isNotEmpty()) echo(CompareMarkdown.yardstickSummary(comparison, texts))
-        comparison.verdicts.filter { it.agreement == Agreement.CONTRADICT }.forEach { echo(CompareMarkdown.contradiction(it, texts)) }
-        comparison.regressions.forEach { (condition, change) -> echo(CompareMarkdown.regression(condition, change, texts)) }
+        CompareConsole.summary(comparison, file, texts).forEach { echo(it) }
         if (comparison.hasRegression) throw ProgramResult(EXIT_REGRESSION)
     }
 

@@ -3,6 +3,7 @@ package io.protobench.bench.compare
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.Numbers
+import io.protobench.bench.report.Recorded
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
@@ -19,7 +20,7 @@ object CompareMarkdown {
         if (c.warnings.isNotEmpty()) {
             appendLine(t("compare.forced"))
             appendLine(t("compare.forced-why"))
-            c.warnings.forEach { appendLine("> - ${cell(it.toString())}") }
+            c.warnings.forEach { appendLine("> - ${cell(it.text(t))}") }
             appendLine()
         }
         appendLine(t("compare.runs-header"))
@@ -28,15 +29,15 @@ object CompareMarkdown {
         row("compare.run") { it.runId }
         row("compare.scenario") { it.scenario }
         row("compare.commit") { (it.commit?.take(12) ?: t("header.not-recorded")) + if (it.dirty == true) t("header.dirty") else "" }
-        row("compare.machine") { it.machine }
-        row("compare.jdk") { it.jdk }
+        row("compare.machine") { machine(it, t) }
+        row("compare.jdk") { it.jdk ?: t("header.not-recorded") }
         row("compare.started") { it.startedAt }
-        row("compare.status") { t("status.${it.status.name.lowercase()}") + (it.failure?.let { f -> ": $f" } ?: "") }
+        row("compare.status") { t("status.${it.status.name.lowercase()}") + (it.failure?.let { f -> ": ${Recorded.failure(f, t)}" } ?: "") }
         appendLine()
-        c.notes.forEach { appendLine("- $it") }
+        c.notes.forEach { appendLine("- ${it.text(t)}") }
         if (c.notes.isNotEmpty()) appendLine()
         if (c.versions.isNotEmpty()) {
-            appendLine(t("compare.versions", c.versions.joinToString("; ") { cell(it.toString()) }))
+            appendLine(t("compare.versions", c.versions.joinToString("; ") { cell(it.text(t)) }))
             appendLine()
         }
 
@@ -235,6 +236,11 @@ object CompareMarkdown {
         val dropped = listOfNotNull(f.droppedA.takeIf { it > 0 }?.let { t("compare.dropped-in", it, "A") }, f.droppedB.takeIf { it > 0 }?.let { t("compare.dropped-in", it, "B") })
         return words + if (dropped.isEmpty()) "" else t("compare.dropped", dropped.joinToString(", "))
     }
+
+    /** "AMD EPYC, 2 cores, 24105 MB, kernel 6.18": what the run recorded of its machine. */
+    private fun machine(f: RunFacts, t: Texts) = listOfNotNull(
+        f.cpuModel, f.cpuCores?.let { t("compare.cores", it) }, f.memoryTotalMb?.let { t("compare.memory", it) }, f.kernel?.let { t("compare.kernel", it) },
+    ).joinToString(", ").ifEmpty { t("header.not-recorded") }
 
     /** Text safe inside a table cell. */
     private fun cell(text: String) = text.replace("|", "\\|").replace("\n", " ")

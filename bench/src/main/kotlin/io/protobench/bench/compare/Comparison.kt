@@ -3,7 +3,9 @@ package io.protobench.bench.compare
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.report.Recorded
 import io.protobench.bench.stats.Estimate
+import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.RatioInterval
 import io.protobench.bench.verdict.WelchRatio
 
@@ -12,8 +14,10 @@ enum class Side { A, B }
 
 /** What [RunComparison.of] answers: the same run twice, a refusal, or the comparison. */
 sealed interface CompareResult {
-    /** Both are the same run (same id, or the same per-fork values): nothing to compute. */
-    data class Identical(val message: String) : CompareResult
+    /** Both are the same run (the same id, or two ids with the same per-fork values): nothing to compute. */
+    data class Identical(val runA: String, val runB: String) : CompareResult {
+        fun message(t: Texts = Texts.EN) = if (runA == runB) t("compare.identical", runA) else t("compare.identical.values", runA, runB)
+    }
 
     /**
      * Not comparable. [differences]: machine or settings that differ (refused unless forced);
@@ -30,20 +34,35 @@ sealed interface CompareResult {
     data class Compared(val comparison: Comparison) : CompareResult
 }
 
-/** One field in which the runs differ, as "field: A=… B=…". */
-data class Difference(val field: String, val a: String, val b: String) {
-    override fun toString() = "$field: A=$a B=$b"
+/**
+ * One field in which the runs differ, as "field: A=… B=…". [field] is its name in run.json
+ * (cpuModel, durationMs, a library's name), or the last part of a `compare.field.*` key for one
+ * named in words, whose blank [variant] fills. A value is null where the run did not record
+ * it, empty where it recorded an empty list.
+ */
+data class Difference(val field: String, val a: String?, val b: String?, val variant: String? = null) {
+    fun text(t: Texts = Texts.EN): String {
+        val label = if (t.has("compare.field.$field")) t("compare.field.$field", variant) else field
+        fun value(v: String?) = v?.ifEmpty { t("compare.none") } ?: t("header.not-recorded")
+        return t("compare.difference", label, value(a), value(b))
+    }
+
+    override fun toString() = text()
 }
 
-/** One run as the comparison describes it. */
+/** One run as the comparison describes it; a fact the run did not record is null. */
 data class RunFacts(
     val side: Side,
     val runId: String,
     val scenario: String,
     val commit: String?,
     val dirty: Boolean?,
-    val machine: String,
-    val jdk: String,
+    val cpuModel: String?,
+    val cpuCores: Int?,
+    val memoryTotalMb: Long?,
+    val kernel: String?,
+    /** The servers' JDK, its first line. */
+    val jdk: String?,
     val startedAt: String,
     val status: RunStatus,
     val failure: String?,
@@ -111,6 +130,30 @@ data class ConditionChanges(val condition: String, val changes: List<FigureChang
 /** A condition or an arm that only one run has. */
 data class NotCompared(val what: String, val onlyIn: Side, val isCondition: Boolean)
 
+/** Something a reader must know beside the figures, said in the catalogue's language by [text]. */
+sealed interface Note {
+    /** The runs' margins of equivalence differ and no `--margin` was given: run A's is used. */
+    data class MarginsDiffer(val a: Double, val b: Double) : Note
+
+    /** Run [side] did not complete: only what it measured is compared. */
+    data class Incomplete(val side: Side, val runId: String, val status: RunStatus, val failure: String?) : Note
+
+    /**
+     * A condition's cost trials (under [variant]) ran at rates more than
+     * [RunComparison.RATE_TOLERANCE] apart; CPU per request depends on the rate.
+     */
+    data class RatesApart(val condition: String, val variant: String?, val rateA: Int, val rateB: Int) : Note {
+        val apart: Double get() = kotlin.math.abs(rateB.toDouble() / rateA - 1)
+    }
+
+    fun text(t: Texts = Texts.EN): String = when (this) {
+        is MarginsDiffer -> t("compare.note.margins", a, b)
+        is Incomplete -> t("compare.note.incomplete", side, runId, t("status.${status.name.lowercase()}"), failure?.let { ": ${Recorded.failure(it, t)}" } ?: "")
+        is RatesApart -> t("compare.note.rates", condition, variant?.let { t("compare.note.variant", it) } ?: "", rateA, rateB,
+            "%.0f".format(java.util.Locale.ROOT, apart * 100))
+    }
+}
+
 /**
  * Two runs compared. [warnings]: differences of machine or settings that `--force` overrode;
  * [notes]: other things a reader must know (e.g. which margin was used when the runs' differ);
@@ -122,7 +165,7 @@ data class Comparison(
     val margin: Double,
     val alpha: Double,
     val warnings: List<Difference>,
-    val notes: List<String>,
+    val notes: List<Note>,
     val versions: List<Difference>,
     val conditions: List<ConditionChanges>,
     val notCompared: List<NotCompared>,

@@ -58,11 +58,11 @@ object RunComparison {
      */
     fun of(a: RunRecord, b: RunRecord, margin: Double? = null, force: Boolean = false, alpha: Double = Verdicts.ALPHA): CompareResult {
         require(margin == null || margin > 0) { "margin must be positive, got $margin" }
-        if (a.runId == b.runId) return CompareResult.Identical("identical: both are run ${a.runId}")
+        if (a.runId == b.runId) return CompareResult.Identical(a.runId, b.runId)
         val analysesA = Analysis.of(a)
         val analysesB = Analysis.of(b)
         if (analysesA.isNotEmpty() && analysesA.map { it.condition to it.values } == analysesB.map { it.condition to it.values }) {
-            return CompareResult.Identical("identical: runs ${a.runId} and ${b.runId} hold the same per-fork values")
+            return CompareResult.Identical(a.runId, b.runId)
         }
         val differences = differences(a, b)
         val conditionsA = analysesA.map { it.condition }
@@ -73,12 +73,9 @@ object RunComparison {
 
         val usedMargin = margin ?: a.scenario.margin
         val notes = buildList {
-            if (margin == null && a.scenario.margin != b.scenario.margin) {
-                add("The runs' margins differ (A ${a.scenario.margin}, B ${b.scenario.margin}); run A's is used. Give --margin to choose.")
-            }
+            if (margin == null && a.scenario.margin != b.scenario.margin) add(Note.MarginsDiffer(a.scenario.margin, b.scenario.margin))
             listOf(Side.A to a, Side.B to b).filter { (_, r) -> r.status != RunStatus.COMPLETE }.forEach { (side, r) ->
-                add("Run $side (${r.runId}) is incomplete (${r.status.name.lowercase()}" +
-                    (r.failure?.let { ": $it" } ?: "") + "): only what it measured is compared.")
+                add(Note.Incomplete(side, r.runId, r.status, r.failure))
             }
             addAll(rateNotes(a, b))
         }
@@ -115,16 +112,11 @@ object RunComparison {
      * a higher rate, and so are the servers': docs/journal/2026-11-24-k6-cost-by-rate.md),
      * so such a change may be the rate's, not the code's.
      */
-    internal fun rateNotes(a: RunRecord, b: RunRecord): List<String> {
+    internal fun rateNotes(a: RunRecord, b: RunRecord): List<Note.RatesApart> {
         val ratesB = b.calibrations.associate { (it.condition to it.variant) to it.ratePerSecond }
         return a.calibrations.mapNotNull { ca ->
             val rateB = ratesB[ca.condition to ca.variant] ?: return@mapNotNull null
-            val apart = kotlin.math.abs(rateB.toDouble() / ca.ratePerSecond - 1)
-            if (apart <= RATE_TOLERANCE) null
-            else "${ca.condition}${ca.variant?.let { " (variant $it)" } ?: ""}: the cost trials ran at ${ca.ratePerSecond}/s in run A and $rateB/s in run B " +
-                "(${"%.0f".format(apart * 100)}% apart: each run took its rate from its own probe, calibrated, or the scenario's fixed rate " +
-                "halved on a slower machine); CPU per request depends on the rate, and so can a verdict where the protocols are close, " +
-                "so a change in a per-request figure, or a verdict the runs contradict, may be the rate's rather than the code's."
+            Note.RatesApart(ca.condition, ca.variant, ca.ratePerSecond, rateB).takeIf { it.apart > RATE_TOLERANCE }
         }
     }
 
@@ -213,14 +205,14 @@ object RunComparison {
      */
     internal fun differences(a: RunRecord, b: RunRecord): List<Difference> {
         val fields = MACHINE.map { (key, fact) -> key to { r: RunRecord -> text(fact(r.environment)) } } + listOf(
-            "scenario mode" to { r: RunRecord -> r.scenario.mode.id },
+            "scenario-mode" to { r: RunRecord -> r.scenario.mode.id },
             // Direct and through the gateway, "hop" names two different things.
             "topology" to { r: RunRecord -> r.scenario.topology.id },
             "durationMs" to { r: RunRecord -> r.scenario.durationMs.toString() },
             "utilisation" to { r: RunRecord -> r.scenario.utilisation.toString() },
-            "server JVM options" to { r: RunRecord -> text(r.resume?.jvmOptions ?: r.environment.serverJvmOptions) },
-            "gateway arguments" to { r: RunRecord -> text(r.resume?.gatewayArguments ?: r.options["gateway"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
-            "data-server arguments" to { r: RunRecord -> text(r.resume?.dataServerArguments ?: r.options["dataServer"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
+            "jvm-options" to { r: RunRecord -> text(r.resume?.jvmOptions ?: r.environment.serverJvmOptions) },
+            "gateway-arguments" to { r: RunRecord -> text(r.resume?.gatewayArguments ?: r.options["gateway"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
+            "data-server-arguments" to { r: RunRecord -> text(r.resume?.dataServerArguments ?: r.options["dataServer"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
         )
         val variantsB = b.scenario.variants.associateBy { it.name }
         val shared = a.scenario.variants.filter { it.name in variantsB }
@@ -229,12 +221,12 @@ object RunComparison {
             Variant.label("serverJdk", variant) to { r: RunRecord -> text(if (variant == null) r.environment.serverJdk else r.environment.serverJdkByVariant[variant]) }
         }
         val variants = shared.map { v ->
-            "variant ${v.name}" to { r: RunRecord -> text(r.scenario.variants.first { it.name == v.name }.settings) }
+            Difference("variant", null, null, v.name) to { r: RunRecord -> text(r.scenario.variants.first { it.name == v.name }.settings) }
         }
-        return (fields + jdks + variants).mapNotNull { (field, read) ->
+        return ((fields + jdks).map { (field, read) -> Difference(field, null, null) to read } + variants).mapNotNull { (field, read) ->
             val x = read(a)
             val y = read(b)
-            if (x != y) Difference(field, x, y) else null
+            if (x != y) field.copy(a = x, b = y) else null
         }
     }
 
@@ -244,8 +236,8 @@ object RunComparison {
         val libsB = b.environment.libraries.orEmpty()
         val libraries = (libsA.keys + libsB.keys).distinct().sorted().map { name -> Difference(name, text(libsA[name]), text(libsB[name])) }
         val tools = listOf<Pair<String, (RunEnvironment) -> Any?>>(
-            "commit" to RunEnvironment::gitCommit, "uncommitted changes" to RunEnvironment::gitDirty,
-            "load generator" to RunEnvironment::loadGenerator, "CLI JDK" to RunEnvironment::jdk,
+            "commit" to RunEnvironment::gitCommit, "uncommitted" to RunEnvironment::gitDirty,
+            "load-generator" to RunEnvironment::loadGenerator, "cli-jdk" to RunEnvironment::jdk,
         ).map { (field, fact) -> Difference(field, text(fact(a.environment)), text(fact(b.environment))) }
         return (tools + libraries).filter { it.a != it.b }
     }
@@ -253,17 +245,15 @@ object RunComparison {
     private fun facts(side: Side, r: RunRecord) = RunFacts(
         side = side, runId = r.runId, scenario = r.scenario.name,
         commit = r.environment.gitCommit, dirty = r.environment.gitDirty,
-        machine = with(r.environment) {
-            listOfNotNull(cpuModel, cpuCores?.let { "$it cores" }, memoryTotalMb?.let { "$it MB" }, kernel?.let { "kernel $it" })
-        }.joinToString(", ").ifEmpty { "not recorded" },
-        jdk = (r.environment.serverJdk ?: r.environment.jdk)?.substringBefore(";") ?: "not recorded",
+        cpuModel = r.environment.cpuModel, cpuCores = r.environment.cpuCores, memoryTotalMb = r.environment.memoryTotalMb,
+        kernel = r.environment.kernel, jdk = (r.environment.serverJdk ?: r.environment.jdk)?.substringBefore(";"),
         startedAt = r.startedAt, status = r.status, failure = r.failure, margin = r.scenario.margin,
     )
 
-    /** A recorded value as text: lists joined by spaces, nothing as "not recorded". */
-    private fun text(value: Any?): String = when (value) {
-        null -> "not recorded"
-        is Collection<*> -> value.joinToString(" ") { text(it) }.ifEmpty { "none" }
+    /** A recorded value as text, lists joined by spaces; null where nothing was recorded. */
+    private fun text(value: Any?): String? = when (value) {
+        null -> null
+        is Collection<*> -> value.joinToString(" ") { it.toString() }
         else -> value.toString()
     }
 }

@@ -85,14 +85,6 @@ enum class Axis(val id: String) {
     /** How wide [low]..[high] is, to bisect the wider of two brackets first: log ratio, or levels apart. */
     fun width(low: Long, high: Long): Double = if (this == COMPLEXITY) (high - low).toDouble() else ln(high.toDouble() / low)
 
-    /** How the search narrows, for reports. */
-    fun bisection(resolution: Double): String = when (this) {
-        COMPLEXITY -> "the middle level between the two, until they are adjacent levels"
-        SIZE -> "geometric midpoints (log scale, whole KB) until the bracket's ends are within ×$resolution"
-        VUS -> "geometric midpoints (log scale, whole virtual users) until the bracket's ends are within ×$resolution"
-        RATE -> "geometric midpoints (log scale, whole requests per second) until the bracket's ends are within ×$resolution"
-    }
-
     /**
      * [base] measuring the single point [position]: its size or level under the closed model
      * at [vus] virtual users, or [size] at [position] virtual users, or [size] at the fixed

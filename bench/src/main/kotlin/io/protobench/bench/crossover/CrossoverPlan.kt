@@ -20,6 +20,7 @@ import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.bench.design.Judge
+import io.protobench.bench.text.Texts
 
 /** The flags of `protobench crossover` as given; [CrossoverPlan.of] checks them. */
 data class CrossoverRequest(
@@ -73,7 +74,7 @@ class CrossoverPlan private constructor(
     fun scenario(n: Int, position: Long): Scenario = ScenarioParser.validate(
         axis.scenarioAt(base, position, size, vus).copy(
             name = "crossover-$n-${axis.slug(position)}",
-            description = "Crossover search ${a.label} vs ${b.label} by ${axis.id}: point $n at ${axis.display(position)}",
+            description = Texts.EN("crossover.point-description", a.label, b.label, axis.id, n, axis.display(position)),
         ),
         SOURCE, serverHeapBytes = heapBytes,
     )
@@ -93,17 +94,17 @@ class CrossoverPlan private constructor(
             "about ${minutes(least)} in all, up to ${minutes(most)} if points stay undecided and get up to ${base.maxForks} forks"
     }
 
-    /** The settings every point shares, for reports. */
+    /** The settings every point shares, for reports: in English as crossover.json keeps it (the report reads it back in its language). */
     val fixed: String get() {
         val load = when (axis) {
-            Axis.VUS -> "closed model at the point's virtual users"
-            Axis.RATE -> "open model at the point's rate (up to ${Axis.rateVus(vus)} VUs)"
-            else -> "closed model at $vus VUs"
+            Axis.VUS -> Texts.EN("crossover.load.vus")
+            Axis.RATE -> Texts.EN("crossover.load.rate", Axis.rateVus(vus))
+            else -> Texts.EN("crossover.load.closed", vus)
         }
-        val payload = if (axis == Axis.VUS || axis == Axis.RATE) "payload $size, " else ""
-        val trials = if (mode == Mode.COST && axis != Axis.RATE) "cost trials at ${Numbers.percentText(scenario(0, from).utilisation)} of the slowest protocol's capacity"
-            else if (mode == Mode.COST) "cost trials at that rate" else "capacity mode (closed model, saturated)"
-        return "$payload$load; $trials; ${base.duration} per arm, ${base.forks}–${base.maxForks} forks per point"
+        val trials = if (mode == Mode.COST && axis != Axis.RATE) Texts.EN("crossover.trials.cost", Numbers.percentText(scenario(0, from).utilisation))
+            else Texts.EN(if (mode == Mode.COST) "crossover.trials.rate" else "crossover.trials.capacity")
+        val payloadAndLoad = if (axis == Axis.VUS || axis == Axis.RATE) Texts.EN("crossover.payload", size, load) else load
+        return Texts.EN("crossover.fixed", payloadAndLoad, trials, base.duration, base.forks, base.maxForks)
     }
 
     val margin: Double get() = scenario(0, from).margin
@@ -121,7 +122,10 @@ class CrossoverPlan private constructor(
         private const val MAX_RESOLUTION = 100.0
 
         /** Seconds as whole minutes, rounded up: "6 min". */
-        fun minutes(seconds: Long) = "${(seconds + 59) / 60} min"
+        fun minutes(seconds: Long) = "${wholeMinutes(seconds)} min"
+
+        /** Seconds as whole minutes, rounded up. */
+        fun wholeMinutes(seconds: Long) = (seconds + 59) / 60
 
         /** [request] checked, for servers with [heapBytes] of heap; [InvalidCrossover] lists every problem. */
         fun of(request: CrossoverRequest, heapBytes: Long = ServerHeap.DEFAULT_BYTES): CrossoverPlan {

@@ -6,6 +6,7 @@ import io.protobench.bench.measure.RunStatus
 import java.nio.file.Files
 import java.nio.file.Path
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.text.Texts
 
 /**
  * A crossover search as `crossover.json` keeps it: what was asked, every point probed (in
@@ -59,11 +60,11 @@ data class CrossoverRecord(
 }
 
 /**
- * Writes crossover.json and crossover.md of a search folder, each atomically. After
+ * Writes crossover.json and crossover.md (in [texts]' language) of a search folder, each atomically. After
  * [seal] (an interrupted search's last word) later saves are ignored, so a search thread
  * still unwinding cannot overwrite it.
  */
-class CrossoverStore(val dir: Path) {
+class CrossoverStore(val dir: Path, private val texts: Texts = Texts.EN) {
     @Volatile
     var sealed = false
         private set
@@ -72,7 +73,7 @@ class CrossoverStore(val dir: Path) {
     fun save(record: CrossoverRecord) {
         if (sealed) return
         RunStore.writeAtomically(dir.resolve(CrossoverRecord.JSON), RunStore.mapper.writeValueAsBytes(record))
-        RunStore.writeAtomically(dir.resolve(CrossoverRecord.MARKDOWN), CrossoverReport.render(record).toByteArray())
+        RunStore.writeAtomically(dir.resolve(CrossoverRecord.MARKDOWN), CrossoverReport.render(record, texts).toByteArray())
     }
 
     @Synchronized

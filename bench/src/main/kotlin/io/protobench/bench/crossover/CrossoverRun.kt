@@ -14,6 +14,7 @@ import io.protobench.bench.run.BenchmarkRunner
 import io.protobench.bench.run.LabSource
 import io.protobench.bench.run.RunOptions
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.text.Texts
 
 /** Runs one point's scenario as its own run in [folder] and returns its record, whatever its status. */
 fun interface PointRunner {
@@ -91,10 +92,10 @@ class CrossoverRun(
         val (probe, folder) = current ?: (null to null)
         val cut = probe?.takeIf { p -> r.points.none { it.n == p.n } }?.let {
             PointRecord(it.n, plan.axis.label(it.position), it.position, PointOutcome.FAILED, run = folder,
-                failure = "interrupted by a signal (Ctrl-C or SIGTERM); what it measured is in $folder/run.json")
+                failure = Texts.EN("crossover.failure.signal", folder))
         }
         record = r.copy(points = r.points + listOfNotNull(cut), status = RunStatus.INTERRUPTED, finishedAt = clock.instant().toString(),
-            stoppedBecause = "interrupted" + (probe?.let { " during point ${it.n} at ${plan.axis.display(it.position)}" } ?: ""))
+            stoppedBecause = probe?.let { Texts.EN("crossover.stop.interrupted-at", it.n, plan.axis.display(it.position)) } ?: Texts.EN("crossover.stop.interrupted"))
         store.seal(record)
     }
 
@@ -113,7 +114,8 @@ class CrossoverRun(
             val run = points.run(probe.n, plan.scenario(probe.n, probe.position), folder)
             lastStatus = run.status
             if (record.machine == RunEnvironment.NONE) record = record.copy(machine = run.environment.machine())
-            val failure = if (run.status == RunStatus.COMPLETE) null else "its run ended ${run.status.name.lowercase()}: ${run.failure ?: "see its report"}"
+            val failure = if (run.status == RunStatus.COMPLETE) null
+                else Texts.EN("crossover.failure.run", run.status.name.lowercase(), run.failure ?: Texts.EN("crossover.failure.see-report"))
             PointMeasurement(PointVerdict.decision(run), folder, seconds(), failure).also { m ->
                 if (failure == null) progress("crossover: point ${probe.n} at ${plan.axis.display(probe.position)}: ${m.decision?.let(io.protobench.bench.report.MarkdownReport::sentence) ?: "no decision"}")
             }
@@ -127,8 +129,9 @@ class CrossoverRun(
 
 /**
  * Points run by [BenchmarkRunner] on the lab [labs] opens (this machine's: real server JVMs and
- * the load driver), each point a run folder under [root] with its run.json and report.md, judged by
- * [PointVerdict.judge] (extra forks only while the pair is undecided on the primary figure).
+ * the load driver), each point a run folder under [root] with its run.json and report.md (in
+ * [texts]' language), judged by [PointVerdict.judge] (extra forks only while the pair is undecided
+ * on the primary figure).
  */
 class BenchmarkPoints(
     private val labs: LabSource,
@@ -137,6 +140,7 @@ class BenchmarkPoints(
     private val given: Map<String, String>,
     private val progress: (String) -> Unit,
     private val clock: Clock = Clock.systemUTC(),
+    private val texts: Texts = Texts.EN,
 ) : PointRunner {
     override fun run(n: Int, scenario: Scenario, folder: String): RunRecord {
         val options = RunOptions(
@@ -155,7 +159,7 @@ class BenchmarkPoints(
 
     private fun writeReport(store: RunStore, record: RunRecord) {
         try {
-            ReportWriter.write(store.dir, record)
+            ReportWriter.write(store.dir, record, texts)
         } catch (e: Exception) {
             progress("cannot write the report of ${store.dir} (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
                 "rebuild it with `protobench report ${store.dir}`")

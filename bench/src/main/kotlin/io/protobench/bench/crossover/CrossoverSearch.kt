@@ -4,6 +4,7 @@ import io.protobench.bench.measure.Figure
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
+import io.protobench.bench.text.Texts
 
 /** The [n]th point the search measures (1 and 2 are the ends), at [position] on the axis. */
 data class Probe(val n: Int, val position: Long)
@@ -53,7 +54,7 @@ data class PointRecord(
                 run = measured.run, seconds = measured.seconds)
             val d = measured.decision
             if (measured.failure != null || d == null) {
-                return base.copy(failure = measured.failure ?: "no decision: the run has no valid trials of both protocols")
+                return base.copy(failure = measured.failure ?: Texts.EN("crossover.failure.no-decision"))
             }
             val outcome = d.outcome
             return base.copy(
@@ -150,31 +151,31 @@ class CrossoverSearch(
             val probe = Probe(points.size + 1, position)
             return PointRecord.of(probe, axis, measure(probe)).also { points += it; saved(points.toList()) }
         }
-        fun failed(p: PointRecord) = SearchResult(points.toList(), "point ${p.n} at ${axis.display(p.position)} failed: ${p.failure}", true)
+        fun failed(p: PointRecord) = SearchResult(points.toList(), Texts.EN("crossover.stop.failed", p.n, axis.display(p.position), p.failure), true)
 
         for (end in listOf(from, to)) probe(end).let { if (it.outcome == PointOutcome.FAILED) return failed(it) }
-        if (!findings(points).flips) return SearchResult(points.toList(), "no flip between the ends", false)
+        if (!findings(points).flips) return SearchResult(points.toList(), Texts.EN("crossover.stop.no-flip"), false)
         repeat(steps) {
             val (lo, hi) = findings(points).next(resolution) ?: return SearchResult(points.toList(), finished(points), false)
             probe(axis.midpoint(lo, hi)!!).let { if (it.outcome == PointOutcome.FAILED) return failed(it) }
         }
         val open = findings(points).next(resolution)
-        return SearchResult(points.toList(), if (open == null) finished(points) else "the step budget of $steps midpoints is spent", false)
+        return SearchResult(points.toList(), if (open == null) finished(points) else Texts.EN("crossover.stop.steps", steps), false)
     }
 
     fun findings(points: List<PointRecord>) = Findings(axis, from, to, points)
 
     private fun finished(points: List<PointRecord>): String {
         val wide = findings(points).brackets().filter { (lo, hi) -> !axis.narrow(lo, hi, resolution) }
-        return when {
-            wide.isNotEmpty() -> "the bracket cannot be split further at whole ${if (axis == Axis.SIZE) "KB" else "numbers"}"
-            axis == Axis.COMPLEXITY -> "the bracket is down to adjacent levels"
-            else -> "the bracket is within ×$resolution"
-        }
+        return Texts.EN(when {
+            wide.isNotEmpty() -> if (axis == Axis.SIZE) "crossover.stop.whole-kb" else "crossover.stop.whole"
+            axis == Axis.COMPLEXITY -> "crossover.stop.adjacent"
+            else -> "crossover.stop.resolution"
+        }, resolution)
     }
 
     companion object {
         /** The word a verdict on [figure] uses for "better". */
-        fun word(figure: Figure) = if (figure.higherIsBetter) "faster" else "cheaper"
+        fun word(figure: Figure, t: Texts = Texts.EN) = t(if (figure.higherIsBetter) "verdict.faster" else "verdict.cheaper")
     }
 }

@@ -34,6 +34,7 @@ import kotlin.math.roundToInt
 import kotlin.random.Random
 import io.protobench.bench.lab.DriverPlans
 import io.protobench.bench.lab.ServerSettingRejected
+import io.protobench.bench.text.Texts
 
 /**
  * The measurement design as a library: forks as blocks. Each fork is a fresh pair of
@@ -152,20 +153,20 @@ class ForkRunner(
                 keep(r.withFork(fork.ended(ForkStatus.FAILED, e.message)))
                 throw e
             }
-            return rejected(r, fork, e.message ?: "the servers refused the variant's settings")
+            return rejected(r, fork, e.message ?: Texts.EN("rejected.servers"))
         } catch (e: Exception) {
-            return keep(r.withFork(fork.ended(ForkStatus.FAILED, "servers did not start: ${e.message}")))
+            return keep(r.withFork(fork.ended(ForkStatus.FAILED, Texts.EN("failure.servers-start", e.message))))
         }
         current = servers
         try {
             servers.use {
                 if (variant != null) {
                     val effective = try { servers.effectiveSettings() } catch (e: Exception) {
-                        return keep(r.withFork(fork.ended(ForkStatus.FAILED, "could not read the servers' settings: ${e.message}")))
+                        return keep(r.withFork(fork.ended(ForkStatus.FAILED, Texts.EN("failure.settings-unread", e.message))))
                     }
                     fork = fork.copy(settings = VariantSettings.recorded(variant, effective))
                     val wrong = VariantSettings.mismatches(variant, effective)
-                    if (wrong.isNotEmpty()) return rejected(r, fork, "settings did not take effect: " + wrong.joinToString("; "))
+                    if (wrong.isNotEmpty()) return rejected(r, fork, Texts.EN("rejected.not-taken", wrong.joinToString("; ")))
                 }
                 fork = fork.copy(soak = soak(servers, conditions, index))
                 r = keep(r.withFork(fork))
@@ -173,8 +174,8 @@ class ForkRunner(
                     val outcome = measureCondition(servers, condition, fork, r, random, variant)
                     fork = outcome.fork
                     r = outcome.record
-                    if (outcome.serverDied) return keep(r.withFork(fork.ended(ForkStatus.FAILED, "a server died; see the trial marked failed")))
-                    if (stopping.get()) return keep(r.withFork(fork.ended(ForkStatus.INTERRUPTED, "stopped")))
+                    if (outcome.serverDied) return keep(r.withFork(fork.ended(ForkStatus.FAILED, Texts.EN("failure.server-died"))))
+                    if (stopping.get()) return keep(r.withFork(fork.ended(ForkStatus.INTERRUPTED, Texts.EN("failure.stopped"))))
                 }
             }
         } finally {

@@ -9,6 +9,7 @@ import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.scenario.Condition
 import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.text.Texts
 import java.time.Duration
 import java.time.Instant
 
@@ -17,7 +18,11 @@ fun interface Judge {
     fun open(record: RunRecord): Map<String, List<OpenComparison>>
 }
 
-/** The planner's next step: measure these conditions in a new fork, or stop. */
+/**
+ * The planner's next step: measure these conditions in a new fork, or stop. A [Stop.reason]
+ * goes into run.json in English, from the catalogue's `planning.reason.*` sentences
+ * (joined by "; "), which the report reads back in its own language.
+ */
 sealed interface Step {
     data class NextFork(val conditions: List<Condition>) : Step
     data class Stop(val reason: String) : Step
@@ -46,9 +51,9 @@ class Planner(private val scenario: Scenario) {
             forks < scenario.forks || (forks < scenario.maxForks && open[c.label].orEmpty().any { it.withinReach(forks) })
         }
         if (wanted.isEmpty()) return Step.Stop(stopReason(counts, open))
-        if (liveVariants(record, scenario).isEmpty()) return Step.Stop("every variant was rejected; see the fork failures")
+        if (liveVariants(record, scenario).isEmpty()) return Step.Stop(en("planning.reason.all-rejected"))
         if (failedInARow(record) >= MAX_FAILED_FORKS_IN_A_ROW) {
-            return Step.Stop("$MAX_FAILED_FORKS_IN_A_ROW forks in a row failed; see the fork failures")
+            return Step.Stop(en("planning.reason.failed-in-a-row", MAX_FAILED_FORKS_IN_A_ROW))
         }
         scenario.budget?.let { budget ->
             val costs = forkCosts(record)
@@ -110,12 +115,10 @@ class Planner(private val scenario: Scenario) {
         val forksLeft = wanted.associate { it.label to scenario.forks - (counts[it.label] ?: 0) }
         val (short, owedExtra) = forksLeft.entries.partition { it.value > 0 }
         val cheapestExtra = owedExtra.minOfOrNull { costs.fork(it.key) } ?: costs.fork(1)
-        val extraFork = "the next fork (about ${roundedUp(cheapestExtra)} min)"
         val (nearest, seconds) = short.map { it to costs.toReach(mapOf(it.toPair())) }.minByOrNull { it.second }
-            ?: return "the budget of ${minutes(budget)} would be exceeded by $extraFork"
-        return "the ${remaining.coerceAtLeast(0) / 60} min left of the budget of ${minutes(budget)} cannot bring another condition " +
-            "to the minimum of ${scenario.forks} forks (the nearest needs ${nearest.value} more, about ${roundedUp(seconds)} min)" +
-            if (owedExtra.isEmpty()) "" else ", nor pay for $extraFork of a condition past it"
+            ?: return en("planning.reason.budget", budget.toMinutes(), roundedUp(cheapestExtra))
+        return en("planning.reason.budget-minimum", remaining.coerceAtLeast(0) / 60, budget.toMinutes(), scenario.forks, nearest.value, roundedUp(seconds)) +
+            if (owedExtra.isEmpty()) "" else en("planning.reason.budget-extra", roundedUp(cheapestExtra))
     }
 
     private fun roundedUp(seconds: Double) = kotlin.math.ceil(seconds / 60).toLong()
@@ -134,10 +137,10 @@ class Planner(private val scenario: Scenario) {
             if (forks >= scenario.maxForks) 0 else open[c.label].orEmpty().count { !it.withinReach(forks) }
         }
         val reasons = listOfNotNull(
-            atCap.takeIf { it.isNotEmpty() }?.let { "${it.size} condition(s) reached the most forks allowed (${scenario.maxForks}) with comparisons still open" },
-            beyondReach.takeIf { it > 0 }?.let { "$it open comparison(s) would take more than the most forks allowed (${scenario.maxForks}), so no fork was added for them" },
+            atCap.takeIf { it.isNotEmpty() }?.let { en("planning.reason.at-most", it.size, scenario.maxForks) },
+            beyondReach.takeIf { it > 0 }?.let { en("planning.reason.beyond-reach", it, scenario.maxForks) },
         )
-        return reasons.joinToString("; ").ifEmpty { "every comparison is decided (or the minimum of ${scenario.forks} forks was all that was asked)" }
+        return reasons.joinToString("; ").ifEmpty { en("planning.reason.decided", scenario.forks) }
     }
 
     /**
@@ -254,9 +257,10 @@ class Planner(private val scenario: Scenario) {
     private fun failedInARow(record: RunRecord): Int =
         record.forks.filter { it.status != ForkStatus.REJECTED }.takeLastWhile { it.status == ForkStatus.FAILED }.size
 
-    private fun minutes(d: Duration) = "${d.toMinutes()} min"
-
     companion object {
         const val MAX_FAILED_FORKS_IN_A_ROW = 3
+
+        /** Stop reasons are recorded in English; the report says them in its language ([Texts.recorded]). */
+        private val en = Texts.EN
     }
 }

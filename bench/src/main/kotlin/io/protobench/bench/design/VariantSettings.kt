@@ -5,6 +5,7 @@ import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.Variant
 import io.protobench.contract.text.PropertyNames
 import io.protobench.contract.metrics.JvmFacts
+import io.protobench.bench.text.Texts
 
 /**
  * A variant's settings as the servers report them. A setting that did not take effect
@@ -39,8 +40,8 @@ object VariantSettings {
         (variant.gateway + variant.dataServer).mapNotNull { (name, asked) ->
             val running = effective[name]
             when {
-                running == null -> "$name: asked '$asked', the server does not report it"
-                !same(asked, running) -> "$name: asked '$asked', the server runs '$running'"
+                running == null -> Texts.EN("rejected.property.unreported", name, asked)
+                !same(asked, running) -> Texts.EN("rejected.property", name, asked, running)
                 else -> null
             }
         } + SERVERS.flatMap { jvmMismatches(variant, it, effective) }
@@ -61,17 +62,19 @@ object VariantSettings {
             val askedMb = ServerHeap.parseSize(heap)!! / MIB
             val runningMb = fact("max-heap-mb")?.toLongOrNull()
             if (runningMb == null || runningMb > askedMb * 1.01 || runningMb < askedMb * 0.85) {
-                problems += "heap of $server: asked $heap, the JVM reports ${runningMb?.let { "$it MB" } ?: "nothing"}"
+                problems += if (runningMb == null) Texts.EN("rejected.heap.none", server, heap) else Texts.EN("rejected.heap", server, heap, runningMb)
             }
         }
         collector(variant.jvmOptions)?.let { (option, marker) ->
             val running = fact("collectors")
-            if (running == null || marker !in running) problems += "collector of $server: asked $option, the JVM runs ${running ?: "an unknown one"}"
+            if (running == null || marker !in running) {
+                problems += if (running == null) Texts.EN("rejected.collector.unknown", server, option) else Texts.EN("rejected.collector", server, option, running)
+            }
         }
         variant.jdk?.toIntOrNull()?.let { feature ->
             val running = fact("java-version")
             if (running == null || running.substringBefore('.').substringBefore('-').toIntOrNull() != feature) {
-                problems += "JDK of $server: asked $feature, the JVM is ${running ?: "unknown"}"
+                problems += if (running == null) Texts.EN("rejected.jdk.unknown", server, feature) else Texts.EN("rejected.jdk", server, feature, running)
             }
         }
         return problems

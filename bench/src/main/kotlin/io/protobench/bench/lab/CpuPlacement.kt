@@ -3,6 +3,7 @@ package io.protobench.bench.lab
 import java.io.File
 import java.nio.file.Files
 import java.nio.file.Path
+import io.protobench.bench.text.Texts
 
 /**
  * Where the load driver, api-server and data-server (or, in a direct run, the driver and the data-server)
@@ -31,20 +32,23 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
         private const val MIN_CORES = 3
 
         fun plan(cores: Int, enabled: Boolean, tasksetAvailable: Boolean = onPath("taskset"), processes: List<String> = PROCESSES): CpuPlacement {
-            val names = processes.joinToString(", ").replace(Regex(", (?=[^,]*$)"), " and ")
+            val names = names(processes)
             return when {
-                processes.size == 1 -> shared("not pinned: $names runs alone on this machine")
-                !enabled -> shared("pinning turned off (--no-pinning): $names share all $cores cores")
-                cores < MIN_CORES -> shared("not pinned: $cores cores are too few to give $names " +
-                    "disjoint CPU sets, so they compete for the same cores (see the saturation flags)")
-                !tasksetAvailable -> shared("not pinned: taskset is not installed (Debian: util-linux); $names share all $cores cores")
+                processes.size == 1 -> shared(Texts.EN("placement.alone", names))
+                !enabled -> shared(Texts.EN("placement.off", names, cores))
+                cores < MIN_CORES -> shared(Texts.EN("placement.few-cores", cores, names))
+                !tasksetAvailable -> shared(Texts.EN("placement.no-taskset", names, cores))
                 else -> split(cores, processes)
             }
         }
 
-        /** One sentence for the report: who shares the machine. */
-        fun sharing(processes: List<String>) = if (processes.size == 1) "only ${processes.single()} runs on this machine" else
-            processes.joinToString(", ").replace(Regex(", (?=[^,]*$)"), " and ") + " run on the same machine and compete for its cores"
+        /** One sentence for the report, in English as run.json keeps it: who shares the machine. */
+        fun sharing(processes: List<String>) =
+            if (processes.size == 1) Texts.EN("placement.sharing.one", processes.single()) else Texts.EN("placement.sharing", names(processes))
+
+        /** "driver, api-server and data-server". */
+        private fun names(processes: List<String>) =
+            if (processes.size == 1) processes.single() else Texts.EN("placement.names", processes.dropLast(1).joinToString(", "), processes.last())
 
         /** The driver gets a third of the cores (at least one); the servers split the rest, the data-server getting any odd core. */
         private fun split(cores: Int, processes: List<String>): CpuPlacement {
@@ -60,7 +64,7 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
                 "data-server" to (load + api until cores),
             ).filterKeys { it in processes }
             val sets = ranges.mapValues { (_, r) -> if (r.first == r.last) "${r.first}" else "${r.first}-${r.last}" }
-            return CpuPlacement(sets, "pinned with taskset: " + sets.entries.joinToString { "${it.key} on CPUs ${it.value}" })
+            return CpuPlacement(sets, Texts.EN("placement.pinned", sets.entries.joinToString { Texts.EN("placement.cpus", it.key, it.value) }))
         }
 
         private fun shared(note: String) = CpuPlacement(emptyMap(), note)

@@ -11,6 +11,7 @@ import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 import io.protobench.bench.network.HopNetworks
+import io.protobench.bench.text.Texts
 
 /** The data-server and (unless the topology is direct) the gateway as child JVMs on free loopback ports. */
 class ServerSet(
@@ -253,8 +254,8 @@ class ServerLauncher(
         while (System.nanoTime() < deadline) {
             processes.firstOrNull { !it.second.isAlive }?.let { (name, process) ->
                 val lines = linesSince(log(name), logStarts[name] ?: 0)
-                rejectedSettings(lines)?.let { throw ServerSettingRejected("$name refused its settings: $it") }
-                jvmRefusal(lines)?.let { throw ServerSettingRejected("the JVM of $name refused its options: $it") }
+                rejectedSettings(lines)?.let { throw ServerSettingRejected(Texts.EN("rejected.settings", name, it)) }
+                jvmRefusal(lines)?.let { throw ServerSettingRejected(Texts.EN("rejected.jvm", name, it)) }
                 throw ServerStartFailed("$name exited with code ${process.exitValue()} during start-up; " +
                     "last lines of ${log(name)}:\n" + lines.takeLast(15).joinToString("\n").ifEmpty { "(no output)" })
             }

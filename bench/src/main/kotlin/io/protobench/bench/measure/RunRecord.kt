@@ -322,6 +322,7 @@ data class ForkCount(val condition: String, val forks: Int)
 
 /**
  * A comparison still undecided: about [moreForks] more forks would decide it (null: no estimate).
+ * [comparison] is in English, "HTTP/JSON vs gRPC/Unary on Hop CPU/req" (the report reads it back in its language).
  * [beyondReach]: no number of forks up to [io.protobench.bench.verdict.Verdicts.MAX_FORKS] would
  * (records from before the field: false).
  */
@@ -331,7 +332,7 @@ data class OpenComparison(val condition: String, val comparison: String, val mor
         fun of(condition: String, decision: io.protobench.bench.verdict.Decision, title: String): OpenComparison? {
             val open = decision.outcome as? io.protobench.bench.verdict.Outcome.Inconclusive ?: return null
             val beyond = open.reason == io.protobench.bench.verdict.Outcome.Inconclusive.NOT_DECIDED && open.moreForks == null
-            return OpenComparison(condition, "${decision.a} vs ${decision.b} on $title", open.moreForks, beyond)
+            return OpenComparison(condition, io.protobench.bench.text.Texts.EN("planning.comparison", decision.a, decision.b, title), open.moreForks, beyond)
         }
     }
 }

@@ -9,6 +9,7 @@ import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.Shaped
 import io.protobench.bench.measure.LinkRecord
 import java.net.InetSocketAddress
+import io.protobench.bench.text.Texts
 
 /** What a server launch needs of a shaped link. [HopNetwork] is the real one; tests fake it. */
 interface HopLink : AutoCloseable {
@@ -93,7 +94,7 @@ class HopNetwork private constructor(
             try {
                 val (shaped, check) = LinkCheck.verify(profile, link, Shaped.apply(profile, caps, link))
                 progress("network ${profile.name}: ${check.applied.joinToString("; ")}; measured ${check.describe()}")
-                if (!check.holds) throw LinkSetupFailed("network ${profile.name} is not applied as asked on this machine: ${check.describe()}")
+                if (!check.holds) throw LinkSetupFailed(Texts.EN("rejected.network", profile.name, check.describe()))
                 return HopNetwork(link, shaped, check)
             } catch (e: Exception) {
                 link.close()

@@ -6,6 +6,7 @@ import java.net.Socket
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 import kotlin.math.abs
+import io.protobench.bench.text.Texts
 
 /**
  * A profile applied to a real link and measured there before anything is measured
@@ -52,15 +53,21 @@ data class LinkCheck(
     val holds: Boolean
         get() = delaySet && (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE && (answerShaped ?: 1.0) >= 1 - RttCheck.TOLERANCE
 
-    /** One line for the console and the report: what was asked, what was measured, and whether it holds. */
-    fun describe(): String = listOfNotNull(
-        rtt?.let { "RTT ${ms(it.measuredMs)} ms (asked ${ms(it.profileMs)}" + (if (it.baselineMs > 0) ", ${ms(it.baselineMs)} without the relay)" else ")") },
-        profile.bandwidthMbit?.let { "bandwidth ${bandwidthMbit?.let(::mbit) ?: "not measured"} Mbit/s of data (asked ${mbit(it)}, ${mbit(dataRateMbit!!)} of it data)" },
-        answerAtRateMs?.let { "a 1 MiB answer after a pause ${answerMs?.let(::ms) ?: "not measured"} ms (the rate alone: ${ms(it)})" },
-    ).joinToString(", ") + when {
-        !delaySet -> ": NOT the profile's delay: the relay's own wake-ups take longer than the delay asked, so it adds none and the round trip is its overhead"
-        holds -> ": within 10%"
-        else -> ": NOT within 10% of the profile"
+    /**
+     * One line for the console and the report: what was asked, what was measured, and whether
+     * it holds. In English, as run.json keeps it; the report reads it back in its language.
+     */
+    fun describe(): String {
+        val notMeasured = Texts.EN("link.not-measured")
+        val measured = listOfNotNull(
+            rtt?.let {
+                if (it.baselineMs > 0) Texts.EN("link.rtt.relay", ms(it.measuredMs), ms(it.profileMs), ms(it.baselineMs))
+                else Texts.EN("link.rtt", ms(it.measuredMs), ms(it.profileMs))
+            },
+            profile.bandwidthMbit?.let { Texts.EN("link.bandwidth", bandwidthMbit?.let(::mbit) ?: notMeasured, mbit(it), mbit(dataRateMbit!!)) },
+            answerAtRateMs?.let { Texts.EN("link.answer", answerMs?.let(::ms) ?: notMeasured, ms(it)) },
+        ).joinToString(", ")
+        return Texts.EN(if (!delaySet) "link.no-delay" else if (holds) "link.holds" else "link.off", measured)
     }
 
     companion object {
@@ -190,10 +197,10 @@ class Shaped private constructor(
             val each = NetworkProfile.number(askedMs)
             val own = "%.2f".format(java.util.Locale.ROOT, ownMs)
             when {
-                ownMs <= 0 -> "user-space relay, $each ms each way (no netem here)"
-                ownMs < askedMs -> "user-space relay, $each ms each way less $own ms for its own wake-ups (no netem here)"
+                ownMs <= 0 -> Texts.EN("link.relay", each)
+                ownMs < askedMs -> Texts.EN("link.relay.less", each, own)
                 // Its wake-ups alone take longer than the profile's delay: it adds none of its own.
-                else -> "user-space relay, no added delay: its own wake-ups take $own ms each way, more than the $each asked (no netem here)"
+                else -> Texts.EN("link.relay.none", own, each)
             }
         })
 

@@ -1,5 +1,7 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.text.Texts
+
 /**
  * A real link for the hop: a network namespace of its own for the far side (the
  * data-server, or a [LinkSink] that measures the link), joined to this namespace by a
@@ -35,7 +37,7 @@ class NetnsLink private constructor(
             "tbf" -> {
                 fitOffloadInBucket(burstBytes)
                 listOf("tbf", "rate", rate, "burst", burstBytes.toString(), "latency", "50ms") to
-                    ", offload packets of at most ${offloadBytes(burstBytes) / 1024} KiB"
+                    Texts.EN("link.offload", offloadBytes(burstBytes) / 1024)
             }
             "htb" -> listOf("htb", "default", "1") to ""
             else -> throw IllegalArgumentException("bandwidth by tbf or htb, not $kind")
@@ -47,7 +49,7 @@ class NetnsLink private constructor(
                 run(on(listOf("tc", "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate, "burst", burstBytes.toString())))
             }
         }
-        shaping = "$kind rate ${NetworkProfile.number(mbit)} mbit/s, bucket ${burstBytes / 1024} KiB$offload, on both ends of the veth"
+        shaping = Texts.EN("link.tbf", kind, NetworkProfile.number(mbit), burstBytes / 1024, offload)
     }
 
     /**
@@ -101,7 +103,7 @@ class NetnsLink private constructor(
             (if (profile.lossPercent > 0) listOf("loss", "${NetworkProfile.number(profile.lossPercent)}%") else emptyList())
         run(listOf("tc", "qdisc", "add", "dev", nearDevice, "root") + args)
         run(inside(listOf("tc", "qdisc", "add", "dev", farDevice, "root") + args))
-        shaping = "netem ${args.drop(1).joinToString(" ")} on both ends of the veth" + if (profile.lossPercent > 0) ", $PER_SEGMENT" else ""
+        shaping = Texts.EN("link.netem", args.drop(1).joinToString(" ")) + if (profile.lossPercent > 0) Texts.EN("link.per-segment") else ""
     }
 
     /** Removes the link if this program is stopped (Ctrl-C, SIGTERM) while the link exists. */
@@ -124,9 +126,6 @@ class NetnsLink private constructor(
 
     companion object {
         const val PREFIX = "protobench-"
-        /** How a lossy link sends, as run.json and the report say it. */
-        const val PER_SEGMENT = "one segment per packet (no segmentation offload: the servers' CPU includes the kernel's work per segment)"
-
         /**
          * The bucket of [limitBandwidth]: bytes that leave at once after a pause, unshaped. A
          * real link has none, so it is kept small against an answer: 0.5 ms at the rate, at
@@ -140,9 +139,12 @@ class NetnsLink private constructor(
         /** The largest offload packet under a tbf of [bucketBytes]: half of it, as tbf also counts each segment's headers. */
         fun offloadBytes(bucketBytes: Long): Long = bucketBytes / 2
 
-        /** What [dropRandomly] applies, in the words of the plan, run.json and the report. */
+        /**
+         * What [dropRandomly] applies, in the words of the plan, run.json and the report (each
+         * segment sent as a packet of its own, since a lossy link drops them one by one).
+         */
         fun randomDropDescription(percent: Double) =
-            "iptables random drop of ${NetworkProfile.number(percent)}% of packets each way inside the namespace, $PER_SEGMENT"
+            Texts.EN("link.drop", NetworkProfile.number(percent)) + Texts.EN("link.per-segment")
 
         /**
          * Creates the namespace, the veth pair and both addresses, and brings the links up.

@@ -1,5 +1,7 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.text.Texts
+
 /**
  * A network between the gateway and the data-server: round-trip delay, bandwidth and
  * packet loss. Built-in profiles name typical links (seed project B); any other is
@@ -10,7 +12,7 @@ data class NetworkProfile(val name: String, val rttMs: Double, val bandwidthMbit
         get() = listOfNotNull(
             "RTT ${number(rttMs)} ms",
             bandwidthMbit?.let { if (it >= 1000) "${number(it / 1000)} Gbit/s" else "${number(it)} Mbit/s" },
-            lossPercent.takeIf { it > 0 }?.let { "${number(it)}% loss" },
+            lossPercent.takeIf { it > 0 }?.let { Texts.EN("link.loss", number(it)) },
         ).joinToString(", ")
 
     companion object {

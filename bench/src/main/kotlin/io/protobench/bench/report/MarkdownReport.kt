@@ -102,7 +102,7 @@ object MarkdownReport {
     /** One comparison in words, e.g. "Hop CPU/req: gRPC/Unary cheaper than HTTP/JSON by 70.1% [62.0%, 77.0%] (…)". */
     fun sentence(d: Decision, t: Texts = Texts.EN): String {
         val small = if (d.insideMargin) t("verdict.inside-margin", Numbers.percentText(d.margin)) else ""
-        return "${figureTitle(d.figure, t)}: ${d.describe(betterWord(d.figure, t), t)}$small"
+        return t("verdict.sentence", figureTitle(d.figure, t)) + d.describe(betterWord(d.figure, t), t) + small
     }
 
     /** The word for "better" on a figure: faster (throughput), cheaper (CPU) or lower (latency). */
@@ -121,14 +121,15 @@ object MarkdownReport {
             val s = r.scenario
             appendLine(t("header.title", s.name))
             appendLine()
-            appendLine(s.description)
+            appendLine(Recorded.description(s.name, s.description, t))
             appendLine()
-            appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — $it" } ?: "", r.startedAt, r.finishedAt ?: "–"))
+            appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "", r.startedAt, r.finishedAt ?: "–"))
             appendLine(t("header.machine", env.cpuModel, env.cpuCores, env.memoryTotalMb, env.kernel))
             appendLine(t("header.jdk", env.serverJdk ?: env.jdk, env.jdk, env.serverJvmOptions?.joinToString(" "), env.loadGenerator))
             appendLine(t("header.libraries", env.libraries?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env.gitCommit, if (env.gitDirty == true) t("header.dirty") else ""))
-            appendLine(t("header.placement", env.processesSharingCpus, env.placement ?: t("header.not-recorded")))
+            appendLine(t("header.placement", env.processesSharingCpus?.let { Recorded.placement(it, t) },
+                env.placement?.let { Recorded.placement(it, t) } ?: t("header.not-recorded")))
             flagsAndLeftOut(out)
             val remote = env.remote?.let(::remoteLine)
             when {
@@ -392,7 +393,7 @@ object MarkdownReport {
             for (f in r.forks) {
                 val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
                 val warmIns = warmUps(f).ifEmpty { "–" }
-                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}${f.failure?.let { ": $it" } ?: ""} | " +
+                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}${f.failure?.let { ": ${Recorded.failure(it, t)}" } ?: ""} | " +
                     "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
             }
             appendLine()
@@ -415,7 +416,7 @@ object MarkdownReport {
                 else -> null
             }
             return listOfNotNull(runLine) + own.map { (variant, link) ->
-                if (link.refused != null) t("header.network.variant.refused", variant, link.profile, link.refused)
+                if (link.refused != null) t("header.network.variant.refused", variant, link.profile, Recorded.failure(link.refused, t))
                 else t("header.network.variant", variant, linkText(link))
             }
         }
@@ -427,7 +428,7 @@ object MarkdownReport {
                 network.measuredAnswerMs?.let { t("header.network.answer", Numbers.number(it), Numbers.number(network.answerAtRateMs)) },
             ).joinToString(", ")
             val relay = if (network.relayCpu != null) t("header.network.relay") else ""
-            return t("header.network.link", network.profile, network.asked, network.applied?.joinToString("; "), measured, relay)
+            return t("header.network.link", network.profile, Recorded.asked(network, t), network.applied?.joinToString("; ") { Recorded.applied(it, t) }, measured, relay)
         }
 
         /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */
@@ -452,11 +453,11 @@ object MarkdownReport {
             val p = r.planning ?: return
             appendLine(t("planning.title"))
             appendLine()
-            appendLine(t("planning.stopped", p.stoppedBecause))
+            appendLine(t("planning.stopped", Recorded.stopReason(p.stoppedBecause, t)))
             if (p.open.isNotEmpty()) {
                 appendLine()
                 appendLine(t("planning.open"))
-                p.open.forEach { appendLine("- ${it.condition}: ${it.comparison}" + (it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) } ?: t("planning.too-many", Numbers.MAX_FORKS))) }
+                p.open.forEach { appendLine("- ${it.condition}: ${Recorded.openComparison(it.comparison, t)}" + (it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) } ?: t("planning.too-many", Numbers.MAX_FORKS))) }
             }
             if (p.belowMinimum.isNotEmpty()) {
                 appendLine()
@@ -479,8 +480,9 @@ object MarkdownReport {
             appendLine()
             invalid.forEach { appendLine(t("problems.invalid", it.sequence, it.arm, it.condition, it.fork, invalidReason(it))) }
             failedForks.forEach {
-                if (it.status == ForkStatus.REJECTED) appendLine(t("problems.rejected", it.variant, it.index, it.failure))
-                else appendLine(t("problems.failed", name(it), it.failure))
+                val failure = it.failure?.let { text -> Recorded.failure(text, t) }
+                if (it.status == ForkStatus.REJECTED) appendLine(t("problems.rejected", it.variant, it.index, failure))
+                else appendLine(t("problems.failed", name(it), failure))
             }
             unsettled.forEach { appendLine(t("problems.unsettled", name(it), Numbers.number(it.soak!!.seconds), it.soak.error?.let { e -> " ($e)" } ?: "")) }
             coldWarmIns.forEach { (fork, w) ->

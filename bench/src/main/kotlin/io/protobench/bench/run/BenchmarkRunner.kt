@@ -20,6 +20,7 @@ import io.protobench.bench.design.Judge
 import io.protobench.bench.lab.LocalLabSource
 import io.protobench.bench.lab.ServerSettingRejected
 import io.protobench.bench.lab.remoteFlag
+import io.protobench.bench.text.Texts
 
 /**
  * The run shell: the run folder and its run.json, the record of where it ran, the [ForkRunner]
@@ -82,7 +83,7 @@ class BenchmarkRunner(
             ending.signal()
             runner.stop()
             opened.stopChildren()
-            val last = withStarted(runner.record ?: initial).sealed(RunStatus.INTERRUPTED, "stopped by a signal (Ctrl-C or SIGTERM)")
+            val last = withStarted(runner.record ?: initial).sealed(RunStatus.INTERRUPTED, Texts.EN("failure.signal"))
             if (ending.endedBySignal(last)) System.err.println("interrupted: ${last.trials.size} trials kept in ${store.runJson}")
         }
         hooks.add(hook)
@@ -108,16 +109,16 @@ class BenchmarkRunner(
 
     /** Why a run that ended on its own measured nothing, or null: forks that all failed, or trials that all did. */
     private fun outcomeFailure(record: RunRecord): String? = when {
-        record.forks.none { it.status == ForkStatus.COMPLETE } -> "no fork completed; see the fork failures"
+        record.forks.none { it.status == ForkStatus.COMPLETE } -> Texts.EN("failure.no-fork")
         record.trials.none { it.error == null } ->
-            "every trial failed, the first with: ${record.trials.firstNotNullOfOrNull { it.error } ?: "no trial ran"}"
+            Texts.EN("failure.every-trial", record.trials.firstNotNullOfOrNull { it.error } ?: Texts.EN("failure.no-trial"))
         else -> null
     }
 
     /** A record taken up again: running, its cut-short fork marked interrupted, the resumption noted. */
     private fun resumedRecord(record: RunRecord, at: java.time.Instant): RunRecord = record.copy(
         status = RunStatus.RUNNING, failure = null, finishedAt = null, planning = null,
-        forks = record.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED, failure = "the run was cut short") else it },
+        forks = record.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED, failure = Texts.EN("failure.cut-short")) else it },
         environment = record.environment.copy(resumedAt = record.environment.resumedAt.orEmpty() + at.toString()),
     )
 

@@ -35,6 +35,36 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
     /** Whether the catalogue has [key] (in this language or English). */
     fun has(key: String) = key in entries || key in fallback
 
+    /**
+     * [text], a sentence a record keeps in English, said in this language. Some sentences are
+     * written into run.json and crossover.json as they happen (why the planner stopped, why a
+     * variant was rejected, how the CPUs were placed …), each made of this catalogue's English
+     * patterns one after another as one of [shapes] lists them (a key ending in `?` may be
+     * absent). The first shape whose English patterns match the whole [text] is said again
+     * with this language's patterns, each recorded value passed through [value] (which reads
+     * back a value that is itself such a sentence). Text no shape matches, such as an
+     * exception's message, a server's own words or the wording of an older version, is
+     * returned as recorded, in English: the record is data and stays as it was written.
+     */
+    fun recorded(text: String, shapes: List<List<String>>, value: (String) -> String = { it }): String =
+        if (lang == Lang.EN) text else readBack(text, shapes, value) ?: text
+
+    /** [recorded], or null when no shape matches [text]. */
+    fun readBack(text: String, shapes: List<List<String>>, value: (String) -> String = { it }): String? {
+        for (shape in shapes) {
+            val parts = shape.map { it.removeSuffix("?") }
+            val match = RecordedShapes.regex(shape).matchEntire(text) ?: continue
+            return parts.withIndex().joinToString("") { (i, key) ->
+                if (match.groups["p$i"] == null) return@joinToString ""
+                val count = RecordedShapes.placeholders(EN.pattern(key)).maxOrNull()?.plus(1) ?: 0
+                invoke(key, *Array(count) { n -> match.groups["p${i}v$n"]?.value?.let(value) })
+            }
+        }
+        return null
+    }
+
+    private fun pattern(key: String) = entries[key] ?: error("no message '$key' in the report catalogue")
+
     companion object {
         private val PLACEHOLDER = Regex("""\{(\d+)}""")
 
@@ -52,6 +82,42 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
         fun of(lang: Lang): Texts = when (lang) {
             Lang.EN -> EN
             Lang.KO -> KO
+        }
+
+        /** How many columns [text] takes in a terminal, and about how many a chart's label: Hangul and CJK characters take two. */
+        fun columns(text: String): Int = text.sumOf { c -> if (c.code in 0x1100..0x115F || c.code in 0x2E80..0xA4CF || c.code in 0xAC00..0xD7A3 || c.code in 0xF900..0xFAFF) 2 else 1 }
+    }
+
+    /**
+     * The shapes of [recorded] as regexes over the English patterns: part i is the group
+     * `p<i>` (optional where its key ends in `?`), its placeholder n the group `p<i>v<n>`
+     * (a placeholder that comes back within one pattern must hold the same value). Values
+     * are matched as short as the rest of the text allows.
+     */
+    private object RecordedShapes {
+        private val cache = java.util.concurrent.ConcurrentHashMap<List<String>, Regex>()
+
+        fun regex(shape: List<String>): Regex = cache.getOrPut(shape) {
+            Regex(shape.withIndex().joinToString("") { (i, key) ->
+                val part = "(?<p$i>" + regex(i, EN.pattern(key.removeSuffix("?"))) + ")"
+                if (key.endsWith("?")) "$part?" else part
+            })
+        }
+
+        fun placeholders(pattern: String) = PLACEHOLDER.findAll(pattern).map { it.groupValues[1].toInt() }.toList()
+
+        private fun regex(part: Int, pattern: String): String {
+            val seen = mutableSetOf<Int>()
+            var at = 0
+            return buildString {
+                for (m in PLACEHOLDER.findAll(pattern)) {
+                    if (m.range.first > at) append(Regex.escape(pattern.substring(at, m.range.first)))
+                    val n = m.groupValues[1].toInt()
+                    append(if (seen.add(n)) "(?<p${part}v$n>[\\s\\S]*?)" else "\\k<p${part}v$n>")
+                    at = m.range.last + 1
+                }
+                if (at < pattern.length) append(Regex.escape(pattern.substring(at)))
+            }
         }
     }
 }

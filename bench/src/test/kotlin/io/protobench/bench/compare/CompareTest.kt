@@ -227,11 +227,13 @@ class CompareTest {
     @Test
     fun `a run compared with itself is identical, without statistics`() {
         val a = run("a", mapOf(grpc to 100.0))
-        assertThat(RunComparison.of(a, a)).isEqualTo(CompareResult.Identical("identical: both are run a"))
+        assertThat(RunComparison.of(a, a)).isEqualTo(CompareResult.Identical("a", "a"))
+        assertThat((RunComparison.of(a, a) as CompareResult.Identical).message()).isEqualTo("identical: both are run a")
         // A copy under another name holds the same per-fork values.
         val copy = RunComparison.of(a, a.copy(runId = "copy"))
         assertThat(copy).isInstanceOf(CompareResult.Identical::class.java)
-        assertThat((copy as CompareResult.Identical).message).startsWith("identical:")
+        assertThat((copy as CompareResult.Identical).message()).isEqualTo("identical: runs a and copy hold the same per-fork values")
+        assertThat(copy.message(io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO))).isEqualTo("동일함: 실행 a, copy의 포크별 값이 같음")
     }
 
     @Test
@@ -286,7 +288,7 @@ class CompareTest {
         )
         val c = compared(RunComparison.of(calibrated("a", 1848, 166), calibrated("b", 1874, 134)))
         assertThat(c.notes).hasSize(1)
-        assertThat(c.notes.single()).startsWith("$mb: the cost trials ran at 166/s in run A and 134/s in run B (19% apart")
+        assertThat(c.notes.single().text()).startsWith("$mb: the cost trials ran at 166/s in run A and 134/s in run B (19% apart")
         assertThat(CompareMarkdown.render(c)).contains("166/s in run A and 134/s in run B")
     }
 

@@ -1,6 +1,7 @@
 package io.protobench.bench.crossover
 
 import io.protobench.bench.measure.RunEnvironment
+import io.protobench.bench.EnglishSentences
 import io.protobench.bench.Fixtures
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
@@ -225,4 +226,58 @@ class CrossoverRunTest {
         assertThat(kept.points[1].failure).contains("interrupted by a signal", "point-2-2mb/run.json")
         assertThat(returned.status).isEqualTo(RunStatus.INTERRUPTED)
     }
+
+    @Test
+    fun `a Korean search writes crossover_md and each point's report in Korean, none with a sentence of the English catalogue`() {
+        val clock = TestClock()
+        val root = Files.createDirectories(tmp.resolve("search"))
+        val points = BenchmarkPoints(FakeLabSource(SizeLab(clock, flipAt150)), root, seed = 5, given = emptyMap(), progress = {}, clock = clock, texts = korean)
+        val record = CrossoverRun(plan(steps = 2), CrossoverStore(root, korean), points, seed = 5, clock = clock).run()
+
+        assertThat(record.findings().flips).isTrue()
+        // The record keeps its sentences in English; crossover.md says them in Korean.
+        assertThat(record.stoppedBecause).isEqualTo("the step budget of 2 midpoints is spent")
+        assertThat(record.fixed).startsWith("closed model at 10 VUs; cost trials at")
+        val md = Files.readString(root.resolve("crossover.md"))
+        assertThat(md).isEqualTo(CrossoverReport.render(record, korean))
+            .contains("# Proto-Bench 역전점 탐색: size에 따른 gRPC/Unary vs HTTP/Binary", "중간점 2개의 단계 예산을 다 씀", "VU 10에서 폐쇄 모델", "사이에서 답이 뒤집힘")
+        assertThat(EnglishSentences.foundIn(md)).isEmpty()
+        assertThat(EnglishSentences.foundIn(CrossoverReport.summary(record, korean).joinToString("\n"))).isEmpty()
+        for (point in record.points) {
+            val report = Files.readString(root.resolve(point.run).resolve("report.md"))
+            assertThat(report).contains("# Proto-Bench 보고서", "역전점 탐색 size에 따른 gRPC/Unary vs HTTP/Binary: ")
+            assertThat(EnglishSentences.foundIn(report)).describedAs(point.run).isEmpty()
+        }
+        // The same record in English holds them: the check is not empty-handed.
+        assertThat(EnglishSentences.foundIn(CrossoverReport.render(record))).contains("the step budget of", "The ratio is")
+    }
+
+    @Test
+    fun `an undecided, a failed and an interrupted search read back in Korean from their English records`() {
+        val clock = TestClock()
+        val undecided = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("u"))),
+            points(clock, SizeLab(clock, { p, _ -> if (p == "gRPC/Unary") 100.0 else 102.0 }, trialNoise = 0.15)), seed = 5, clock = clock).run()
+        val failed = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("f"))), points(clock, SizeLab(clock, flipAt150)) { n ->
+            if (n == 3) throw java.io.IOException("disk full")
+        }, seed = 5, clock = clock).run()
+        lateinit var cut: CrossoverRun
+        val interrupted = PointRunner { n, scenario, folder ->
+            points(clock, SizeLab(clock, flipAt150)).run(n, scenario, folder).also { if (n == 2) cut.interrupted() }
+        }
+        cut = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("i"))), interrupted, seed = 5, clock = clock)
+        cut.run()
+        val sealed = CrossoverRecord.load(tmp.resolve("i"))
+
+        for ((record, words) in listOf(undecided to "양 끝 사이에 역전 없음", failed to "지점 3(143kb) 실패: IOException: disk full", sealed to "지점 2(2mb) 측정 중 중단됨")) {
+            val md = CrossoverReport.render(record, korean)
+            assertThat(md).contains(words)
+            assertThat(EnglishSentences.foundIn(md)).describedAs(record.stoppedBecause).isEmpty()
+        }
+        assertThat(CrossoverReport.render(sealed, korean)).contains("신호(Ctrl-C 또는 SIGTERM)로 중단됨; 측정한 것은 point-2-2mb/run.json에 있음")
+        // What no sentence of the code matches is shown as recorded.
+        assertThat(CrossoverReport.render(sealed.copy(stoppedBecause = "no sentence of the code"), korean)).contains("**중단됨** — no sentence of the code;")
+        assertThat(CrossoverReport.answer(undecided, korean)).startsWith("**10kb–2mb 구간에서 답이 뒤집히는지 알 수 없음**: 10kb에서 미판정")
+    }
+
+    private val korean = io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO)
 }

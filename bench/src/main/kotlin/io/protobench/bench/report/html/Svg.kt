@@ -3,6 +3,7 @@ package io.protobench.bench.report.html
 import io.protobench.bench.report.Numbers
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.text.Texts
 
 /** One labelled value with its 95% interval (either bound may be missing). */
 data class Interval(val label: String, val mean: Double, val low: Double?, val high: Double?)
@@ -209,7 +210,8 @@ object Svg {
         var x = 70.0
         var line = 0
         return names.map { name ->
-            val width = 26 + name.length * 6.6
+            // About 6.6 px a Latin character at the legend's 12 px; a Hangul syllable takes two.
+            val width = 26 + Texts.columns(name) * 6.6
             if (x + width > WIDTH - RIGHT && x > 70.0) { x = 70.0; line++ }
             (x to line).also { x += width }
         }
