@@ -43,11 +43,13 @@ class KoreanTextTest {
     private fun run(name: String): RunRecord = RunStore.load(results.resolve(name))
 
     @Test
-    fun `every published run's Korean report_md holds no sentence of the English catalogue`() {
+    fun `every published run's Korean report_md holds no sentence of the English catalogue, and its description in Korean`() {
         assertThat(published).hasSizeGreaterThan(40)
         for (dir in published) {
-            val md = MarkdownReport.render(RunStore.load(dir), korean)
+            val record = RunStore.load(dir)
+            val md = MarkdownReport.render(record, korean)
             assertThat(EnglishSentences.foundIn(md)).describedAs(dir.fileName.toString()).isEmpty()
+            assertThat(md.lines()[2]).describedAs(dir.fileName.toString()).isEqualTo(korean.description(record.scenario.description))
         }
     }
 
@@ -97,8 +99,8 @@ class KoreanTextTest {
     fun `list in Korean gives every built-in scenario its Korean description and keeps the columns aligned`() {
         val lines = ScenarioList.lines(t = korean)
         assertThat(lines.first()).contains("이름", "모드", "예상 시간", "설명")
-        for (name in ScenarioCatalog.builtInNames) {
-            assertThat(lines.single { it.startsWith("$name ") }).endsWith(korean("scenario.$name"))
+        for (scenario in ScenarioCatalog.all()) {
+            assertThat(lines.single { it.startsWith("${scenario.name} ") }).endsWith(korean.description(scenario.description))
         }
         assertThat(EnglishSentences.foundIn(lines.joinToString("\n"))).isEmpty()
         // English is the list as it was: the same columns, the description as the file gives it.
@@ -108,13 +110,15 @@ class KoreanTextTest {
     }
 
     @Test
-    fun `a built-in's description is translated only where the record holds it as the built-in has it now`() {
-        val quick = ScenarioCatalog.load("quick")
-        assertThat(Recorded.description("quick", quick.description, korean)).isEqualTo(korean("scenario.quick"))
-        // An older quick said less (no A/A check): its record keeps its own words; so does a user's file named quick.
-        val older = "All four protocols at 1kb and 1mb, hop cost at a fixed rate, 5 forks"
-        assertThat(Recorded.description("quick", older, korean)).isEqualTo(older)
-        assertThat(Recorded.description("mine", "my own words", korean)).isEqualTo("my own words")
+    fun `a built-in's description is translated as its record words it, now or as an earlier version did, and a user's stays as written`() {
+        val quick = ScenarioCatalog.load("quick").description
+        assertThat(Recorded.description(quick, korean)).startsWith("메인 작업: ")
+        // quick s ran before quick had an A/A check and three rounds: its record says so, and so does its translation.
+        val s = run("2026-11-29-quick-2core-s").scenario.description
+        assertThat(s).isNotEqualTo(quick)
+        assertThat(Recorded.description(s, korean)).isEqualTo("1kb와 1mb에서 네 프로토콜 모두, 고정 도착률에서 홉 비용, 포크 5개")
+        assertThat(Recorded.description("my own words", korean)).isEqualTo("my own words")
+        assertThat(Recorded.description(quick, Texts.EN)).isEqualTo(quick)
     }
 
     /** quick s's and projectB e's decisions, as a crossover point keeps one: better, equivalent and inconclusive. */

@@ -280,7 +280,7 @@ class RunCommand : CliktCommand(name = "run") {
 
 class ListCommand : CliktCommand(name = "list") {
     override fun help(context: Context) = "Show the built-in scenarios with their mode, conditions, forks, estimated time and description."
-    private val lang by langOption()
+    private val lang by langOption("the table")
     override fun run() = io.protobench.bench.scenario.ScenarioList.lines(t = texts(lang)).forEach { echo(it) }
 }
 
@@ -375,7 +375,7 @@ class CompareCommand : CliktCommand(name = "compare") {
     private val margin by option("--margin", help = "Margin of equivalence and of a regression, e.g. 5% or 0.05 (default: the runs' margin)")
     private val force by option("--force", help = "Compare runs whose machine or settings differ; the differences head compare.md").flag()
     private val out by option("--out", help = "Folder for compare.md and compare.html (default: results/<time>-compare/)")
-    private val lang by langOption()
+    private val lang by langOption("compare.md, compare.html and what it prints")
 
     override fun run() {
         val texts = texts(lang)
@@ -435,9 +435,9 @@ private fun CliktCommand.writeReport(store: RunStore, record: io.protobench.benc
     }
 }
 
-/** `--lang`: the language of report.md and report.html. */
-private fun CliktCommand.langOption() =
-    option("--lang", help = "Language of report.md and report.html: ${Lang.accepted}; default en").default("en")
+/** `--lang`: the language of [what] the command writes (report.md and report.html unless said). */
+private fun CliktCommand.langOption(what: String = "report.md and report.html") =
+    option("--lang", help = "Language of $what: ${Lang.accepted}; default en").default("en")
 
 /** The message catalogue for a `--lang` value, or exit 2 naming the languages there are. */
 private fun CliktCommand.texts(lang: String): Texts =

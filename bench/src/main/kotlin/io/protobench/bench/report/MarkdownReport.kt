@@ -121,7 +121,7 @@ object MarkdownReport {
             val s = r.scenario
             appendLine(t("header.title", s.name))
             appendLine()
-            appendLine(Recorded.description(s.name, s.description, t))
+            appendLine(Recorded.description(s.description, t))
             appendLine()
             appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "", r.startedAt, r.finishedAt ?: "–"))
             appendLine(t("header.machine", env.cpuModel, env.cpuCores, env.memoryTotalMb, env.kernel))

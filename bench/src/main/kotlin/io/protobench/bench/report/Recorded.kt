@@ -2,13 +2,12 @@ package io.protobench.bench.report
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.LinkRecord
-import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.text.Texts
 
 /**
  * What a run record keeps in English, said in a report's language: the sentences the code
  * writes as they happen, read back by [Texts.recorded] with the shapes each field may take,
- * and a built-in scenario's description. Text none of them matches (an exception's message,
+ * and a scenario's description. Text none of them matches (an exception's message,
  * a server's own words, a sentence as an older version worded it, a user's own description)
  * is shown as recorded, in English.
  */
@@ -46,10 +45,9 @@ object Recorded {
 
     fun applied(step: String, t: Texts): String = t.recorded(step, APPLIED) { t.recorded(it, listOf(listOf("link.offload"))) }
 
-    /** A scenario's description in [t]'s language: a built-in's ([ScenarioCatalog.description]) or a crossover point's. */
-    fun description(name: String, description: String, t: Texts): String =
-        ScenarioCatalog.description(name, description, t).takeIf { it != description }
-            ?: t.recorded(description, listOf(listOf("crossover.point-description")))
+    /** A scenario's description in [t]'s language: a built-in's ([Texts.description]) or a crossover point's. */
+    fun description(description: String, t: Texts): String =
+        t.description(description) ?: t.recorded(description, listOf(listOf("crossover.point-description")))
 
     /** A link check's line: the verdict, and each measured figure apart (they are joined by ", " outside parentheses). */
     private fun link(text: String, t: Texts): String? = t.readBack(text, LINK_VERDICTS) { measured ->

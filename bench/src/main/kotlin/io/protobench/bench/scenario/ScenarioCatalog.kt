@@ -7,7 +7,6 @@ import java.nio.charset.CodingErrorAction
 import java.nio.file.Files
 import java.nio.file.InvalidPathException
 import java.nio.file.Path
-import io.protobench.bench.text.Texts
 
 /** The built-in scenarios (bundled YAML) and user files, found by name or path. */
 object ScenarioCatalog {
@@ -26,16 +25,6 @@ object ScenarioCatalog {
     }
 
     fun all(): List<Scenario> = builtInNames.mapNotNull(::builtIn)
-
-    /**
-     * [description] of the scenario [name] in [t]'s language: a built-in's translation
-     * (`scenario.<name>` in the catalogue) where [description] is that built-in's as it stands
-     * now; a user's own file, or a built-in as an older version described it, as written.
-     */
-    fun description(name: String, description: String, t: Texts): String {
-        val key = "scenario.$name"
-        return if (t.has(key) && builtIn(name)?.description == description) t(key) else description
-    }
 
     /**
      * A built-in name, or a path to a YAML file, for servers with [serverHeapBytes] of heap.

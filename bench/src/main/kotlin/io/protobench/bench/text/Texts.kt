@@ -36,6 +36,18 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
     fun has(key: String) = key in entries || key in fallback
 
     /**
+     * A scenario's description in this language: the translation `i18n/descriptions_<lang>.yaml`
+     * gives for [english], which holds the built-ins' descriptions as they stand and as earlier
+     * versions worded them; null where it has none (a user's own description).
+     */
+    fun description(english: String): String? = if (lang == Lang.EN) english else descriptions[english]
+
+    private val descriptions: Map<String, String> by lazy {
+        val stream = Texts::class.java.getResourceAsStream("/i18n/descriptions_${lang.id}.yaml") ?: return@lazy emptyMap()
+        stream.use { com.fasterxml.jackson.databind.ObjectMapper(com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readValue(it, DESCRIPTIONS) }
+    }
+
+    /**
      * [text], a sentence a record keeps in English, said in this language. Some sentences are
      * written into run.json and crossover.json as they happen (why the planner stopped, why a
      * variant was rejected, how the CPUs were placed …), each made of this catalogue's English
@@ -67,6 +79,7 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
 
     companion object {
         private val PLACEHOLDER = Regex("""\{(\d+)}""")
+        private val DESCRIPTIONS = object : com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {}
 
         /** The keys and patterns of one language's catalogue as written. */
         fun catalogue(lang: Lang): Map<String, String> {
