@@ -246,6 +246,33 @@ class ReportTest {
     }
 
     @Test
+    fun `the seeds' GC counts are judged per request against the gateway's pauses in cost trials, under each variant`() {
+        val variants = listOf("small", "large")
+        val arms = variants.flatMap { v -> listOf(json, grpc).map { Variant.label(it, v) } }
+        val base = Fixtures.record(listOf("complexity=simple vus=10"), arms, 4) { _, kind, label, fork ->
+            if (kind != TrialKind.COST) return@record null
+            val (arm, variant) = Variant.split(label)
+            // A tenth of the pauses with the large heap; gRPC/Unary 8 to HTTP/JSON's 30 with either.
+            val pauses = (if (arm == json) 30.0 else 8.0) * (if (variant == "large") 0.1 else 1.0) * (1 + 0.05 * kotlin.math.sin(arm.length * 1.3 + fork * 2.3))
+            mapOf(Figure.API_GC_PAUSES.key to pauses, Figure.API_PEAK_HEAP.key to 200.0 * jitter[fork - 1])
+        }
+        val r = base.copy(scenario = base.scenario.copy(protocols = listOf(json, grpc), variants = variants.map { Variant(it) }))
+
+        val checks = SeedClaims.check(Analysis.of(r), variants).filter { it.claim.id == "phase5-simple-gc-count" }
+
+        // Seed 002, simple: HTTP/JSON 119 collections at 3,601.55 answers/s, gRPC/Unary 53 at 6,006.67/s.
+        val seedPerRequest = (53 / 6006.67) / (119 / 3601.55)
+        assertThat(checks.map { it.a to it.b }).containsExactly("$grpc · small" to "$json · small", "$grpc · large" to "$json · large")
+        assertThat(checks).allSatisfy {
+            assertThat(it.perRequest).isTrue()
+            assertThat(it.seedPercent).isCloseTo((seedPerRequest - 1) * 100, org.assertj.core.data.Offset.offset(1e-9))
+            assertThat(it.outcome).isEqualTo(ClaimOutcome.REPRODUCED) // ours 8/30, theirs 0.265 per request
+        }
+        assertThat(MarkdownReport.render(r)).contains("| gc_count per request | $grpc · small vs $json · small |",
+            "The seeds' collections and peak heap come from one 30 s run per protocol and level")
+    }
+
+    @Test
     fun `an invalid trial is listed under problems and left out of every verdict`() {
         val base = record()
         val broken = base.copy(forks = base.forks.map { f ->

@@ -117,10 +117,18 @@ class ScenarioParserTest {
     }
 
     @Test
-    fun `sizes, complexities and members are exclusive and one is required`() {
+    fun `members exclude reads, and one kind of workload is required`() {
         assertThat(violations("name: x\nduration: 1s").map { it.field }).containsExactly("sizes|complexities|members")
-        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncomplexities: [simple]").map { it.field }).containsExactly("sizes|complexities|members")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmembers: {images: [1kb]}").map { it.field }).containsExactly("sizes|complexities|members")
+        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\nmembers: {images: [1kb]}").map { it.field }).containsExactly("sizes|complexities|members")
+    }
+
+    @Test
+    fun `sizes and complexities stand side by side, sizes first, and survive the round trip`() {
+        val both = ScenarioParser.parse("name: x\nduration: 1s\ncomplexities: [Simple]\nsizes: [1mb]\ncostRates: {1mb: 140, simple: 900}", "t")
+        assertThat(both.conditions.map { it.label }).containsExactly("size=1mb vus=10", "complexity=simple vus=10")
+        assertThat(ScenarioParser.validate(both.toFile(), "again").conditions).isEqualTo(both.conditions)
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1mb]\ncomplexities: [huge]").map { it.field }).containsExactly("complexities[0]")
     }
 
     @Test

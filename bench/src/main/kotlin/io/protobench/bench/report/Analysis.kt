@@ -19,6 +19,7 @@ import io.protobench.bench.verdict.PairedRatio
 import io.protobench.bench.verdict.Verdicts
 import org.apache.commons.statistics.descriptive.Median
 import io.protobench.bench.design.Judge
+import kotlin.math.hypot
 
 /** Per-fork values of one arm: fork index → figure key → value, from its valid trials of one kind. */
 typealias ForkValues = Map<Int, Map<String, Double?>>
@@ -29,11 +30,17 @@ data class ArmSummary(val arm: String, val forks: Int, val estimates: Map<Figure
 }
 
 /**
- * The decisions of one kind of trial of one condition, in three Holm families: protocol
- * against protocol under the same variant, each A/A copy against its original, and each
- * protocol against itself under another variant.
+ * The decisions of one kind of trial of one condition, in four Holm families: protocol
+ * against protocol under the same variant, each A/A copy against its original, each
+ * protocol against itself under another variant, and ([interactions]) each gap between two
+ * protocols under a variant against the same gap under the first variant.
  */
-data class Family(val kind: TrialKind, val figures: List<Figure>, val decisions: List<Decision>) {
+data class Family(
+    val kind: TrialKind,
+    val figures: List<Figure>,
+    val decisions: List<Decision>,
+    val interactions: List<Interaction> = emptyList(),
+) {
     /** Decisions between two protocols under the same settings (the A/A check excluded). */
     val protocolDecisions get() = decisions.filter { !it.isAa && Variant.split(it.a).second == Variant.split(it.b).second }
     /** Decisions between two variants on the same protocol: did the setting matter? */
@@ -78,6 +85,24 @@ data class ConditionAnalysis(
         val (x, y) = valuesOf(a, figure.key) to valuesOf(b, figure.key)
         val rounding = Rounding.logRatioSd(x, y, valuesOf(a, Rounding.key(figure)), valuesOf(b, Rounding.key(figure)))
         return PairedRatio.of(x, y, rounding)
+    }
+
+    /**
+     * Per-fork ratios of two gaps on [figure], for trials of [kind]: ([x] over [y] under
+     * [variant]) over ([x] over [y] under [baseline]), arm labels without their variant.
+     * Its log is the difference of the two forks' log ratios, so its rounding scatter is
+     * theirs added in quadrature. Above 1: the gap is wider under [variant].
+     */
+    fun gapRatio(kind: TrialKind, figure: Figure, x: String, y: String, baseline: String, variant: String): PairedRatio {
+        val arms = values[kind].orEmpty()
+        val labels = listOf(Variant.label(x, variant), Variant.label(y, variant), Variant.label(x, baseline), Variant.label(y, baseline))
+        val forks = labels.flatMap { arms[it].orEmpty().keys }.distinct().sorted()
+        fun column(label: String, key: String) = forks.map { arms[label]?.get(it)?.get(key) }
+        val (xv, yv, xb, yb) = labels.map { column(it, figure.key) }
+        val (rxv, ryv, rxb, ryb) = labels.map { column(it, Rounding.key(figure)) }
+        fun gap(a: List<Double?>, b: List<Double?>) = a.zip(b) { p, q -> if (p != null && q != null && q > 0) p / q else null }
+        val rounding = hypot(Rounding.logRatioSd(xv, yv, rxv, ryv), Rounding.logRatioSd(xb, yb, rxb, ryb))
+        return PairedRatio.of(gap(xv, yv), gap(xb, yb), rounding)
     }
 }
 
@@ -158,7 +183,35 @@ object Analysis {
         val (samePlace, acrossPlaces) = acrossVariants.partition { (x, y) -> cpuScope(record, x) == cpuScope(record, y) }
         val variantFigures = figures.map(::variantFigure)
         return Family(kind, figures, decide(protocolPairs, figures) + decide(aaChecks, figures) + decide(samePlace, variantFigures) +
-            decide(acrossPlaces, variantFigures.filterNot { it in CPU_PER_REQUEST }))
+            decide(acrossPlaces, variantFigures.filterNot { it in CPU_PER_REQUEST }), interactions(a, record, kind, figures, looks))
+    }
+
+    /**
+     * Does a gap between two protocols depend on a setting? For every pair of protocols and
+     * every variant against the first, the per-fork ratio of the two gaps ([ConditionAnalysis.gapRatio])
+     * on the family's figures, decided as a Holm family of its own: a fourth question beside
+     * which protocol, whether the lab is calibrated and which setting. A setting can make
+     * both protocols dearer and leave the choice between them alone; only this ratio says
+     * whether it moves the choice. CPU figures only between variants whose CPU per request
+     * holds the same processes ([cpuScope]).
+     */
+    private fun interactions(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>, looks: Int): List<Interaction> {
+        val variants = record.scenario.variants.map { it.name }
+        if (variants.size < 2) return emptyList()
+        val baseline = variants.first()
+        val measured = a.values.getValue(kind).keys
+        val protocols = record.scenario.protocols
+        val cases = variants.drop(1).flatMap { variant ->
+            protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> Interaction.Case(x, y, baseline, variant) } }
+        }.filter { case -> case.arms.all { it in measured } }
+        val inputs = figures.flatMap { figure ->
+            cases.filter { figure !in CPU_PER_REQUEST || cpuScope(record, it.arms[0]) == cpuScope(record, it.arms[2]) }.map { case ->
+                case to ComparisonInput(case.gapLabel(case.variant), case.gapLabel(case.baseline), figure.key, figure.higherIsBetter,
+                    a.gapRatio(kind, figure, case.x, case.y, case.baseline, case.variant))
+            }
+        }
+        val decisions = Verdicts.decide(inputs.map { it.second }, margin = record.scenario.margin, looks = looks)
+        return inputs.zip(decisions) { (case, _), decision -> Interaction(case, decision) }
     }
 
     /**

@@ -59,6 +59,7 @@ object MarkdownReport {
         Column("column.gc-pauses-api", listOf(Figure.API_GC_PAUSES, Figure.API_GC_PAUSE_TIME), optional = true),
         Column("column.gc-pauses-data", listOf(Figure.DATA_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME), optional = true),
         gcConcurrentColumn,
+        Column("column.heap-after-gc", listOf(Figure.API_HEAP_AFTER_GC, Figure.DATA_HEAP_AFTER_GC), optional = true),
         Column("column.machine-busy", listOf(Figure.MACHINE_BUSY)),
         databaseColumn,
         databaseCpuColumn,
@@ -285,14 +286,15 @@ object MarkdownReport {
             if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
             NewConnections.render(out, r.trials.filter { it.condition == a.condition }, r.scenario.topology == Topology.DIRECT, t)
             for (family in a.families.filter { it.decisions.isNotEmpty() }) {
-                val sets = listOf("protocols" to family.protocolDecisions.size, "aa" to family.aaDecisions.size, "variants" to family.variantDecisions.size)
-                    .filter { it.second > 0 }
+                val sets = listOf("protocols" to family.protocolDecisions.size, "aa" to family.aaDecisions.size, "variants" to family.variantDecisions.size,
+                    "interactions" to family.interactions.size).filter { it.second > 0 }
                 val size = sets.singleOrNull()?.let { t("condition.family", it.second) }
                     ?: t("condition.families", sets.joinToString(", ") { (set, count) -> t("condition.set.$set", count) })
                 appendLine(t(if (family.kind == TrialKind.COST) "condition.cost-comparisons" else "condition.capacity-comparisons", size))
                 appendLine()
                 family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
                 family.variantDecisions.forEach { appendLine("- ${t("condition.variants")} ${sentence(it, t)}") }
+                family.interactions.forEach { appendLine("- ${t("condition.interaction")} ${it.sentence(a, family.kind, t)}") }
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1) appendLine(t("condition.variants.networks"))
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) {
                     appendLine(t(if (r.externalDatabase == null) "condition.variants.databases" else "condition.variants.external-db"))
@@ -357,7 +359,7 @@ object MarkdownReport {
         }
 
         fun seeds(out: StringBuilder): Unit = with(out) {
-            val checks = SeedClaims.check(analyses)
+            val checks = SeedClaims.check(analyses, r.scenario.variants.map { it.name })
             appendLine(t("seeds.title"))
             appendLine()
             if (checks.isEmpty()) {
@@ -373,7 +375,8 @@ object MarkdownReport {
                 val ours = c.ourPercent?.let { p -> Numbers.signed(p) + (c.ourLow?.let { " [${Numbers.signed(it)}, ${Numbers.signed(c.ourHigh!!)}]" } ?: "") } ?: "–"
                 val elsewhere = c.seedElsewhere.joinToString("; ") { "${it.first} ${Numbers.signed(it.second)}" }.ifEmpty { "–" }
                 val mirror = c.mirrors?.let { t("claim.mirrors", it) } ?: ""
-                appendLine("| ${c.claim.phase} | ${c.claim.condition} | ${c.claim.figure} | ${c.a} vs ${c.b} | ${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
+                val figure = if (c.perRequest) t("claim.per-request", c.claim.figure) else c.claim.figure
+                appendLine("| ${c.claim.phase} | ${c.claim.condition} | $figure | ${c.a} vs ${c.b} | ${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
                     "${t("claim.${c.outcome.name.lowercase()}")}$mirror |")
             }
             appendLine()
@@ -382,6 +385,10 @@ object MarkdownReport {
             appendLine(t("seeds.summary", counted.size, ClaimOutcome.entries.filter { (counts[it] ?: 0) > 0 }
                 .joinToString(", ") { "${counts[it]} ${t("claim.short.${it.name.lowercase()}")}" }, checks.size - counted.size))
             appendLine()
+            if (checks.any { SeedClaims.isGc(it.claim) }) {
+                appendLine(t("seeds.gc"))
+                appendLine()
+            }
         }
 
         fun forks(out: StringBuilder): Unit = with(out) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.module.kotlin.readValue
 import com.fasterxml.jackson.module.kotlin.registerKotlinModule
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.scenario.Variant
 import kotlin.math.abs
 import kotlin.math.ln
 
@@ -55,6 +56,8 @@ data class ClaimCheck(
      * finding, counted once (under throughput).
      */
     val mirrors: String? = null,
+    /** The seeds' counts were divided by their throughput, ours are counts at one rate: compared per request. */
+    val perRequest: Boolean = false,
 )
 
 /**
@@ -63,22 +66,40 @@ data class ClaimCheck(
  * phase and condition; a run without phases (quick) by condition alone.
  */
 object SeedClaims {
-    /** Seed figures we measure the same way: end to end through the gateway, closed model (our capacity probes). */
+    /** How we measure a seed figure: [figure] in trials of [kind]; [perRequest]: the seeds' values are divided by their throughput first. */
+    private data class Measure(val figure: Figure, val kind: TrialKind, val perRequest: Boolean = false)
+
+    /**
+     * Seed figures we measure the same way. Throughput and latency end to end through the
+     * gateway under the closed model, as the seeds ran: our capacity probes. The gateway's
+     * heap (the seeds name no server; the gateway is the one both seeds' protocols cross):
+     * its collections are counted per request, since the seeds' protocols each answered as
+     * many requests as they could in 30 s and their counts follow the requests, while every
+     * arm of one of our cost trials answers the same number at the same rate, so our counts
+     * are already in the ratio of collections per request; the stop-the-world pauses
+     * only, as a collection count means on G1 and Parallel. Peak heap as measured.
+     */
     private val COMPARABLE = mapOf(
-        "throughput_rps" to Figure.THROUGHPUT,
-        "latency_avg_ms" to Figure.LATENCY_AVG,
-        "latency_p50_ms" to Figure.LATENCY_P50,
-        "latency_p95_ms" to Figure.LATENCY_P95,
+        "throughput_rps" to Measure(Figure.THROUGHPUT, TrialKind.CAPACITY),
+        "latency_avg_ms" to Measure(Figure.LATENCY_AVG, TrialKind.CAPACITY),
+        "latency_p50_ms" to Measure(Figure.LATENCY_P50, TrialKind.CAPACITY),
+        "latency_p95_ms" to Measure(Figure.LATENCY_P95, TrialKind.CAPACITY),
+        "gc_count" to Measure(Figure.API_GC_PAUSES, TrialKind.COST, perRequest = true),
+        "peak_heap_mb" to Measure(Figure.API_PEAK_HEAP, TrialKind.COST),
     )
+
+    /** Seed figures about the garbage collector: the report says beside them how the seeds measured them. */
+    fun isGc(claim: SeedClaim) = claim.figure == "gc_count" || claim.figure == "peak_heap_mb"
 
     val all: List<SeedClaim> by lazy {
         val yaml = ObjectMapper(YAMLFactory()).registerKotlinModule().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         javaClass.getResourceAsStream("/reference/seed-claims.yaml")!!.use { yaml.readValue<List<SeedClaim>>(it) }
     }
 
-    fun check(analyses: List<ConditionAnalysis>): List<ClaimCheck> = analyses.flatMap { a ->
+    fun check(analyses: List<ConditionAnalysis>, variants: List<String> = emptyList()): List<ClaimCheck> = analyses.flatMap { a ->
+        val under = variants.ifEmpty { listOf(null) }
         val checks = all.filter { it.condition == a.condition && (a.phases.isEmpty() || it.phase in a.phases) && it.values != null }
-            .flatMap { claim -> checks(claim, a) }
+            .flatMap { claim -> checks(claim, a, under) }
         checks.map { c -> c.copy(mirrors = mirrored(c, checks)) }
     }
 
@@ -92,21 +113,40 @@ object SeedClaims {
         }
     }
 
-    /** Every pair of the claim's protocols, the seeds' better one first (faster, or lower where lower is better). */
-    private fun checks(claim: SeedClaim, a: ConditionAnalysis): List<ClaimCheck> {
-        val figure = COMPARABLE[claim.figure] ?: return emptyList()
-        val values = claim.values!!
+    /**
+     * Every pair of the claim's protocols, the seeds' better one first (faster, or lower where
+     * lower is better), under each variant of the run (the seeds ran one configuration; a
+     * variant's row says whether the setting changes how their ratio fares).
+     */
+    private fun checks(claim: SeedClaim, a: ConditionAnalysis, variants: List<String?>): List<ClaimCheck> {
+        val measure = COMPARABLE[claim.figure] ?: return emptyList()
+        val values = seedValues(claim, measure) ?: return emptyList()
         val protocols = values.keys.sortedBy { values.getValue(it) }.let { if (claim.higherIsBetter) it.reversed() else it }
-        return protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } }.mapNotNull { (x, y) ->
-            val ours = a.paired(TrialKind.CAPACITY, figure, x, y)
-            if (ours.n == 0) return@mapNotNull null
-            val seedRatio = values.getValue(x) / values.getValue(y)
-            val interval = ours.interval(0.95)
-            val elsewhere = all.filter { it !== claim && it.condition == claim.condition && it.figure == claim.figure }
-                .mapNotNull { other -> other.values?.let { v -> v[x]?.let { vx -> v[y]?.let { vy -> other.phase to (vx / vy - 1) * 100 } } } }
-            ClaimCheck(claim, x, y, (seedRatio - 1) * 100, ours.percent, interval?.lowPercent, interval?.highPercent,
-                judge(seedRatio, interval?.low, interval?.high), elsewhere)
+        val pairs = protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } }
+        return variants.flatMap { variant ->
+            pairs.mapNotNull { (x, y) ->
+                val ours = a.paired(measure.kind, measure.figure, Variant.label(x, variant), Variant.label(y, variant))
+                if (ours.n == 0) return@mapNotNull null
+                val seedRatio = values.getValue(x) / values.getValue(y)
+                val interval = ours.interval(0.95)
+                val elsewhere = all.filter { it !== claim && it.condition == claim.condition && it.figure == claim.figure }
+                    .mapNotNull { other -> seedValues(other, measure)?.let { v -> v[x]?.let { vx -> v[y]?.let { vy -> other.phase to (vx / vy - 1) * 100 } } } }
+                ClaimCheck(claim, Variant.label(x, variant), Variant.label(y, variant), (seedRatio - 1) * 100, ours.percent,
+                    interval?.lowPercent, interval?.highPercent, judge(seedRatio, interval?.low, interval?.high), elsewhere, perRequest = measure.perRequest)
+            }
         }
+    }
+
+    /**
+     * The claim's values as we compare them: per request where [measure] asks, divided by
+     * the throughput the same seed run printed for the same condition (null when it printed none).
+     */
+    private fun seedValues(claim: SeedClaim, measure: Measure): Map<String, Double>? {
+        val values = claim.values ?: return null
+        if (!measure.perRequest) return values
+        val throughput = all.firstOrNull { it.phase == claim.phase && it.condition == claim.condition && it.figure == "throughput_rps" }?.values
+            ?: return null
+        return values.filterKeys { it in throughput }.mapValues { (protocol, value) -> value / throughput.getValue(protocol) }.takeIf { it.size >= 2 }
     }
 
     /** [ClaimOutcome] of the seeds' [seedRatio] against our interval [low, high] of the same ratio. */

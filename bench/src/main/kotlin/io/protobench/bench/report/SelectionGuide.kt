@@ -16,6 +16,7 @@ object SelectionGuide {
     fun lines(analyses: List<ConditionAnalysis>, t: Texts = Texts.EN): List<String> {
         val lines = analyses.map { a -> "- **${a.condition}**: " + perCondition(a, t) }.toMutableList()
         analyses.filter { !it.untrustworthy }.forEach { a -> settings(a, t)?.let { lines += t("guide.setting-mattered", a.condition, it) } }
+        analyses.filter { !it.untrustworthy }.forEach { a -> gaps(a, t)?.let { lines += t("guide.gaps", a.condition, it) } }
         val parsed = analyses.map { parse(it.condition) to it }
         val axes = variedAxes(parsed.map { it.first })
         val variants = analyses.flatMap(::variantsOf).distinct()
@@ -57,6 +58,31 @@ object SelectionGuide {
         val open = decisions.count { it.outcome is Outcome.Inconclusive }
         return (differences.ifEmpty { listOf(t("guide.no-difference")) } +
             listOfNotNull(equivalent.takeIf { it.isNotEmpty() }?.let { t("guide.equivalent", it.joinToString(", ")) },
+                open.takeIf { it > 0 }?.let { t("guide.undecided", it) })).joinToString("; ")
+    }
+
+    /**
+     * Whether a setting moved the gap between two protocols, on the primary figures (the
+     * hop's CPU and latency; throughput in capacity mode): each gap shown to depend on a
+     * variant with its factor and interval, those shown not to, and how many stayed open.
+     * Null without interactions.
+     */
+    private fun gaps(a: ConditionAnalysis, t: Texts): String? {
+        val primary = a.family(TrialKind.COST)?.interactions
+            ?.filter { it.decision.figure in listOf(Figure.HOP_CPU_US.key, Figure.HOP_P50.key) }
+            ?: a.family(TrialKind.CAPACITY)?.interactions.orEmpty()
+        if (primary.isEmpty()) return null
+        fun what(i: Interaction) = MarkdownReport.figureTitle(i.decision.figure, t)
+        val depends = primary.filter { it.decision.isBetter }.map { i ->
+            val ci = i.decision.interval!!
+            t("guide.gap-depends", i.case.x, i.case.y, what(i),
+                "${Interaction.factor(i.decision.estimate.ratio)} [${Interaction.factor(ci.low)}, ${Interaction.factor(ci.high)}]", i.case.variant, i.case.baseline)
+        }
+        val same = primary.filter { it.decision.outcome is Outcome.Equivalent }
+            .map { "${it.case.x} ÷ ${it.case.y}, ${what(it)}, ${it.case.variant}" }
+        val open = primary.count { it.decision.outcome is Outcome.Inconclusive }
+        return (depends.ifEmpty { listOf(t("guide.no-difference")) } +
+            listOfNotNull(same.takeIf { it.isNotEmpty() }?.let { t("guide.equivalent", it.joinToString(", ")) },
                 open.takeIf { it > 0 }?.let { t("guide.undecided", it) })).joinToString("; ")
     }
 

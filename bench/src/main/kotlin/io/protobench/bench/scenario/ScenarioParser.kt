@@ -189,7 +189,7 @@ object ScenarioParser {
         if (name == null) violation("name", file.name, "1-64 letters, digits, '-', '_' or '.'")
 
         val beforeParts = violations.size
-        val parts = if (file.include != null) included(file, includes, ::violation) else listOfNotNull(part(file, ::violation))
+        val parts = if (file.include != null) included(file, includes, ::violation) else parts(file, ::violation)
         // The heap estimate means something only for valid sizes and loads; the variant with the least heap must fit too.
         if (violations.size == beforeParts) {
             val (heapBytes, variant) = VariantChecks.smallestHeap(file.variants, serverHeapBytes)
@@ -349,10 +349,11 @@ object ScenarioParser {
         }
     }
 
-    private fun part(file: ScenarioFile, violation: (String, Any?, String) -> Unit): Part? {
-        val workload = workload(file, violation)
-        val load = load(file.load, violation)
-        return if (workload != null && load != null) Part(file.seedPhase, workload, load) else null
+    /** The scenario's own workloads under its load: payload sizes and object levels may stand side by side (project A's 1mb and simple). */
+    private fun parts(file: ScenarioFile, violation: (String, Any?, String) -> Unit): List<Part> {
+        val workloads = workloads(file, violation)
+        val load = load(file.load, violation) ?: return emptyList()
+        return workloads.map { Part(file.seedPhase, it, load) }
     }
 
     private fun soak(file: SoakFile?, violation: (String, Any?, String) -> Unit): Soak? {
@@ -393,25 +394,27 @@ object ScenarioParser {
 
     private fun percent(share: Double) = "${(share * 1000).toLong() / 10.0}".removeSuffix(".0") + "%"
 
-    private fun workload(file: ScenarioFile, violation: (String, Any?, String) -> Unit): Workload? {
-        val given = listOfNotNull(file.sizes, file.complexities, file.members)
-        if (given.size != 1) {
+    /** What the requests ask for: payload sizes, object levels or both (sizes first), or member creation alone. */
+    private fun workloads(file: ScenarioFile, violation: (String, Any?, String) -> Unit): List<Workload> {
+        val reads = file.sizes != null || file.complexities != null
+        if (reads == (file.members != null)) {
             violation("sizes|complexities|members", null,
-                "exactly one of 'sizes' (payload sizes), 'complexities' (object levels) or 'members' (member creation)")
-            return null
+                "'sizes' (payload sizes), 'complexities' (object levels) or both, or else 'members' (member creation) alone")
+            return emptyList()
         }
-        file.members?.let { return members(it, violation) }
-        val sizes = file.sizes
-        if (sizes != null) {
+        file.members?.let { return listOf(members(it, violation)) }
+        val payload = file.sizes?.let { sizes ->
             if (sizes.isEmpty()) violation("sizes", "[]", "at least one size")
-            return Workload.Payload(sizeList("sizes", sizes, violation))
+            Workload.Payload(sizeList("sizes", sizes, violation))
         }
-        val levels = file.complexities!!
-        if (levels.isEmpty()) violation("complexities", "[]", "at least one level")
-        levels.forEachIndexed { i, l -> checkParse("complexities[$i]", l, violation) { ComplexityLevel.parse(l) } }
-        val normalised = levels.map { it.trim().lowercase() }
-        checkDistinct("complexities", levels, normalised, "level", violation)
-        return Workload.Complexity(normalised)
+        val complexity = file.complexities?.let { levels ->
+            if (levels.isEmpty()) violation("complexities", "[]", "at least one level")
+            levels.forEachIndexed { i, l -> checkParse("complexities[$i]", l, violation) { ComplexityLevel.parse(l) } }
+            val normalised = levels.map { it.trim().lowercase() }
+            checkDistinct("complexities", levels, normalised, "level", violation)
+            Workload.Complexity(normalised)
+        }
+        return listOfNotNull(payload, complexity)
     }
 
     /** Payload sizes as measured (1kb and 1024 are one size), each parsed and at most once. */
@@ -494,14 +497,16 @@ object ScenarioParser {
 
 /** The scenario back in file form, so overrides go through the same validation as a file. */
 fun Scenario.toFile(): ScenarioFile {
-    val single = parts.singleOrNull()
+    // Its own workloads share one seed phase and one load; an include's parts have one each.
+    val own = parts.takeIf { included.isEmpty() && it.map { p -> p.seedPhase to p.load }.distinct().size == 1 }
+    val single = own?.first()
     return ScenarioFile(
         name = name,
         description = description,
         seedPhase = single?.seedPhase,
-        sizes = (single?.workload as? Workload.Payload)?.sizes,
-        complexities = (single?.workload as? Workload.Complexity)?.levels,
-        members = (single?.workload as? Workload.Members)?.let { MembersFile(it.images, it.batch) },
+        sizes = own?.firstNotNullOfOrNull { it.workload as? Workload.Payload }?.sizes,
+        complexities = own?.firstNotNullOfOrNull { it.workload as? Workload.Complexity }?.levels,
+        members = own?.firstNotNullOfOrNull { it.workload as? Workload.Members }?.let { MembersFile(it.images, it.batch) },
         protocols = protocols.map { it.label },
         load = single?.load?.let { l ->
             when (l) {

@@ -108,24 +108,38 @@ data class Decision(
      * - "(Holm-adjusted C% interval, n forks)": the interval's confidence and the usable forks.
      */
     fun describe(better: String = "better", t: Texts = Texts.EN): String {
-        val ci = interval
-        val dropped = if (estimate.dropped > 0) t("verdict.dropped", estimate.dropped) else ""
-        val family = if (looks > 1) t("verdict.family-looks", familySize, looks) else t("verdict.family", familySize)
-        val tail = if (ci == null) "" else t("verdict.tail", formatConfidence(ci.confidence), estimate.n, dropped, family)
+        val tail = tail(t)
         return when (val o = outcome) {
             is Outcome.Better -> t("verdict.better", o.winner, better, o.loser, formatPercent(o.sizePercent),
                 formatPercent(o.lowPercent), formatPercent(o.highPercent)) + tail
             is Outcome.Equivalent -> t("verdict.equivalent", a, b, formatMargin(margin), signedWithInterval()) + tail
             is Outcome.Inconclusive -> when {
                 o.reason == Outcome.Inconclusive.FEWER_THAN_2_FORKS ->
-                    t("verdict.too-few", a, b, estimate.n, dropped) +
+                    t("verdict.too-few", a, b, estimate.n, droppedText(t)) +
                         if (estimate.n == 1) t("verdict.single-fork", formatPercent(estimate.percent, signed = true)) else ""
-                o.moreForks != null ->
-                    t("verdict.open", a, b, signedWithInterval()) + tail + t(if (o.moreForks == 1) "verdict.one-more-fork" else "verdict.more-forks", o.moreForks)
-                else -> t("verdict.open", a, b, signedWithInterval()) + tail + t("verdict.too-many-forks", Verdicts.MAX_FORKS)
+                else -> t("verdict.open", a, b, signedWithInterval()) + tail + moreForksText(t)
             }
         }
     }
+
+    /** " (Holm-adjusted C% interval, n forks; family of m)": how sure, after the interval; empty without one. */
+    fun tail(t: Texts = Texts.EN): String {
+        val ci = interval ?: return ""
+        val family = if (looks > 1) t("verdict.family-looks", familySize, looks) else t("verdict.family", familySize)
+        return t("verdict.tail", formatConfidence(ci.confidence), estimate.n, droppedText(t), family)
+    }
+
+    /** What would decide an open comparison: "; about N more forks would decide it"; empty when it is not open. */
+    fun moreForksText(t: Texts = Texts.EN): String {
+        val o = outcome as? Outcome.Inconclusive ?: return ""
+        return when {
+            o.reason == Outcome.Inconclusive.FEWER_THAN_2_FORKS -> ""
+            o.moreForks != null -> t(if (o.moreForks == 1) "verdict.one-more-fork" else "verdict.more-forks", o.moreForks)
+            else -> t("verdict.too-many-forks", Verdicts.MAX_FORKS)
+        }
+    }
+
+    private fun droppedText(t: Texts) = if (estimate.dropped > 0) t("verdict.dropped", estimate.dropped) else ""
 
     private fun signedWithInterval(): String {
         val ci = interval ?: return formatPercent(estimate.percent, signed = true)
@@ -263,7 +277,7 @@ private fun formatConfidence(confidence: Double): String {
     return "$s%"
 }
 
-private fun formatMargin(margin: Double): String {
+internal fun formatMargin(margin: Double): String {
     val p = margin * 100
     return if (abs(p - Math.rint(p)) < 1e-9) "${Math.rint(p).toLong()}%" else String.format(Locale.ROOT, "%.1f%%", p)
 }
