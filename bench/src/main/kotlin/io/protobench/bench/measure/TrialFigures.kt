@@ -103,6 +103,8 @@ object TrialFigures {
     /** CPU shares from /proc over the trial; the driver's CPU per request needs the trial's request count. */
     fun fromCpu(usage: CpuUsage, requests: Double?): Map<String, Double?> = mapOf(
         Figure.DRIVER_CPU_US.key to perRequest(usage.loadGeneratorCores, usage, requests),
+        Figure.DRIVER_KERNEL_CPU_US.key to perRequest(usage.kernelCoresUsed[CpuAccounting.DRIVER], usage, requests),
+        Figure.DRIVER_SWITCHES.key to usage.contextSwitches[CpuAccounting.DRIVER]?.let { n -> requests?.takeIf { it > 0 }?.let { n / it } },
         Figure.DB_CPU_US.key to perRequest(usage.coresUsed[CpuAccounting.DATABASE], usage, requests),
         Figure.API_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["api-server"], usage, requests),
         Figure.DATA_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["data-server"], usage, requests),
