@@ -61,12 +61,14 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     fun read(processes: Map<String, Long>, trees: Map<String, Long> = emptyMap()): Reading {
         val machine = machineTicks()
         val threads = processes.mapValues { (_, pid) -> threadTicks(pid) }
+        // One read of each process's stat: its user and kernel time come from the same instant.
+        val stats = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat")) }
         val parents = if (trees.isEmpty()) emptyMap() else parentsOfAll()
         return Reading(
             monotonicNs = System.nanoTime(),
-            processTicks = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } } +
+            processTicks = stats.mapValues { (_, fields) -> fields?.let { it[11] + it[12] } } +
                 trees.mapValues { (_, root) -> treeTicks(root, parents) },
-            kernelTicks = processes.mapValues { (_, pid) -> statFields(proc.resolve("$pid/stat"))?.let { it[12] } },
+            kernelTicks = stats.mapValues { (_, fields) -> fields?.get(12) },
             contextSwitches = processes.mapValues { (_, pid) -> contextSwitches(pid) },
             compilerTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COMPILER_THREAD) } },
             collectorTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COLLECTOR_THREAD) } },
@@ -103,9 +105,10 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
 
     /**
      * The context switches of every thread of a process, from each thread's status
-     * (the process's own status counts its main thread only). A driver that wakes for
-     * every arrival and every answer switches about twice per request; more means its
-     * threads hand work to each other, which costs CPU the request does not need.
+     * (the process's own status counts its main thread only): how often the driver's
+     * threads slept and woke, or handed work to each other. Its one event loop switched
+     * 0.03 times per request at 1 KB and 1,500/s (quick on 2d17dce, AMD EPYC VM): it
+     * rarely sleeps between arrivals.
      */
     private fun contextSwitches(pid: Long): Long? = runCatching {
         Files.list(proc.resolve("$pid/task")).use { tasks ->

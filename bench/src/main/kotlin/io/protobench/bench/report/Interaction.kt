@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.text.Texts
@@ -30,12 +31,12 @@ data class Interaction(val case: Case, val decision: Decision) {
      * depends on the variant, ×1.16 [1.05, 1.28] (Holm-adjusted …)".
      */
     fun sentence(a: ConditionAnalysis, kind: TrialKind, t: Texts): String {
-        val figure = io.protobench.bench.measure.Figure.byKey(decision.figure)!!
+        val figure = Figure.byKey(decision.figure)!!
         fun gap(variant: String) = a.paired(kind, figure, Variant.label(case.x, variant), Variant.label(case.y, variant)).ratio
         val gaps = t("interaction.gaps", MarkdownReport.figureTitle(decision.figure, t), case.x, case.y,
             factor(gap(case.baseline)), case.baseline, factor(gap(case.variant)), case.variant)
         val ci = decision.interval
-        val estimate = factor(decision.estimate.ratio) + if (ci != null) " [${factor(ci.low)}, ${factor(ci.high)}]" else ""
+        val estimate = estimateText()
         val verdict = when (decision.outcome) {
             is Outcome.Better -> t("interaction.depends", case.variant, case.baseline, estimate)
             is Outcome.Equivalent -> t("interaction.same", case.variant, case.baseline, estimate, formatMargin(decision.margin))
@@ -43,6 +44,9 @@ data class Interaction(val case: Case, val decision: Decision) {
         }
         return "$gaps; $verdict" + decision.tail(t) + decision.moreForksText(t)
     }
+
+    /** The ratio of the gaps as a factor with its interval: "×1.16 [×1.05, ×1.28]" (no interval below 2 forks). */
+    fun estimateText(): String = factor(decision.estimate.ratio) + (decision.interval?.let { " [${factor(it.low)}, ${factor(it.high)}]" } ?: "")
 
     companion object {
         /** A ratio as a factor: ×0.45, ×1.16. */

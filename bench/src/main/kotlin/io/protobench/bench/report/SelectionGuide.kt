@@ -74,9 +74,7 @@ object SelectionGuide {
         if (primary.isEmpty()) return null
         fun what(i: Interaction) = MarkdownReport.figureTitle(i.decision.figure, t)
         val depends = primary.filter { it.decision.isBetter }.map { i ->
-            val ci = i.decision.interval!!
-            t("guide.gap-depends", i.case.x, i.case.y, what(i),
-                "${Interaction.factor(i.decision.estimate.ratio)} [${Interaction.factor(ci.low)}, ${Interaction.factor(ci.high)}]", i.case.variant, i.case.baseline)
+            t("guide.gap-depends", i.case.x, i.case.y, what(i), i.estimateText(), i.case.variant, i.case.baseline)
         }
         val same = primary.filter { it.decision.outcome is Outcome.Equivalent }
             .map { "${it.case.x} ÷ ${it.case.y}, ${what(it)}, ${it.case.variant}" }
