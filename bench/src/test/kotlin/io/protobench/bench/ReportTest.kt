@@ -246,6 +246,34 @@ class ReportTest {
     }
 
     @Test
+    fun `the header points to the variants where they set the servers' JDK and heap, not to the run's defaults`() {
+        val base = record(3)
+        val options = listOf("-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError")
+        val run = base.copy(environment = base.environment.copy(serverJdk = "openjdk version \"17.0.15\"", serverJvmOptions = options))
+        fun header(vararg variants: Variant) =
+            MarkdownReport.render(run.copy(scenario = run.scenario.copy(variants = variants.toList()))).lines().single { it.startsWith("- Servers' JDK") }
+
+        assertThat(header(Variant("g1", heap = "256m", jdk = "25"), Variant("zgc", heap = "4g", jdk = "25")))
+            .startsWith("- Servers' JDK: each variant's own (see Variants);")
+            .contains("server JVM options `-XX:+ExitOnOutOfMemoryError`, the heap set by each variant (see Variants);")
+        assertThat(header(Variant("g1", heap = "256m", jdk = "25"), Variant("default")))
+            .contains("openjdk version \"17.0.15\", or the variant's own where it names one (see Variants)", "`-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError`;")
+            .doesNotContain("the heap set by each variant")
+        assertThat(MarkdownReport.render(run).lines().single { it.startsWith("- Servers' JDK") })
+            .startsWith("- Servers' JDK: openjdk version \"17.0.15\"; CLI JDK").contains("`-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError`;")
+    }
+
+    @Test
+    fun `the header says whether the kernel shared the cores between sessions first, and nothing where it was not recorded`() {
+        val base = record(3)
+        fun scheduler(autogroup: Boolean?) = MarkdownReport.render(base.copy(environment = base.environment.copy(schedAutogroup = autogroup)))
+            .lines().filter { it.startsWith("- Scheduler:") }
+        assertThat(scheduler(true)).singleElement().asString().startsWith("- Scheduler: autogroup on").contains("one session's share")
+        assertThat(scheduler(false)).singleElement().asString().startsWith("- Scheduler: autogroup off")
+        assertThat(scheduler(null)).isEmpty()
+    }
+
+    @Test
     fun `the seeds' GC counts are judged per request against the gateway's pauses in cost trials, under each variant`() {
         val variants = listOf("small", "large")
         val arms = variants.flatMap { v -> listOf(json, grpc).map { Variant.label(it, v) } }
@@ -278,13 +306,19 @@ class ReportTest {
         val broken = base.copy(forks = base.forks.map { f ->
             if (f.index != 2) f else f.copy(trials = f.trials.map { t ->
                 val hopFailures = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0)).copy(failuresByKind = mapOf("data-server timeout" to 100L))
-                if (t.arm == json) t.copy(correctAnswers = 900, wrongAnswers = 100, gateway = hopFailures) else t
+                val counts = io.protobench.driver.Counts(900, 100, 0)
+                val driver = io.protobench.driver.Summary(counts, counts, 1000, null, emptyMap(), 4,
+                    failures = mapOf("status 504, expected 200" to 90L, "\"payloadSize\" was 0, expected 1024" to 10L),
+                    failureSamples = mapOf("status 504, expected 200" to "<h1>`Gateway` Timeout</h1>"))
+                if (t.arm == json) t.copy(correctAnswers = 900, wrongAnswers = 100, gateway = hopFailures, driver = driver) else t
             })
         })
         val a = Analysis.of(broken).single()
         assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(4)
         assertThat(MarkdownReport.render(broken)).contains("## Problems",
-            "is invalid and left out of every verdict: 10.00% of answers were wrong (limit 0.1%); the gateway's failed hops: data-server timeout × 100")
+            "is invalid and left out of every verdict: 10.00% of answers were wrong (limit 0.1%); the driver's reasons: " +
+                "status 504, expected 200 × 90 (the first answer began `<h1>'Gateway' Timeout</h1>`); \"payloadSize\" was 0, expected 1024 × 10; " +
+                "the gateway's failed hops: data-server timeout × 100")
     }
 
     @Test

@@ -26,6 +26,24 @@ class AnswerCheck(private val target: CallTarget) {
         }
     }
 
+    companion object {
+        /** The most of a wrong answer's body a summary keeps, characters. */
+        const val SAMPLE_CHARS = 200
+
+        /**
+         * The start of a wrong answer's [body] as text, for a person to read why it was wrong:
+         * at most [SAMPLE_CHARS] characters of UTF-8 (bytes that are not text shown as `\uFFFD`),
+         * line breaks as spaces, "…" where it was cut; "(empty body)" for none.
+         */
+        fun sample(body: ByteBuf): String {
+            val size = body.readableBytes()
+            if (size == 0) return "(empty body)"
+            val head = body.toString(body.readerIndex(), minOf(size, SAMPLE_CHARS * 4), Charsets.UTF_8)
+            val text = head.take(SAMPLE_CHARS).replace(Regex("\\s+"), " ")
+            return if (head.length > SAMPLE_CHARS || size > SAMPLE_CHARS * 4) "$text…" else text
+        }
+    }
+
     /** The integer after `"field":` in [body], or null when the key or a number is not there. */
     private fun numberAfter(body: ByteBuf): Long? {
         val key = key!!

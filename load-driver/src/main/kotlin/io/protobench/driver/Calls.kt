@@ -57,9 +57,12 @@ private class MixedCalls(private val http: Calls, private val grpc: Calls, first
 /**
  * How one call ended: [problem] null for a correct answer; [dropped] when it was never sent.
  * [number] is the call's place among its connection's calls (1 for the first); a server
- * stream's [firstMessageNanos] is when its first message came (System.nanoTime).
+ * stream's [firstMessageNanos] is when its first message came (System.nanoTime); a wrong
+ * answer's [sample] is the start of its body as text ([AnswerCheck.sample]).
  */
-data class Outcome(val problem: String?, val number: Long, val dropped: Boolean = false, val firstMessageNanos: Long? = null) {
+data class Outcome(
+    val problem: String?, val number: Long, val dropped: Boolean = false, val firstMessageNanos: Long? = null, val sample: String? = null,
+) {
     val place: Place get() = if (number <= Connections.COLD_CALLS) Place.NEW else Place.WARM
 
     /** The call's place in finer steps: each cold call by its number, the [Connections.COLD_CALLS] after them, then the rest. */

@@ -154,7 +154,7 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int, private val c
         val pending = line.current ?: return
         line.current = null
         val problem = pending.check.problem(response.status().code(), response.content())
-        pending.done(Outcome(problem, pending.calls))
+        pending.done(Outcome(problem, pending.calls, sample = problem?.let { AnswerCheck.sample(response.content()) }))
         if (HttpUtil.isKeepAlive(response)) release(channel) else channel.close()
     }
 

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport
  * delay, as wrk2 and HdrHistogram define it). Closed model: each user calls again when
  * its answer is in, latency from the send. [stop] ends it early (a soak's mix).
  */
-class LoadRun(private val plan: Plan) {
+class LoadRun(private val plan: Plan, private val threadSwitches: () -> Long? = { OwnThreads.contextSwitches() }) {
     @Volatile private var stopped = false
     private val inFlight = AtomicLong()
     private val sequence = AtomicLong()
@@ -67,20 +67,28 @@ class LoadRun(private val plan: Plan) {
 
         val total = Tally.histogram()
         var cpuAtTimedStart: Long? = null
+        var switchesAtTimedStart: Long? = null
+        var switches: Long? = null
         IntervalLog(plan.histogramLog?.let { Path.of(it) }, total).use { log ->
             log.tickUntil(start, timedStart, timed) { stopped }
             cpuAtTimedStart = processCpuNanos()
+            switchesAtTimedStart = threadSwitches()
             log.tickUntil(timedStart, end, timed) { stopped }
             if (plan.load.open) arrivalsDone.await()
             drain(log, timed)
+            // Read while the event loop still lives: its counts leave /proc with its thread when [calls] closes.
+            switches = switchesAtTimedStart?.let { from -> threadSwitches()?.let { it - from } }
         }
         val cpuMs = cpuAtTimedStart?.let { from -> processCpuNanos()?.let { (it - from) / 1e6 } }
         val timedMs = TimeUnit.NANOSECONDS.toMillis((minOf(System.nanoTime(), end) - timedStart).coerceAtLeast(0))
         return Summary(
             warmUp.counts(), timed.counts(), timedMs, Latency.of(total), timed.latencyByPlace(), calls.connectionsOpened,
-            warmUp.reasons() + timed.reasons(), plan.histogramLog, maxLateNs.get() / 1e6, cpuMs,
+            (warmUp.reasons().asSequence() + timed.reasons().asSequence()).groupingBy { it.key }.fold(0L) { sum, e -> sum + e.value },
+            plan.histogramLog, maxLateNs.get() / 1e6, cpuMs,
             timed.latencyBySteps(warmUp), timed.firstMessage(), lateArrivals.get(),
-            if (plan.load.open) Latency.of(sendDelay) else null,
+            if (plan.load.open) Latency.of(sendDelay) else null, switches,
+            // The warm-up's sample of a reason, where it has one, came first.
+            timed.samples() + warmUp.samples(),
         )
     }
 

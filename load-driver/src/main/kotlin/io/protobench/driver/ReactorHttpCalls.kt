@@ -58,13 +58,14 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
 
     override fun call(target: CallTarget, check: AnswerCheck, body: ByteArray?, done: (Outcome) -> Unit) {
         val number = longArrayOf(1)
-        val answer: Mono<String?> = request(target, body)
+        // A wrong answer's reason and the start of its body, or [RIGHT].
+        val answer: Mono<Pair<String, String>> = request(target, body)
             .responseSingle { response, content ->
-                content.map { check.problem(response.status().code(), it) ?: OK }
-                    .defaultIfEmpty(check.problem(response.status().code(), Unpooled.EMPTY_BUFFER) ?: OK)
+                fun judged(buffer: ByteBuf) = check.problem(response.status().code(), buffer)?.let { it to AnswerCheck.sample(buffer) } ?: RIGHT
+                content.map(::judged).defaultIfEmpty(judged(Unpooled.EMPTY_BUFFER))
             }
         answer.contextWrite(Context.of(NUMBER, number)).subscribe(
-            { problem -> done(Outcome(problem.takeIf { it != OK }, number[0])) },
+            { (problem, sample) -> done(if (problem == OK) Outcome(null, number[0]) else Outcome(problem, number[0], sample = sample)) },
             { error -> done(Outcome(Calls.describe(error), number[0], dropped = error is PoolAcquirePendingLimitException)) },
         )
     }
@@ -89,6 +90,7 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
         /** Longest a call may take, waiting for a connection included, before it counts as failed. */
         val CALL_TIMEOUT: Duration = Duration.ofSeconds(30)
         private const val OK = ""
+        private val RIGHT = OK to OK
         private const val NUMBER = "protobench.call-number"
         private val CALLS_ON_CONNECTION: AttributeKey<AtomicLong> = AttributeKey.valueOf("protobench.calls")
         private val JSON = HttpHeaderValues.APPLICATION_JSON.toString()

@@ -38,6 +38,14 @@ data class Summary(
      * Latency counts from the due time, so this part of each percentile is the driver's own.
      */
     val sendDelay: Latency? = null,
+    /**
+     * Context switches of this process's threads over the timed phase (voluntary and not), read
+     * by the driver itself: its event loop lives for one run only, and a thread's counts leave
+     * /proc when it ends, so a reading from outside would miss them. Null without /proc.
+     */
+    val contextSwitches: Long? = null,
+    /** For each reason in [failures] that came with an answer, the start of the first such answer's body ([AnswerCheck.sample]). */
+    val failureSamples: Map<String, String> = emptyMap(),
 ) {
     /** This driver's CPU per answered call of the timed phase, µs. */
     @get:JsonIgnore

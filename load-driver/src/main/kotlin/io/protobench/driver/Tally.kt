@@ -18,6 +18,8 @@ class Tally(private val timesLatency: Boolean) {
     private val wrong = AtomicLong()
     private val dropped = AtomicLong()
     private val reasons = ConcurrentHashMap<String, LongAdder>()
+    /** The first wrong answer's body (its start) for each reason that has one. */
+    private val samples = ConcurrentHashMap<String, String>()
     val all = Recorder(SIGNIFICANT_DIGITS)
     private val byPlace = Place.entries.associateWith { Recorder(SIGNIFICANT_DIGITS) }
     private val byStep = Outcome.STEPS.associateWith { Recorder(SIGNIFICANT_DIGITS) }
@@ -30,7 +32,7 @@ class Tally(private val timesLatency: Boolean) {
             outcome.problem == null -> correct.incrementAndGet()
             else -> wrong.incrementAndGet()
         }
-        outcome.problem?.let(::reason)
+        outcome.problem?.let { reason(it, outcome.sample) }
         if (outcome.dropped) return
         val micros = micros(endNs - dueNs)
         byStep.getValue(outcome.step).recordValue(micros)
@@ -49,14 +51,18 @@ class Tally(private val timesLatency: Boolean) {
         reasons.computeIfAbsent(reason) { LongAdder() }.add(count)
     }
 
-    private fun reason(text: String) {
+    private fun reason(text: String, sample: String?) {
         val adder = reasons[text] ?: if (reasons.size < Summary.MAX_REASONS) reasons.computeIfAbsent(text) { LongAdder() } else return
         adder.increment()
+        if (sample != null) samples.putIfAbsent(text, sample)
     }
 
     fun counts() = Counts(correct.get(), wrong.get(), dropped.get())
 
     fun reasons(): Map<String, Long> = reasons.mapValues { it.value.sum() }
+
+    /** For each reason, the start of the first wrong answer's body that had one. */
+    fun samples(): Map<String, String> = HashMap(samples)
 
     /** Latency by place, from what the recorders hold now (take it once, at the end). */
     fun latencyByPlace(): Map<String, Latency> =

@@ -39,4 +39,17 @@ class AnswerCheckTest {
         assertThat(check.problem(200, body("12345"))).isNull()
         assertThat(check.problem(200, body("1234"))).isEqualTo("body of 4 bytes, expected 5")
     }
+
+    @Test
+    fun `a wrong answer's sample is the start of its body as one line of text, cut where it is long`() {
+        assertThat(AnswerCheck.sample(body("<html>\n  <h1>502 Bad Gateway</h1>\n</html>"))).isEqualTo("<html> <h1>502 Bad Gateway</h1> </html>")
+        assertThat(AnswerCheck.sample(body(""))).isEqualTo("(empty body)")
+        val long = AnswerCheck.sample(body("x".repeat(5_000)))
+        assertThat(long).hasSize(AnswerCheck.SAMPLE_CHARS + 1).endsWith("x…")
+        assertThat(AnswerCheck.sample(body("x".repeat(AnswerCheck.SAMPLE_CHARS)))).doesNotContain("…")
+        // The reader's place in the buffer is left where it was.
+        val buffer = body(gatewayAnswer)
+        AnswerCheck.sample(buffer)
+        assertThat(buffer.readableBytes()).isEqualTo(gatewayAnswer.length)
+    }
 }

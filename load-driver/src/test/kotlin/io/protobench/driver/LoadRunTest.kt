@@ -65,6 +65,28 @@ class LoadRunTest {
     }
 
     @Test
+    fun `the summary's context switches are those of the timed phase alone`() {
+        var reads = 0
+        // Counts as /proc would give them: 1,000 when the timed phase starts, 1,250 when its calls are in.
+        val counter = { reads++; 1_000L + 250 * (reads - 1) }
+        val plan = Plan(baseUrl, listOf(target), Load.open(100.0, 2, 4), durationMs = 300, warmUpMs = 200)
+        val summary = LoadRun(plan, counter).execute()
+        assertThat(reads).isEqualTo(2)
+        assertThat(summary.contextSwitches).isEqualTo(250)
+        assertThat(summary.timed.answered).isEqualTo(30)
+    }
+
+    @Test
+    fun `a thread's context switches are read from its status, both kinds, every thread summed`(@TempDir tasks: Path) {
+        listOf(10L to 1L, 100L to 5L).forEachIndexed { i, (voluntary, forced) ->
+            Files.createDirectories(tasks.resolve("${7 + i}"))
+            Files.writeString(tasks.resolve("${7 + i}/status"), "Name:\tt\nvoluntary_ctxt_switches:\t$voluntary\nnonvoluntary_ctxt_switches:\t$forced\n")
+        }
+        assertThat(OwnThreads.contextSwitches(tasks)).isEqualTo(116)
+        assertThat(OwnThreads.contextSwitches(tasks.resolve("absent"))).isNull()
+    }
+
+    @Test
     fun `wrong answers are counted with their reason, never as throughput`() {
         answer = { n -> if (n % 2 == 0) 200 to """{"payloadSize":1000}""" else 503 to "busy" }
         val summary = LoadRun(Plan(baseUrl, listOf(target), Load.open(100.0, 1, 16), durationMs = 500)).execute()
@@ -72,6 +94,21 @@ class LoadRunTest {
         assertThat(summary.timed.wrong).isEqualTo(50)
         assertThat(summary.throughput).isZero()
         assertThat(summary.failures).containsOnlyKeys("\"payloadSize\" was 1000, expected 1024", "status 503, expected 200")
+        assertThat(summary.failures.values.sum()).isEqualTo(50)
+        assertThat(summary.failureSamples).containsOnly(
+            org.assertj.core.api.Assertions.entry("\"payloadSize\" was 1000, expected 1024", """{"payloadSize":1000}"""),
+            org.assertj.core.api.Assertions.entry("status 503, expected 200", "busy"),
+        )
+    }
+
+    @Test
+    fun `a reason met in the warm-up and in the timed phase is counted over both`() {
+        answer = { 503 to "busy" }
+        val summary = LoadRun(Plan(baseUrl, listOf(target), Load.open(100.0, 1, 16), durationMs = 500, warmUpMs = 200)).execute()
+        assertThat(summary.failures).containsOnlyKeys("status 503, expected 200")
+        assertThat(summary.failures.getValue("status 503, expected 200")).isEqualTo(summary.warmUp.wrong + summary.timed.wrong)
+        assertThat(summary.warmUp.wrong).isPositive()
+        assertThat(summary.timed.wrong).isEqualTo(50)
     }
 
     @Test

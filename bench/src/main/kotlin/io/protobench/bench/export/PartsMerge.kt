@@ -180,6 +180,8 @@ object PartsMerge {
             // The send delay's percentiles are per driver too (only its maximum and late count add up).
             sendDelay = null,
             cpuMs = parts.map { it.cpuMs }.takeIf { cpu -> cpu.all { it != null } }?.sumOf { it!! },
+            contextSwitches = parts.map { it.contextSwitches }.takeIf { counts -> counts.all { it != null } }?.sumOf { it!! },
+            failureSamples = parts.flatMap { it.failureSamples.toList() }.distinctBy { it.first }.toMap(),
         )
     }
 

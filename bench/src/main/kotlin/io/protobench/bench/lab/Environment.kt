@@ -21,7 +21,14 @@ object Environment {
         gitCommit = git(projectDir, "rev-parse", "HEAD"),
         gitDirty = git(projectDir, "status", "--porcelain")?.let { it.isNotBlank() },
         processesSharingCpus = CpuPlacement.sharing(processes),
+        schedAutogroup = schedAutogroup(),
     )
+
+    /** `kernel.sched_autogroup_enabled` as a flag; null where this kernel has no autogroup. */
+    fun schedAutogroup(setting: Path = Path.of(AUTOGROUP)): Boolean? =
+        runCatching { Files.readString(setting).trim() }.getOrNull()?.let { it.toIntOrNull()?.let { value -> value != 0 } }
+
+    private const val AUTOGROUP = "/proc/sys/kernel/sched_autogroup_enabled"
 
     private fun cpuModel(): String? = runCatching {
         Files.readAllLines(Path.of("/proc/cpuinfo")).firstOrNull { it.startsWith("model name") }?.substringAfter(":")?.trim()

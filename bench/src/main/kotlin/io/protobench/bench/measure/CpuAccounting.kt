@@ -26,8 +26,6 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         val machineTotalTicks: Long?,
         /** Per process, the ticks it spent in the kernel (stime) alone: sending and receiving on its sockets, its timers. */
         val kernelTicks: Map<String, Long?> = emptyMap(),
-        /** Per process, the context switches of all its threads (voluntary and not): how often it slept and woke. */
-        val contextSwitches: Map<String, Long?> = emptyMap(),
     )
 
     companion object {
@@ -69,7 +67,6 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
             processTicks = stats.mapValues { (_, fields) -> fields?.let { it[11] + it[12] } } +
                 trees.mapValues { (_, root) -> treeTicks(root, parents) },
             kernelTicks = stats.mapValues { (_, fields) -> fields?.get(12) },
-            contextSwitches = processes.mapValues { (_, pid) -> contextSwitches(pid) },
             compilerTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COMPILER_THREAD) } },
             collectorTicks = threads.mapValues { (_, ticks) -> ticks?.let { it.sumFor(COLLECTOR_THREAD) } },
             reapedChildrenTicks = statFields(proc.resolve("self/stat"))?.let { it[13] + it[14] },
@@ -99,23 +96,6 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
             tasks.toList().map { task ->
                 val name = runCatching { Files.readString(task.resolve("comm")).trim() }.getOrDefault("")
                 name to (statFields(task.resolve("stat"))?.let { it[11] + it[12] } ?: 0L)
-            }
-        }
-    }.getOrNull()
-
-    /**
-     * The context switches of every thread of a process, from each thread's status
-     * (the process's own status counts its main thread only): how often the driver's
-     * threads slept and woke, or handed work to each other. Its one event loop switched
-     * 0.03 times per request at 1 KB and 1,500/s (quick on 2d17dce, AMD EPYC VM): it
-     * rarely sleeps between arrivals.
-     */
-    private fun contextSwitches(pid: Long): Long? = runCatching {
-        Files.list(proc.resolve("$pid/task")).use { tasks ->
-            tasks.toList().sumOf { task ->
-                runCatching { Files.readAllLines(task.resolve("status")) }.getOrDefault(emptyList())
-                    .filter { it.startsWith("voluntary_ctxt_switches:") || it.startsWith("nonvoluntary_ctxt_switches:") }
-                    .sumOf { it.substringAfter(':').trim().toLongOrNull() ?: 0L }
             }
         }
     }.getOrNull()
@@ -167,8 +147,7 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         val total = end.machineTotalTicks?.let { e -> start.machineTotalTicks?.let { e - it } }
         val machineBusy = if (busy != null && total != null && total > 0) busy.toDouble() / total else null
         val kernel = start.kernelTicks.keys.associateWith { name -> cores(delta(start.kernelTicks[name], end.kernelTicks[name])) }
-        val switches = start.contextSwitches.keys.associateWith { name -> delta(start.contextSwitches[name], end.contextSwitches[name]) }
-        return CpuUsage(wallSeconds, processes + (REAPED to reaped), machineBusy, cores, compilers, collectors, kernel, switches)
+        return CpuUsage(wallSeconds, processes + (REAPED to reaped), machineBusy, cores, compilers, collectors, kernel)
     }
 }
 
@@ -187,8 +166,6 @@ data class CpuUsage(
     val collectorCoresUsed: Map<String, Double?> = emptyMap(),
     /** Per process, CPU seconds per wall second spent in the kernel (inside [coresUsed]). */
     val kernelCoresUsed: Map<String, Double?> = emptyMap(),
-    /** Per process, context switches of all its threads over the trial. */
-    val contextSwitches: Map<String, Long?> = emptyMap(),
 ) {
     /** The load generator's cores: the lab's driver. */
     val loadGeneratorCores: Double? get() = coresUsed[CpuAccounting.DRIVER]

@@ -30,7 +30,7 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     DRIVER_KERNEL_CPU_US("driver_kernel_cpu_us_per_req", "Driver kernel CPU/req", "µs", false,
         "/proc: the load driver's system time (stime) / requests, inside driver_cpu_us_per_req: its sockets' sends and receives (loopback TCP runs in the sender's system call), epoll, timers"),
     DRIVER_SWITCHES("driver_context_switches_per_req", "Driver context switches/req", "count", false,
-        "/proc: voluntary and involuntary context switches of all the driver's threads / requests"),
+        "the driver's own count (/proc/self): voluntary and involuntary context switches of all its threads over the timed phase / answered requests"),
     API_CPU_US("api_cpu_us_per_req", "api-server CPU/req", "µs", false, "gateway JVM process CPU time / requests"),
     DATA_CPU_US("data_cpu_us_per_req", "data-server CPU/req", "µs", false, "data-server JVM process CPU time / requests"),
     API_JIT_CPU_US("api_jit_cpu_us_per_req", "api-server JIT CPU/req", "µs", false, "/proc: CPU of the gateway's JIT compiler threads / requests"),

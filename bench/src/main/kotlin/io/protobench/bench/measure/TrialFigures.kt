@@ -50,6 +50,7 @@ object TrialFigures {
             Figure.LATENCY_P999.key to latency?.p999,
             Figure.LATENCY_MAX.key to latency?.max,
             Figure.SEND_DELAY_P99.key to summary.sendDelay?.p99,
+            Figure.DRIVER_SWITCHES.key to summary.contextSwitches?.takeIf { summary.timed.answered > 0 }?.let { it.toDouble() / summary.timed.answered },
             Figure.ERROR_RATE.key to if (answered > 0) wrong.toDouble() / answered else null,
             Figure.DROPPED_ITERATIONS.key to (summary.warmUp.dropped + summary.timed.dropped).toDouble(),
         )
@@ -104,7 +105,6 @@ object TrialFigures {
     fun fromCpu(usage: CpuUsage, requests: Double?): Map<String, Double?> = mapOf(
         Figure.DRIVER_CPU_US.key to perRequest(usage.loadGeneratorCores, usage, requests),
         Figure.DRIVER_KERNEL_CPU_US.key to perRequest(usage.kernelCoresUsed[CpuAccounting.DRIVER], usage, requests),
-        Figure.DRIVER_SWITCHES.key to usage.contextSwitches[CpuAccounting.DRIVER]?.let { n -> requests?.takeIf { it > 0 }?.let { n / it } },
         Figure.DB_CPU_US.key to perRequest(usage.coresUsed[CpuAccounting.DATABASE], usage, requests),
         Figure.API_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["api-server"], usage, requests),
         Figure.DATA_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["data-server"], usage, requests),

@@ -117,6 +117,28 @@ object MarkdownReport {
     fun figureTitle(key: String, t: Texts): String = if (t.has("figure.$key")) t("figure.$key") else Figure.byKey(key)?.title ?: key
 
     private class Writer(val r: RunRecord, val analyses: List<ConditionAnalysis>, val t: Texts) {
+        /**
+         * The servers' JDK as the header names it. Where every variant names its own JDK, the run's
+         * default started no server, so the header points to the variants' table instead.
+         */
+        private fun serverJdkText(): String? {
+            val variants = r.scenario.variants
+            val runJdk = r.environment.serverJdk ?: r.environment.jdk
+            return when {
+                variants.isNotEmpty() && variants.all { it.jdk != null } -> t("header.jdk.per-variant")
+                variants.any { it.jdk != null } -> t("header.jdk.some-variants", runJdk)
+                else -> runJdk
+            }
+        }
+
+        /** The run's server JVM options, without the heap where every variant sets its own (the run's heap then applied to none). */
+        private fun serverOptions(): List<String>? {
+            val options = r.environment.serverJvmOptions ?: return null
+            val variants = r.scenario.variants
+            return if (variants.isEmpty() || variants.any { it.heap == null }) options
+            else options.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") }
+        }
+
         fun header(out: StringBuilder): Unit = with(out) {
             val env = r.environment
             val s = r.scenario
@@ -126,11 +148,13 @@ object MarkdownReport {
             appendLine()
             appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "", r.startedAt, r.finishedAt ?: "–"))
             appendLine(t("header.machine", env.cpuModel, env.cpuCores, env.memoryTotalMb, env.kernel))
-            appendLine(t("header.jdk", env.serverJdk ?: env.jdk, env.jdk, env.serverJvmOptions?.joinToString(" "), env.loadGenerator))
+            appendLine(t("header.jdk", serverJdkText(), env.jdk, serverOptions()?.joinToString(" "), env.loadGenerator,
+                if (s.variants.isNotEmpty() && s.variants.all { it.heap != null }) t("header.heap.per-variant") else ""))
             appendLine(t("header.libraries", env.libraries?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env.gitCommit, if (env.gitDirty == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env.processesSharingCpus?.let { Recorded.placement(it, t) },
                 env.placement?.let { Recorded.placement(it, t) } ?: t("header.not-recorded")))
+            env.schedAutogroup?.let { appendLine(t(if (it) "header.autogroup-on" else "header.autogroup-off")) }
             flagsAndLeftOut(out)
             val remote = env.remote?.let(::remoteLine)
             when {
@@ -509,7 +533,16 @@ object MarkdownReport {
             trial.flags.firstOrNull { it.leavesTrialOut() }?.let { return it.describe(t) }
             val hopFailures = trial.gateway?.failuresByKind.orEmpty().entries.joinToString { "${it.key} × ${it.value}" }
             return t("problems.wrong-share", String.format(java.util.Locale.ROOT, "%.2f", trial.wrongAnswers * 100.0 / total)) +
-                if (hopFailures.isEmpty()) "" else t("problems.hop-failures", hopFailures)
+                driverReasons(trial) + if (hopFailures.isEmpty()) "" else t("problems.hop-failures", hopFailures)
+        }
+
+        /** What the driver found wrong in a trial's answers, each reason with its count and the start of its first answer. */
+        private fun driverReasons(trial: TrialRecord): String {
+            val driver = trial.driver ?: return ""
+            if (driver.failures.isEmpty()) return ""
+            return t("problems.driver-reasons", driver.failures.entries.sortedByDescending { it.value }.joinToString("; ") { (reason, count) ->
+                "$reason × $count" + (driver.failureSamples[reason]?.let { t("problems.first-answer", it.replace("`", "'")) } ?: "")
+            })
         }
     }
 }

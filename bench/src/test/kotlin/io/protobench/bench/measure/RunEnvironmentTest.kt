@@ -30,6 +30,7 @@ class RunEnvironmentTest {
           "gitDirty" : false,
           "processesSharingCpus" : "load-driver, api-server and data-server run on the same machine and compete for its cores",
           "placement" : "not pinned",
+          "schedAutogroup" : true,
           "childEnvironment" : [ "PATH", "HOME" ],
           "serverJava" : "/usr/bin/java",
           "serverJdk" : "openjdk version \"17.0.15\"",
@@ -85,6 +86,7 @@ class RunEnvironmentTest {
         assertThat(env.remote).isEqualTo(RemoteServersRecord(dataServer = "10.0.0.2:8081:9091", restartedPerFork = true))
         assertThat(env.serverCommands?.keys).containsExactly("api-server · zgc")
         assertThat(env.resumedAt).containsExactly("2026-01-01T00:00:00Z")
+        assertThat(env.schedAutogroup).isTrue()
         assertThat(env.other).isEmpty()
         assertThat(written(env)).isEqualTo(everyKey)
     }
@@ -122,7 +124,18 @@ class RunEnvironmentTest {
         assertThat(machine).isEqualTo(RunEnvironment(
             cpuModel = "AMD EPYC", cpuCores = 2, memoryTotalMb = 24105, kernel = "6.18.44", serverJdk = "openjdk version \"17.0.15\"",
             loadGenerator = "Proto-Bench load driver load-driver.jar", gitCommit = "eefe9cfd", gitDirty = false, placement = "not pinned",
+            schedAutogroup = true,
         ))
+    }
+
+    @Test
+    fun `the kernel's autogroup setting is read as on, off, or not there`(@org.junit.jupiter.api.io.TempDir dir: java.nio.file.Path) {
+        val setting = dir.resolve("sched_autogroup_enabled")
+        java.nio.file.Files.writeString(setting, "1\n")
+        assertThat(io.protobench.bench.lab.Environment.schedAutogroup(setting)).isTrue()
+        java.nio.file.Files.writeString(setting, "0\n")
+        assertThat(io.protobench.bench.lab.Environment.schedAutogroup(setting)).isFalse()
+        assertThat(io.protobench.bench.lab.Environment.schedAutogroup(dir.resolve("absent"))).isNull()
     }
 
     @Test
