@@ -28,7 +28,7 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     HOP_SHARE("hop_share", "Hop share of CPU", "fraction", true, "hop CPU/req ÷ (driver + both servers) CPU/req: how much of the measured work is the protocol"),
     DRIVER_CPU_US("driver_cpu_us_per_req", "Driver CPU/req", "µs", false, "/proc: the load driver's CPU time / requests (k6's in records before the lab's own driver)"),
     DRIVER_KERNEL_CPU_US("driver_kernel_cpu_us_per_req", "Driver kernel CPU/req", "µs", false,
-        "/proc: the load driver's system time (stime) / requests, inside driver_cpu_us_per_req: its sockets' sends and receives (loopback TCP runs in the sender's system call), epoll, timers"),
+        "/proc: the load driver's system time (stime) / requests, inside driver_cpu_us_per_req: its sockets' sends and receives (loopback TCP runs in the sender's system call), epoll, timers; a tick-sampled split, unsteady on a VM"),
     DRIVER_SWITCHES("driver_context_switches_per_req", "Driver context switches/req", "count", false,
         "the driver's own count (/proc/self): voluntary and involuntary context switches of all its threads over the timed phase / answered requests"),
     API_CPU_US("api_cpu_us_per_req", "api-server CPU/req", "µs", false, "gateway JVM process CPU time / requests"),
