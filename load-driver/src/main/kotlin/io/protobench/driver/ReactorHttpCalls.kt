@@ -58,14 +58,13 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
 
     override fun call(target: CallTarget, check: AnswerCheck, body: ByteArray?, done: (Outcome) -> Unit) {
         val number = longArrayOf(1)
-        // A wrong answer's reason and the start of its body, or [RIGHT].
-        val answer: Mono<Pair<String, String>> = request(target, body)
+        val answer: Mono<Judged> = request(target, body)
             .responseSingle { response, content ->
-                fun judged(buffer: ByteBuf) = check.problem(response.status().code(), buffer)?.let { it to AnswerCheck.sample(buffer) } ?: RIGHT
+                fun judged(buffer: ByteBuf) = Judged(check.problem(response.status().code(), buffer), buffer)
                 content.map(::judged).defaultIfEmpty(judged(Unpooled.EMPTY_BUFFER))
             }
         answer.contextWrite(Context.of(NUMBER, number)).subscribe(
-            { (problem, sample) -> done(if (problem == OK) Outcome(null, number[0]) else Outcome(problem, number[0], sample = sample)) },
+            { judged -> done(Outcome(judged.problem, number[0], sample = judged.sample)) },
             { error -> done(Outcome(Calls.describe(error), number[0], dropped = error is PoolAcquirePendingLimitException)) },
         )
     }
@@ -81,6 +80,11 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
         if (target.body != null) headers.set(HttpHeaderNames.CONTENT_TYPE, target.contentType ?: JSON)
     }
 
+    /** An answer as checked: why it was wrong and the start of its body, both null when it was right (a Mono holds no null). */
+    private class Judged(val problem: String?, body: ByteBuf) {
+        val sample: String? = problem?.let { AnswerCheck.sample(body) }
+    }
+
     override fun close() {
         pool.disposeLater().block(Duration.ofSeconds(5))
         loops.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block(Duration.ofSeconds(5))
@@ -89,8 +93,6 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
     companion object {
         /** Longest a call may take, waiting for a connection included, before it counts as failed. */
         val CALL_TIMEOUT: Duration = Duration.ofSeconds(30)
-        private const val OK = ""
-        private val RIGHT = OK to OK
         private const val NUMBER = "protobench.call-number"
         private val CALLS_ON_CONNECTION: AttributeKey<AtomicLong> = AttributeKey.valueOf("protobench.calls")
         private val JSON = HttpHeaderValues.APPLICATION_JSON.toString()

@@ -86,10 +86,11 @@ class LoadRunTest {
         assertThat(OwnThreads.contextSwitches(tasks.resolve("absent"))).isNull()
     }
 
-    @Test
-    fun `wrong answers are counted with their reason, never as throughput`() {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = [Plan.LEAN, Plan.REACTOR])
+    fun `wrong answers are counted with their reason and first body, never as throughput`(client: String) {
         answer = { n -> if (n % 2 == 0) 200 to """{"payloadSize":1000}""" else 503 to "busy" }
-        val summary = LoadRun(Plan(baseUrl, listOf(target), Load.open(100.0, 1, 16), durationMs = 500)).execute()
+        val summary = LoadRun(Plan(baseUrl, listOf(target), Load.open(100.0, 1, 16), durationMs = 500, client = client)).execute()
         assertThat(summary.timed.correct).isZero()
         assertThat(summary.timed.wrong).isEqualTo(50)
         assertThat(summary.throughput).isZero()

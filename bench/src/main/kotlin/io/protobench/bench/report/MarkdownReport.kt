@@ -131,12 +131,13 @@ object MarkdownReport {
             }
         }
 
-        /** The run's server JVM options, without the heap where every variant sets its own (the run's heap then applied to none). */
+        /** Whether every variant sets its own heap: the run's -Xms and -Xmx then applied to no server. */
+        private val variantsSetHeap = r.scenario.variants.isNotEmpty() && r.scenario.variants.all { it.heap != null }
+
+        /** The run's server JVM options, without the heap where every variant sets its own. */
         private fun serverOptions(): List<String>? {
             val options = r.environment.serverJvmOptions ?: return null
-            val variants = r.scenario.variants
-            return if (variants.isEmpty() || variants.any { it.heap == null }) options
-            else options.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") }
+            return if (variantsSetHeap) options.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") } else options
         }
 
         fun header(out: StringBuilder): Unit = with(out) {
@@ -149,7 +150,7 @@ object MarkdownReport {
             appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "", r.startedAt, r.finishedAt ?: "–"))
             appendLine(t("header.machine", env.cpuModel, env.cpuCores, env.memoryTotalMb, env.kernel))
             appendLine(t("header.jdk", serverJdkText(), env.jdk, serverOptions()?.joinToString(" "), env.loadGenerator,
-                if (s.variants.isNotEmpty() && s.variants.all { it.heap != null }) t("header.heap.per-variant") else ""))
+                if (variantsSetHeap) t("header.heap.per-variant") else ""))
             appendLine(t("header.libraries", env.libraries?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env.gitCommit, if (env.gitDirty == true) t("header.dirty") else ""))
             appendLine(t("header.placement", env.processesSharingCpus?.let { Recorded.placement(it, t) },
