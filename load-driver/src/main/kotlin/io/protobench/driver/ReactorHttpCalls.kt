@@ -60,7 +60,7 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
         val number = longArrayOf(1)
         val answer: Mono<Judged> = request(target, body)
             .responseSingle { response, content ->
-                fun judged(buffer: ByteBuf) = Judged(check.problem(response.status().code(), buffer), buffer)
+                fun judged(buffer: ByteBuf) = Judged.of(check.problem(response.status().code(), buffer), buffer)
                 content.map(::judged).defaultIfEmpty(judged(Unpooled.EMPTY_BUFFER))
             }
         answer.contextWrite(Context.of(NUMBER, number)).subscribe(
@@ -81,8 +81,13 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
     }
 
     /** An answer as checked: why it was wrong and the start of its body, both null when it was right (a Mono holds no null). */
-    private class Judged(val problem: String?, body: ByteBuf) {
-        val sample: String? = problem?.let { AnswerCheck.sample(body) }
+    private class Judged private constructor(val problem: String?, val sample: String?) {
+        companion object {
+            /** One shared instance for every right answer: a measured call allocates nothing for it. */
+            private val RIGHT = Judged(null, null)
+
+            fun of(problem: String?, body: ByteBuf) = if (problem == null) RIGHT else Judged(problem, AnswerCheck.sample(body))
+        }
     }
 
     override fun close() {
