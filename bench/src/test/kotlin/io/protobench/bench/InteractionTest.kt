@@ -1,6 +1,9 @@
 package io.protobench.bench
 
 import io.protobench.bench.Fixtures.NULL_HOP
+import io.protobench.bench.compare.Agreement
+import io.protobench.bench.compare.Scope
+import io.protobench.bench.compare.VerdictAgreement
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
@@ -74,6 +77,20 @@ class InteractionTest {
         assertThat(family.interactions).hasSize(2)
         assertThat(family.interactions).allMatch { it.decision.familySize == 2 }
         assertThat(family.decisions.map { it.a }).noneMatch { "÷" in it }
+    }
+
+    @Test
+    fun `compare sets two runs' interactions side by side - a gap that narrows in one and widens in the other contradicts`() {
+        val narrows = record(mapOf("small" to mapOf(json to 800.0, grpc to 400.0), "large" to mapOf(json to 500.0, grpc to 400.0)), heaps)
+        val widens = record(mapOf("small" to mapOf(json to 800.0, grpc to 400.0), "large" to mapOf(json to 1200.0, grpc to 400.0)), heaps)
+
+        fun interactionsOf(a: RunRecord, b: RunRecord) =
+            VerdictAgreement.of(Analysis.of(a), Analysis.of(b)).filter { it.scope == Scope.INTERACTIONS && it.figure == Figure.HOP_CPU_US.key }
+
+        assertThat(interactionsOf(narrows, narrows).single().agreement).isEqualTo(Agreement.AGREE)
+        val contradiction = interactionsOf(narrows, widens).single()
+        assertThat(contradiction.agreement).isEqualTo(Agreement.CONTRADICT)
+        assertThat(setOf(contradiction.first, contradiction.second)).containsExactlyInAnyOrder("$json ÷ $grpc · large", "$json ÷ $grpc · small")
     }
 
     @Test

@@ -366,7 +366,7 @@ class CompareCommand : CliktCommand(name = "compare") {
         "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md and compare.html: per condition, arm and figure, " +
             "the change B vs A with its Holm-adjusted interval: changed beyond noise, equivalent within the margin, or inconclusive. " +
             CompareMarkdown.regressionRule("margin").replace("**", "").replace("`", "") +
-            " Beside, each run's own protocol verdicts side by side: agreeing, decided in one run only, or contradicting." +
+            " Beside, each run's own verdicts side by side (between protocols, between settings, interactions): agreeing, decided in one run only, or contradicting." +
             " Exit 0: no regression; 2: a run cannot be read, or the runs share no condition or differ in machine or settings " +
             "(without --force); 4: at least one regression."
 

@@ -172,15 +172,15 @@ object CompareMarkdown {
 
     /**
      * "Verdicts of each run between protocols: N agree, M decided in one run only, K contradict",
-     * then the same for settings of one protocol (variants, networks) when there are any
-     * (printed by `protobench compare` too).
+     * then the same for settings of one protocol (variants, networks) and for interactions
+     * (a protocol gap under two settings) when there are any (printed by `protobench compare` too).
      */
     fun verdictSummary(c: Comparison, t: Texts = Texts.EN): String {
-        fun counts(settings: Boolean) = Agreement.entries.map { c.count(it, settings) }
-        val protocols = counts(settings = false)
-        val settings = counts(settings = true)
+        fun counts(scope: Scope) = Agreement.entries.map { c.count(it, scope) }
+        fun part(scope: Scope, key: String) = counts(scope).let { n -> if (n.sum() == 0) "" else t(key, n[0], n[1], n[2]) }
+        val protocols = counts(Scope.PROTOCOLS)
         return t("compare.verdicts-summary", protocols[0], protocols[1], protocols[2]) +
-            if (settings.sum() == 0) "" else t("compare.verdicts-summary-settings", settings[0], settings[1], settings[2])
+            part(Scope.SETTINGS, "compare.verdicts-summary-settings") + part(Scope.INTERACTIONS, "compare.verdicts-summary-interactions")
     }
 
     /** One contradiction in a line: "contradiction: size=1mb vus=10, Hop p50, HTTP/Binary – gRPC/Unary: run A …; run B …". */

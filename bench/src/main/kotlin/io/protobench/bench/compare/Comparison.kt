@@ -183,8 +183,8 @@ data class Comparison(
 
     fun count(agreement: Agreement): Int = verdicts.count { it.agreement == agreement }
 
-    /** [count] among the verdicts between protocols ([settings] false) or between settings of one protocol (true). */
-    fun count(agreement: Agreement, settings: Boolean): Int = verdicts.count { it.agreement == agreement && it.betweenSettings == settings }
+    /** [count] among the verdicts of one [scope]: between protocols, between settings of one protocol, or interactions. */
+    fun count(agreement: Agreement, scope: Scope): Int = verdicts.count { it.agreement == agreement && it.scope == scope }
 
     /**
      * The yardstick's figures that changed beyond noise, with their condition: the harness

@@ -34,10 +34,20 @@ data class VerdictPair(
     val a: Decision?,
     val b: Decision?,
     val agreement: Agreement,
+    /** A gap between two protocols under one setting against the same gap under another ([io.protobench.bench.report.Interaction]). */
+    val interaction: Boolean = false,
 ) {
-    /** One protocol under two settings (variants, networks), not two protocols: counted apart. */
-    val betweenSettings: Boolean get() = Variant.split(first).first == Variant.split(second).first
+    /** What the comparison weighs; each is counted apart. */
+    val scope: Scope
+        get() = when {
+            interaction -> Scope.INTERACTIONS
+            Variant.split(first).first == Variant.split(second).first -> Scope.SETTINGS
+            else -> Scope.PROTOCOLS
+        }
 }
+
+/** Two protocols under one setting; one protocol under two settings (variants, networks); a protocol gap under two settings. */
+enum class Scope { PROTOCOLS, SETTINGS, INTERACTIONS }
 
 object VerdictAgreement {
     /**
@@ -55,17 +65,19 @@ object VerdictAgreement {
                 val b = decisionsB[key]
                 val agreement = agreement(a, b) ?: return@mapNotNull null
                 val stated = a ?: b!!
-                VerdictPair(ca.condition, key.kind, key.figure, stated.a, stated.b, a, b, agreement)
+                VerdictPair(ca.condition, key.kind, key.figure, stated.a, stated.b, a, b, agreement, key.interaction)
             }
         }
     }
 
     /** A comparison whatever the order its run named the two arms in. */
-    private data class Key(val kind: TrialKind, val figure: String, val arms: Set<String>)
+    private data class Key(val kind: TrialKind, val figure: String, val arms: Set<String>, val interaction: Boolean)
 
-    /** A condition's protocol and variant verdicts (not the A/A calibration), by comparison. */
-    private fun claims(analysis: ConditionAnalysis): Map<Key, Decision> =
-        analysis.families.flatMap { family -> family.claims.map { Key(family.kind, it.figure, setOf(it.a, it.b)) to it } }.toMap()
+    /** A condition's protocol, variant and interaction verdicts (not the A/A calibration), by comparison. */
+    private fun claims(analysis: ConditionAnalysis): Map<Key, Decision> = analysis.families.flatMap { family ->
+        fun key(d: Decision, interaction: Boolean) = Key(family.kind, d.figure, setOf(d.a, d.b), interaction)
+        family.claims.map { key(it, interaction = false) to it } + family.interactions.map { key(it.decision, interaction = true) to it.decision }
+    }.toMap()
 
     /** What two decisions of one comparison say together; null when neither decided it. */
     internal fun agreement(a: Decision?, b: Decision?): Agreement? {

@@ -85,12 +85,13 @@ class CompareTest {
     }
 
     @Test
-    fun `one protocol across two settings is a setting verdict, counted apart from verdicts between protocols`() {
-        fun pair(first: String, second: String) =
-            VerdictPair(kb, io.protobench.bench.measure.TrialKind.COST, Figure.HOP_P50.key, first, second, null, null, Agreement.AGREE)
-        assertThat(pair("HTTP/JSON · region", "HTTP/JSON · wan").betweenSettings).isTrue()
-        assertThat(pair("HTTP/JSON · wan", "gRPC/Unary · wan").betweenSettings).isFalse()
-        assertThat(pair(json, grpc).betweenSettings).isFalse()
+    fun `one protocol across two settings is a setting verdict, a gap across two settings an interaction, each counted apart`() {
+        fun pair(first: String, second: String, interaction: Boolean = false) =
+            VerdictPair(kb, io.protobench.bench.measure.TrialKind.COST, Figure.HOP_P50.key, first, second, null, null, Agreement.AGREE, interaction)
+        assertThat(pair("HTTP/JSON · region", "HTTP/JSON · wan").scope).isEqualTo(Scope.SETTINGS)
+        assertThat(pair("HTTP/JSON · wan", "gRPC/Unary · wan").scope).isEqualTo(Scope.PROTOCOLS)
+        assertThat(pair(json, grpc).scope).isEqualTo(Scope.PROTOCOLS)
+        assertThat(pair("HTTP/JSON ÷ gRPC/Unary · g1-4g", "HTTP/JSON ÷ gRPC/Unary · g1-256m", interaction = true).scope).isEqualTo(Scope.INTERACTIONS)
     }
 
     private fun Comparison.verdict(figure: Figure, condition: String = kb) =
