@@ -274,6 +274,16 @@ class ReportTest {
     }
 
     @Test
+    fun `the header says how idle cores wait, where the run recorded it`() {
+        val base = record(3)
+        fun idle(cpuIdle: String?) = MarkdownReport.render(base.copy(environment = base.environment.copy(cpuIdle = cpuIdle)))
+            .lines().filter { it.startsWith("- Idle cores:") }
+        assertThat(idle("haltpoll, polls 0 ns before halting")).singleElement().asString()
+            .startsWith("- Idle cores: haltpoll, polls 0 ns before halting (cpuidle)").contains("twice per request")
+        assertThat(idle(null)).isEmpty()
+    }
+
+    @Test
     fun `the seeds' GC counts are judged per request against the gateway's pauses in cost trials, under each variant`() {
         val variants = listOf("small", "large")
         val arms = variants.flatMap { v -> listOf(json, grpc).map { Variant.label(it, v) } }

@@ -237,7 +237,7 @@ object RunComparison {
         val libraries = (libsA.keys + libsB.keys).distinct().sorted().map { name -> Difference(name, text(libsA[name]), text(libsB[name])) }
         val tools = listOf<Pair<String, (RunEnvironment) -> Any?>>(
             "commit" to RunEnvironment::gitCommit, "uncommitted" to RunEnvironment::gitDirty,
-            "load-generator" to RunEnvironment::loadGenerator, "cli-jdk" to RunEnvironment::jdk, "autogroup" to RunEnvironment::schedAutogroup,
+            "load-generator" to RunEnvironment::loadGenerator, "cli-jdk" to RunEnvironment::jdk, "autogroup" to RunEnvironment::schedAutogroup, "cpu-idle" to RunEnvironment::cpuIdle,
         ).map { (field, fact) -> Difference(field, text(fact(a.environment)), text(fact(b.environment))) }
         return (tools + libraries).filter { it.a != it.b }
     }

@@ -22,6 +22,7 @@ object Environment {
         gitDirty = git(projectDir, "status", "--porcelain")?.let { it.isNotBlank() },
         processesSharingCpus = CpuPlacement.sharing(processes),
         schedAutogroup = schedAutogroup(),
+        cpuIdle = cpuIdle(),
     )
 
     /** `kernel.sched_autogroup_enabled` as a flag; null where this kernel has no autogroup. */
@@ -29,6 +30,21 @@ object Environment {
         runCatching { Files.readString(setting).trim() }.getOrNull()?.let { it.toIntOrNull()?.let { value -> value != 0 } }
 
     private const val AUTOGROUP = "/proc/sys/kernel/sched_autogroup_enabled"
+
+    /**
+     * How idle cores wait: the cpuidle driver, and where it is the guest's `haltpoll`, how long
+     * it polls before halting ("haltpoll, polls 0 ns before halting"). Null where Linux does not say.
+     */
+    fun cpuIdle(cpuidle: Path = Path.of(CPUIDLE), haltpoll: Path = Path.of(HALTPOLL)): String? {
+        val driver = readTrimmed(cpuidle.resolve("current_driver"))?.takeIf { it.isNotEmpty() && it != "none" } ?: return null
+        val pollNs = if (driver == "haltpoll") readTrimmed(haltpoll.resolve("guest_halt_poll_ns"))?.toLongOrNull() else null
+        return pollNs?.let { "$driver, polls $it ns before halting" } ?: driver
+    }
+
+    private fun readTrimmed(file: Path): String? = runCatching { Files.readString(file).trim() }.getOrNull()
+
+    private const val CPUIDLE = "/sys/devices/system/cpu/cpuidle"
+    private const val HALTPOLL = "/sys/module/haltpoll/parameters"
 
     private fun cpuModel(): String? = runCatching {
         Files.readAllLines(Path.of("/proc/cpuinfo")).firstOrNull { it.startsWith("model name") }?.substringAfter(":")?.trim()

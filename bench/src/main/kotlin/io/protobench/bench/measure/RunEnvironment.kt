@@ -51,6 +51,11 @@ data class RunEnvironment(
      * against any busy session beside them. Null where the kernel has no autogroup or it was not read.
      */
     val schedAutogroup: Boolean? = null,
+    /**
+     * How idle cores wait (the cpuidle driver; for a guest's haltpoll, how long it polls before
+     * halting): a core that halts at once makes every wake of a sleeping process dear on a VM.
+     */
+    val cpuIdle: String? = null,
     /** The names of the variables every child process inherits. */
     val childEnvironment: List<String>? = null,
     /** The servers' `java` executable. */
@@ -78,7 +83,7 @@ data class RunEnvironment(
     fun machine() = RunEnvironment(
         cpuModel = cpuModel, cpuCores = cpuCores, memoryTotalMb = memoryTotalMb, kernel = kernel, serverJdk = serverJdk,
         loadGenerator = loadGenerator, k6 = k6, gitCommit = gitCommit, gitDirty = gitDirty, placement = placement,
-        schedAutogroup = schedAutogroup,
+        schedAutogroup = schedAutogroup, cpuIdle = cpuIdle,
     )
 
     /** The record's JSON object: every known fact in the order a run learns it, then [other]; nulls left out. */
@@ -88,7 +93,7 @@ data class RunEnvironment(
         "serverJvmOptions" to serverJvmOptions,
     ) + loadGeneratorKeys() + listOf(
         "libraries" to libraries, "gitCommit" to gitCommit, "gitDirty" to gitDirty, "processesSharingCpus" to processesSharingCpus,
-        "placement" to placement, "schedAutogroup" to schedAutogroup, "childEnvironment" to childEnvironment, "serverJava" to serverJava, "serverJdk" to serverJdk,
+        "placement" to placement, "schedAutogroup" to schedAutogroup, "cpuIdle" to cpuIdle, "childEnvironment" to childEnvironment, "serverJava" to serverJava, "serverJdk" to serverJdk,
     ) + byVariant(SERVER_JDK, serverJdkByVariant) + listOf(NETWORK to network) + byVariant(NETWORK, networkByVariant) + listOf(
         "postgresql" to postgresql, "remote" to remote, "serverCommands" to serverCommands, "resumedAt" to resumedAt,
     ) + other.toList()).mapNotNull { (key, value) -> value?.let { key to it } }.toMap()
@@ -129,7 +134,7 @@ data class RunEnvironment(
                 os = take("os"), jdk = take("jdk"), serverJvmOptions = take("serverJvmOptions"),
                 loadGenerator = take(LOAD_GENERATOR) ?: k6?.let(::k6Named), k6 = k6, libraries = take("libraries"),
                 gitCommit = take("gitCommit"), gitDirty = take("gitDirty"), processesSharingCpus = take("processesSharingCpus"),
-                placement = take("placement"), schedAutogroup = take("schedAutogroup"), childEnvironment = take("childEnvironment"), serverJava = take("serverJava"),
+                placement = take("placement"), schedAutogroup = take("schedAutogroup"), cpuIdle = take("cpuIdle"), childEnvironment = take("childEnvironment"), serverJava = take("serverJava"),
                 serverJdk = take(SERVER_JDK), serverJdkByVariant = byVariant(SERVER_JDK), network = take(NETWORK),
                 networkByVariant = byVariant(NETWORK), postgresql = take("postgresql"), remote = take("remote"),
                 serverCommands = take("serverCommands"), resumedAt = take("resumedAt"), other = left,

@@ -156,6 +156,7 @@ object MarkdownReport {
             appendLine(t("header.placement", env.processesSharingCpus?.let { Recorded.placement(it, t) },
                 env.placement?.let { Recorded.placement(it, t) } ?: t("header.not-recorded")))
             env.schedAutogroup?.let { appendLine(t(if (it) "header.autogroup-on" else "header.autogroup-off")) }
+            env.cpuIdle?.let { appendLine(t("header.cpu-idle", it)) }
             flagsAndLeftOut(out)
             val remote = env.remote?.let(::remoteLine)
             when {

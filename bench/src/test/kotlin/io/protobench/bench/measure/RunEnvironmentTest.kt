@@ -31,6 +31,7 @@ class RunEnvironmentTest {
           "processesSharingCpus" : "load-driver, api-server and data-server run on the same machine and compete for its cores",
           "placement" : "not pinned",
           "schedAutogroup" : true,
+          "cpuIdle" : "haltpoll, polls 0 ns before halting",
           "childEnvironment" : [ "PATH", "HOME" ],
           "serverJava" : "/usr/bin/java",
           "serverJdk" : "openjdk version \"17.0.15\"",
@@ -87,6 +88,7 @@ class RunEnvironmentTest {
         assertThat(env.serverCommands?.keys).containsExactly("api-server · zgc")
         assertThat(env.resumedAt).containsExactly("2026-01-01T00:00:00Z")
         assertThat(env.schedAutogroup).isTrue()
+        assertThat(env.cpuIdle).isEqualTo("haltpoll, polls 0 ns before halting")
         assertThat(env.other).isEmpty()
         assertThat(written(env)).isEqualTo(everyKey)
     }
@@ -124,8 +126,25 @@ class RunEnvironmentTest {
         assertThat(machine).isEqualTo(RunEnvironment(
             cpuModel = "AMD EPYC", cpuCores = 2, memoryTotalMb = 24105, kernel = "6.18.44", serverJdk = "openjdk version \"17.0.15\"",
             loadGenerator = "Proto-Bench load driver load-driver.jar", gitCommit = "eefe9cfd", gitDirty = false, placement = "not pinned",
-            schedAutogroup = true,
+            schedAutogroup = true, cpuIdle = "haltpoll, polls 0 ns before halting",
         ))
+    }
+
+    @Test
+    fun `how idle cores wait is read from cpuidle, with haltpoll's polling time where it is the driver`(@org.junit.jupiter.api.io.TempDir dir: java.nio.file.Path) {
+        val cpuidle = java.nio.file.Files.createDirectories(dir.resolve("cpuidle"))
+        val haltpoll = java.nio.file.Files.createDirectories(dir.resolve("haltpoll"))
+        fun idle() = io.protobench.bench.lab.Environment.cpuIdle(cpuidle, haltpoll)
+
+        assertThat(idle()).isNull()
+        java.nio.file.Files.writeString(cpuidle.resolve("current_driver"), "none\n")
+        assertThat(idle()).isNull()
+        java.nio.file.Files.writeString(cpuidle.resolve("current_driver"), "haltpoll\n")
+        assertThat(idle()).isEqualTo("haltpoll")
+        java.nio.file.Files.writeString(haltpoll.resolve("guest_halt_poll_ns"), "0\n")
+        assertThat(idle()).isEqualTo("haltpoll, polls 0 ns before halting")
+        java.nio.file.Files.writeString(cpuidle.resolve("current_driver"), "intel_idle\n")
+        assertThat(idle()).isEqualTo("intel_idle")
     }
 
     @Test
