@@ -27,7 +27,7 @@ object Environment {
 
     /** `kernel.sched_autogroup_enabled` as a flag; null where this kernel has no autogroup. */
     fun schedAutogroup(setting: Path = Path.of(AUTOGROUP)): Boolean? =
-        runCatching { Files.readString(setting).trim() }.getOrNull()?.let { it.toIntOrNull()?.let { value -> value != 0 } }
+        readTrimmed(setting)?.toIntOrNull()?.let { it != 0 }
 
     private const val AUTOGROUP = "/proc/sys/kernel/sched_autogroup_enabled"
 
