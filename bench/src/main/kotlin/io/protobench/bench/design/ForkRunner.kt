@@ -83,6 +83,7 @@ class ForkRunner(
                 is Step.NextFork -> {
                     announceLeftShort(r, step.conditions, elapsed)
                     r = fork(r, step.conditions, random)
+                    announceTimeLeft(r, Duration.between(began, clock.instant()))
                 }
             }
         }
@@ -108,6 +109,23 @@ class ForkRunner(
             "the earlier forks took longer than estimated, and the ${(budget - elapsed).toMinutes()} min left of the budget of ${budget.toMinutes()} min " +
             "cannot bring $them to the minimum beside the others, so $they will decide nothing unless a later fork makes room " +
             "(--budget ${needed}m would cover every condition)")
+    }
+
+    /**
+     * After each fork, the time the minimum forks still need at this run's own pace: its
+     * forks' start-up, soak and each condition as measured, which the scenario's estimate
+     * (a model of the reference machine) cannot know. A scenario whose soaks or warm-ups run
+     * long (small heaps, a shaped link) takes up to half as long again as its estimate
+     * (docs/journal/2026-11-30-time-estimates.md).
+     */
+    private fun announceTimeLeft(r: RunRecord, elapsed: Duration) {
+        // Under a budget the budget says when the run ends, and [announceLeftShort] what it leaves out.
+        if (stopping.get() || scenario.budget != null) return
+        val short = planner.belowMinimum(r).takeIf { it.isNotEmpty() } ?: return
+        val index = r.forks.maxOfOrNull { it.index } ?: return
+        val left = (planner.secondsToMinimum(r, short) + 59) / 60
+        val more = if (scenario.maxForks > scenario.forks) ", more where a comparison stays open (up to ${scenario.maxForks} forks)" else ""
+        progress("fork $index done after ${elapsed.toMinutes()} min; about $left min left for the minimum of ${scenario.forks} forks at this run's pace$more")
     }
 
     private fun planning(r: RunRecord, stop: Step.Stop, open: Map<String, List<OpenComparison>>): PlanningRecord {

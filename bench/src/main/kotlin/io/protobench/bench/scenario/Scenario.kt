@@ -138,20 +138,23 @@ data class Scenario(
     /** The capacity probes of one condition in a fork that probes it: each protocol once in cost mode (none apart in capacity mode). */
     fun estimatedProbeSeconds(): Double = if (mode == Mode.COST) protocols.size * estimatedArmSeconds() else 0.0
 
-    /** One arm of a condition: its rounds, after its own warm-up of at least two quiet windows. */
-    private fun estimatedArmSeconds(): Double {
-        val perArm = rounds * (duration.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS)
-        val warmUp = Soak.ARM_QUIET_WINDOWS * Soak.WARM_UP_WINDOW.toMillis() / 1000.0 + K6_OVERHEAD_SECONDS
-        return perArm + warmUp
-    }
+    /** One arm of a condition: its rounds, after its own warm-up (a full collection, then windows until the JIT is quiet). */
+    private fun estimatedArmSeconds(): Double = rounds * (duration.toMillis() / 1000.0 + TRIAL_GAP_SECONDS) + TYPICAL_WARM_UP_SECONDS
 
     companion object {
         /**
-         * A trial's time beyond its duration, for estimates: measured on the reference machine
-         * with k6 (its start and exit plus opening and closing the gateway window), not measured
-         * again since the load driver, which stays up through the fork, replaced it.
+         * For estimates, a trial's time beyond its duration (the gateway's window opened and
+         * closed, the driver's summary read): 3 s trials start 3.04–3.08 s apart on the
+         * reference machine (docs/journal/2026-11-30-time-estimates.md).
          */
-        const val K6_OVERHEAD_SECONDS = 0.6
+        const val TRIAL_GAP_SECONDS = 0.1
+        /**
+         * For estimates, an arm's warm-up with the full collection before it. Its floor is
+         * [Soak.ARM_QUIET_WINDOWS] windows of [Soak.WARM_UP_WINDOW]; on the reference machine
+         * warm-ups averaged 4–8 s per run through the gateway on loopback (longer at 1 MB under
+         * small heaps), 11–14 s in direct runs and across links.
+         */
+        const val TYPICAL_WARM_UP_SECONDS = 6.0
         const val SERVER_START_SECONDS = 12.0
         /** 200 requests: CPU per request in /proc clock ticks (10 ms) stays fine-grained even at milliseconds per request. */
         const val DEFAULT_MIN_REQUESTS = 200

@@ -274,6 +274,24 @@ class ForkRunnerTest {
     }
 
     @Test
+    fun `after each fork short of the minimum the run says how long the rest takes at its own pace`() {
+        val s = scenario(forks = 3, maxForks = 3, sizes = "1kb, 1mb")
+        val said = mutableListOf<String>()
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
+        val lines = said.filter { "min left" in it }
+        // After forks 1 and 2, none after the last: the minimum is reached.
+        assertThat(lines).hasSize(2)
+        assertThat(lines.first()).startsWith("fork 1 done after ").endsWith("min left for the minimum of 3 forks at this run's pace")
+        // The fake lab's forks take equal time: after fork 2 the forecast is fork 3's own time, to the minute above.
+        val third = r.forks.single { it.index == 3 }
+        val took = Duration.between(Instant.parse(third.startedAt), Instant.parse(third.finishedAt)).seconds
+        val forecast = Regex("about (\\d+) min left").find(lines[1])!!.groupValues[1].toLong()
+        assertThat(forecast * 60).isBetween(took, took + 60)
+        assertThat(Regex("about (\\d+) min left").find(lines[0])!!.groupValues[1].toLong()).isGreaterThan(forecast)
+    }
+
+    @Test
     fun `an undecided comparison gets forks up to the maximum and is named with the forks it would take`() {
         val nearlyEqual = mapOf("HTTP/JSON" to 200.0, "gRPC/Unary" to 196.0, Arm.NullHop.LABEL to 0.0)
         val lab = FakeLab(FakeClock(), nearlyEqual, forkNoise = 0.0, trialNoise = 0.15)
@@ -320,8 +338,9 @@ class ForkRunnerTest {
     @Test
     fun `a budget too small for every condition's minimum brings the first conditions to it and names the rest`() {
         fun twoSizes(budget: String) = scenario("budget: $budget", sizes = "1kb, 1mb")
-        // Estimated: 30 s per fork and 51 s per condition, so 3 forks of one condition take 243 s, of both 396 s.
-        assertThat(Planner(twoSizes("7m")).firstFork()).hasSize(2)
+        // Estimated: 30 s per fork and 55.5 s per condition (5 arms of 11.1 s), so 3 forks of one condition take 256.5 s, of both 423 s.
+        assertThat(Planner(twoSizes("7m")).firstFork()).hasSize(1)
+        assertThat(Planner(twoSizes("8m")).firstFork()).hasSize(2)
         val s = twoSizes("5m")
         val (small, large) = s.conditions.map { it.label }
         assertThat(Planner(s).firstFork().map { it.label }).containsExactly(small)
