@@ -114,8 +114,8 @@ class ForkRunner(
     /**
      * After each fork, the time the minimum forks still need at this run's own pace: its
      * forks' start-up, soak and each condition as measured, which the scenario's estimate
-     * (a model of the reference machine) cannot know. A scenario whose soaks or warm-ups run
-     * long (small heaps, a shaped link) takes up to half as long again as its estimate
+     * (a model of the reference machine) cannot know: a scenario whose soaks or warm-ups run
+     * long (small heaps, a shaped link) takes longer than its estimate
      * (docs/journal/2026-11-30-time-estimates.md).
      */
     private fun announceTimeLeft(r: RunRecord, elapsed: Duration) {
