@@ -275,20 +275,24 @@ class ForkRunnerTest {
 
     @Test
     fun `after each fork short of the minimum the run says how long the rest takes at its own pace`() {
-        val s = scenario(forks = 3, maxForks = 3, sizes = "1kb, 1mb")
-        val said = mutableListOf<String>()
-        val lab = FakeLab(FakeClock(), clearCosts)
-        val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
-        val lines = said.filter { "min left" in it }
-        // After forks 1 and 2, none after the last: the minimum is reached.
-        assertThat(lines).hasSize(2)
-        assertThat(lines.first()).startsWith("fork 1 done after ").endsWith("min left for the minimum of 3 forks at this run's pace")
-        // The fake lab's forks take equal time: after fork 2 the forecast is fork 3's own time, to the minute above.
-        val third = r.forks.single { it.index == 3 }
-        val took = Duration.between(Instant.parse(third.startedAt), Instant.parse(third.finishedAt)).seconds
-        val forecast = Regex("about (\\d+) min left").find(lines[1])!!.groupValues[1].toLong()
-        assertThat(forecast * 60).isBetween(took, took + 60)
-        assertThat(Regex("about (\\d+) min left").find(lines[0])!!.groupValues[1].toLong()).isGreaterThan(forecast)
+        val plain = scenario(forks = 3, maxForks = 3, sizes = "1kb, 1mb")
+        // projectA's shape: a server pair per variant, capacity probed in the first fork only.
+        val paired = scenario("probes: first-fork", forks = 3, maxForks = 3, sizes = "1kb, 1mb").copy(variants = listOf(zeroCopy, copyFrom))
+        for (s in listOf(plain, paired)) {
+            val said = mutableListOf<String>()
+            val lab = FakeLab(FakeClock(), clearCosts)
+            val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
+            val lines = said.filter { "min left" in it }
+            // After forks 1 and 2, none after the last: the minimum is reached.
+            assertThat(lines).describedAs(s.variantNames.toString()).hasSize(2)
+            assertThat(lines.first()).startsWith("fork 1 done after ").endsWith("min left for the minimum of 3 forks at this run's pace")
+            // The fake lab's later forks take equal time: after fork 2 the forecast is fork 3's own time (all its pairs), to the minute above.
+            val third = r.forks.filter { it.index == 3 }
+            val took = Duration.between(Instant.parse(third.minOf { it.startedAt }), Instant.parse(third.maxOf { it.finishedAt!! })).seconds
+            fun minutesLeft(line: String) = Regex("about (\\d+) min left").find(line)!!.groupValues[1].toLong()
+            assertThat(minutesLeft(lines[1]) * 60).describedAs(lines[1]).isBetween(took, took + 60)
+            assertThat(minutesLeft(lines[0])).isGreaterThan(minutesLeft(lines[1]))
+        }
     }
 
     @Test
