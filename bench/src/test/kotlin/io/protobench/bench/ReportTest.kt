@@ -12,6 +12,7 @@ import io.protobench.bench.report.AaCalibration
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ClaimOutcome
 import io.protobench.bench.report.CsvReport
+import io.protobench.bench.report.LabNoise
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.Numbers
 import io.protobench.bench.report.SeedClaims
@@ -122,27 +123,69 @@ class ReportTest {
         assertThat(SelectionGuide.lines(listOf(a)).single()).contains("no verdict here is trusted")
     }
 
-    @Test
-    fun `the A-A check is a Holm family of its own, and the report says what it could have caught`() {
+    /** A run with an A/A copy of gRPC/Unary whose hop wanders by [spread] fork by fork, at [condition]. */
+    private fun aaRecord(condition: String = "size=1kb vus=10"): io.protobench.bench.measure.RunRecord {
         val aa = "$grpc (A/A)"
         val spread = listOf(1.0, 1.03, 0.98, 1.02, 0.97)
-        val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(grpc, binary, json, NULL_HOP, aa), 5) { _, kind, arm, fork ->
+        return Fixtures.record(listOf(condition), listOf(grpc, binary, json, NULL_HOP, aa), 5) { _, kind, arm, fork ->
             if (kind != TrialKind.COST) return@record null
             val hop = mapOf(grpc to 100.0, binary to 120.0, json to 150.0, NULL_HOP to 0.0, aa to 100.0).getValue(arm)
             cost((300 + hop * (if (arm == aa) spread[fork - 1] else 1.0)) * jitter[fork - 1], hopP50 = if (arm == aa) spread[fork - 1] else 1.0)
         }
+    }
+
+    @Test
+    fun `the A-A check is a Holm family of its own, and the report says what it could have caught at the lab's measured noise`() {
+        val r = aaRecord()
         val family = Analysis.of(r).single().family(TrialKind.COST)!!
         assertThat(family.aaDecisions).hasSize(2).allSatisfy { assertThat(it.familySize).isEqualTo(2) }
         assertThat(family.protocolDecisions).hasSize(6).allSatisfy { assertThat(it.familySize).isEqualTo(6) }
         val hopCpu = family.aaDecisions.first { it.figure == Figure.HOP_CPU_US.key }
-        val sensitivity = AaCalibration.sensitivity(hopCpu)!!
-        assertThat(sensitivity.powerForBias)
-            .isEqualTo(Power.pairedT(kotlin.math.ln(1.10), hopCpu.estimate.sdLog!!, 5, Verdicts.ALPHA / 2))
-        assertThat(Power.pairedT(kotlin.math.ln(1 + sensitivity.detectablePercent!! / 100), hopCpu.estimate.sdLog!!, 5, Verdicts.ALPHA / 2))
+        // Rated at the lab's pooled noise for hop CPU at 1 KB, not at these 5 forks' own spread.
+        val lab = LabNoise.POOLED_SD.getValue(Figure.HOP_CPU_US to LabNoise.Payload.SMALL)
+        val sensitivity = AaCalibration.sensitivity(hopCpu, "size=1kb vus=10", TrialKind.COST)!!
+        assertThat(sensitivity.lab).isTrue()
+        assertThat(sensitivity.sd).isEqualTo(lab)
+        assertThat(sensitivity.powerForBias).isEqualTo(Power.pairedT(kotlin.math.ln(1.10), lab, 5, Verdicts.ALPHA / 2))
+        assertThat(Power.pairedT(kotlin.math.ln(1 + sensitivity.detectablePercent!! / 100), lab, 5, Verdicts.ALPHA / 2))
             .isCloseTo(AaCalibration.POWER, org.assertj.core.api.Assertions.within(1e-6))
+        // The forks' own spread is still there, as the secondary figure it is.
+        val own = AaCalibration.sensitivity(hopCpu)!!
+        assertThat(own.lab).isFalse()
+        assertThat(own.sd).isEqualTo(hopCpu.estimate.sdLog!!).isNotEqualTo(lab)
         val report = MarkdownReport.render(r)
-        assertThat(report).contains("6 between protocols, 2 A/A, each set one Holm family", " — would catch a 10% bias with probability",
-            "A calibrated lab fails the check by chance in at most 5% of conditions")
+        assertThat(report).contains("6 between protocols, 2 A/A, each set one Holm family",
+            " — at the lab's measured noise for this figure and size (per-fork sd 0.093, pooled over the published aa runs; " +
+                "this comparison's own 5 forks: sd ${Numbers.number(hopCpu.estimate.sdLog)}) would catch a 10% bias with probability " +
+                "${Numbers.percentText(sensitivity.powerForBias)}; 80% power from a bias of ${Numbers.percentText(sensitivity.detectablePercent!! / 100)}",
+            "A calibrated lab fails the check by chance in at most 5% of conditions (each condition's A/A comparisons are one Holm family). " +
+                "At the lab's measured noise between identical arms")
+            .doesNotContain("the lab's noise is not measured")
+    }
+
+    @Test
+    fun `where the lab has not measured its noise, the A-A line rates the check at the forks' own spread and says so`() {
+        val r = aaRecord("size=10kb vus=10")
+        val hopCpu = Analysis.of(r).single().family(TrialKind.COST)!!.aaDecisions.first { it.figure == Figure.HOP_CPU_US.key }
+        assertThat(LabNoise.sd("size=10kb vus=10", TrialKind.COST, Figure.HOP_CPU_US.key)).isNull()
+        val sensitivity = AaCalibration.sensitivity(hopCpu, "size=10kb vus=10", TrialKind.COST)!!
+        assertThat(sensitivity.lab).isFalse()
+        assertThat(sensitivity.powerForBias).isEqualTo(Power.pairedT(kotlin.math.ln(1.10), hopCpu.estimate.sdLog!!, 5, Verdicts.ALPHA / 2))
+        assertThat(MarkdownReport.render(r)).contains(
+            " — the lab's noise is not measured for this figure and size; at this comparison's own 5 forks' spread (sd ${Numbers.number(hopCpu.estimate.sdLog)}, a rough measure)",
+            "The lab's noise is not measured at these figures and sizes; at this run's own fork spread")
+    }
+
+    @Test
+    fun `the lab's noise is looked up by payload in cost trials only, 1mb and 1024kb alike`() {
+        assertThat(LabNoise.sd("size=1mb vus=10", TrialKind.COST, Figure.HOP_P50.key))
+            .isEqualTo(LabNoise.POOLED_SD.getValue(Figure.HOP_P50 to LabNoise.Payload.LARGE))
+        assertThat(LabNoise.payload("size=1024kb vus=50")).isEqualTo(LabNoise.Payload.LARGE)
+        assertThat(LabNoise.payload("size=1kb rate=1500/s")).isEqualTo(LabNoise.Payload.SMALL)
+        assertThat(LabNoise.sd("size=1kb vus=10", TrialKind.CAPACITY, Figure.HOP_CPU_US.key)).`as`("probes at saturation").isNull()
+        assertThat(LabNoise.sd("size=1kb vus=10", TrialKind.COST, Figure.THROUGHPUT.key)).isNull()
+        assertThat(LabNoise.payload("complexity=simple vus=10")).isNull()
+        assertThat(LabNoise.payload("image=1kb")).isNull()
     }
 
     @Test

@@ -35,7 +35,9 @@ sealed interface Step {
  * only while the next fork is expected to fit in the budget. Forks go to the
  * comparisons near their decision, which a second run would otherwise decide one way
  * or not at all, rather than to a difference of 2% that would take forty forks.
- * Completed forks count; a fork that failed does not (its valid trials still pair).
+ * Completed forks count; a fork that failed does not, and its valid trials pair only while
+ * their condition is below the minimum ([Looks]): past it they would be a look the α split
+ * does not count.
  *
  * Under a budget too small for every condition's minimum, conditions are taken in the
  * scenario's order and a condition joins only when its minimum forks fit too: half the
@@ -243,16 +245,8 @@ class Planner(private val scenario: Scenario) {
 
     private fun epochSeconds(time: String) = Instant.parse(time).let { it.epochSecond + it.nano / 1e9 }
 
-    /**
-     * Completed forks per condition. With variants a fork counts once every pair it started
-     * completed (a rejected variant's pair aside): its trials then pair across variants.
-     */
-    private fun completedForks(record: RunRecord): Map<String, Int> =
-        record.forks.groupBy { it.index }.values
-            .map { pairs -> pairs.filter { it.status != ForkStatus.REJECTED } }
-            .filter { pairs -> pairs.isNotEmpty() && pairs.all { it.status == ForkStatus.COMPLETE } }
-            .flatMap { pairs -> pairs.first().conditions }
-            .groupingBy { it }.eachCount()
+    /** Completed forks per condition, as [Looks] counts them for the analysis too. */
+    private fun completedForks(record: RunRecord): Map<String, Int> = Looks.counts(record)
 
     private fun failedInARow(record: RunRecord): Int =
         record.forks.filter { it.status != ForkStatus.REJECTED }.takeLastWhile { it.status == ForkStatus.FAILED }.size

@@ -2,6 +2,7 @@ package io.protobench.bench.report
 
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
@@ -14,7 +15,9 @@ import kotlin.math.ln
  * of itself, analysed like any pair in a Holm family of its own per condition. A
  * well-calibrated lab calls none of them "better" but by chance, at most α of the time
  * per condition; the share it does is its observed false-positive rate. What the check
- * could have caught is its power at the spread of this run's forks ([Sensitivity]).
+ * could have caught is its power ([Sensitivity]) at the lab's measured noise ([LabNoise]),
+ * a stable figure from 40 forks, rather than at the spread of this run's few forks, which
+ * is given beside it as the rough measure it is.
  */
 object AaCalibration {
     /** The systematic difference between identical arms the check is rated against. */
@@ -24,30 +27,46 @@ object AaCalibration {
     const val POWER = 0.8
 
     /**
-     * What one A/A comparison could have caught, at its own forks' spread: the chance of
-     * calling a [BIAS_PERCENT] bias, and the bias it calls with probability [POWER] (null
-     * when not even a doubling is). Rated at the first Holm step (α over the looks and the
-     * family), the level a lone biased comparison must pass.
+     * What one A/A comparison could have caught with its forks if their log ratios scatter by
+     * [sd]: the chance of calling a [BIAS_PERCENT] bias, and the bias it calls with probability
+     * [POWER] (null when not even a doubling is). Rated at the first Holm step (α over the looks
+     * and the family), the level a lone biased comparison must pass. [lab]: [sd] is the lab's
+     * pooled noise, not this comparison's own spread.
      */
-    data class Sensitivity(val powerForBias: Double, val detectablePercent: Double?)
+    data class Sensitivity(val powerForBias: Double, val detectablePercent: Double?, val sd: Double, val lab: Boolean)
 
-    /** Null below 2 forks or with no spread: then nothing can be said of its power. */
-    fun sensitivity(d: Decision): Sensitivity? {
-        val sd = d.estimate.sdLog?.takeIf { it > 0 && it.isFinite() } ?: return null
+    /** Null below 2 forks or without a positive spread: then nothing can be said of its power. */
+    fun sensitivity(d: Decision, sd: Double, lab: Boolean): Sensitivity? {
+        if (d.estimate.n < 2 || !(sd > 0 && sd.isFinite())) return null
         val level = d.lookAlpha / d.familySize
         return Sensitivity(
             Power.pairedT(ln(1 + BIAS_PERCENT / 100), sd, d.estimate.n, level),
             Power.detectablePercent(sd, d.estimate.n, level, POWER),
+            sd, lab,
         )
     }
 
-    /** One A/A comparison's power, as a clause after its verdict; empty when unknown. */
-    fun clause(d: Decision, t: Texts = Texts.EN): String {
-        val s = sensitivity(d) ?: return ""
-        val bias = Numbers.percentText(BIAS_PERCENT / 100)
-        val power = Numbers.percentText(s.powerForBias)
-        val detectable = s.detectablePercent ?: return t("aa.power.weak", bias, power, Numbers.percentText(POWER))
-        return t("aa.power", bias, power, Numbers.percentText(detectable / 100), Numbers.percentText(POWER))
+    /** At the comparison's own forks' spread: what its few forks say, noisily. */
+    fun sensitivity(d: Decision): Sensitivity? = d.estimate.sdLog?.let { sensitivity(d, it, lab = false) }
+
+    /**
+     * At the lab's pooled noise for the comparison's figure and payload ([LabNoise]) where it is
+     * measured, with this comparison's forks and Holm step; else at its own spread.
+     */
+    fun sensitivity(d: Decision, condition: String, kind: TrialKind): Sensitivity? =
+        LabNoise.sd(condition, kind, d.figure)?.let { sensitivity(d, it, lab = true) } ?: sensitivity(d)
+
+    /**
+     * One A/A comparison's power under [condition] in trials of [kind], as a clause after its
+     * verdict, saying which noise it is rated at; empty when unknown.
+     */
+    fun clause(d: Decision, condition: String, kind: TrialKind, t: Texts = Texts.EN): String {
+        val s = sensitivity(d, condition, kind) ?: return ""
+        val detectable = s.detectablePercent?.let { Numbers.percentText(it / 100) }
+        val key = (if (s.lab) "aa.power" else "aa.power.own") + if (detectable == null) ".weak" else ""
+        // {5}, the comparison's own spread beside the lab's: what these forks measured, for what it is worth.
+        return t(key, Numbers.percentText(BIAS_PERCENT / 100), Numbers.percentText(s.powerForBias), detectable,
+            Numbers.percentText(POWER), Numbers.number(s.sd), Numbers.number(d.estimate.sdLog), d.estimate.n)
     }
 
     /** Forks per block of a long A/A run: the main job's forks, so each block is one quick's check. */
@@ -98,15 +117,28 @@ object AaCalibration {
             y.belowTen, Numbers.percentText(y.belowTen.toDouble() / y.pValues))
     }
 
+    /**
+     * The run's A/A comparisons in one sentence: how many came out "better", and the range of
+     * their power for a [BIAS_PERCENT] bias at the lab's noise, over the comparisons where it
+     * is measured; at their own spread, said so, where it is measured for none.
+     */
     fun sentence(analyses: List<ConditionAnalysis>, t: Texts = Texts.EN): String? {
-        val aa = analyses.flatMap { a -> a.families.flatMap { it.aaDecisions } }
+        val aa = analyses.flatMap { a -> a.families.flatMap { f -> f.aaDecisions.map { Triple(a.condition, f.kind, it) } } }
         if (aa.isEmpty()) return null
-        val wrong = aa.count { it.isBetter }
+        val decisions = aa.map { it.third }
+        val wrong = decisions.count { it.isBetter }
         val counts = t("aa.sentence", wrong, aa.size, Numbers.percentText(wrong.toDouble() / aa.size),
-            aa.count { it.outcome is Outcome.Equivalent }, aa.count { it.outcome is Outcome.Inconclusive })
-        val powers = aa.mapNotNull(::sensitivity).map { it.powerForBias }
-        if (powers.isEmpty()) return counts
-        return counts + " " + t("aa.sentence.power", Numbers.percentText(aa.first().alpha), Numbers.percentText(BIAS_PERCENT / 100),
-            Numbers.percentText(powers.min()), Numbers.percentText(powers.max()))
+            decisions.count { it.outcome is Outcome.Equivalent }, decisions.count { it.outcome is Outcome.Inconclusive })
+        val rated = aa.mapNotNull { (condition, kind, d) -> sensitivity(d, condition, kind) }
+        val atLab = rated.filter { it.lab }
+        val shown = atLab.ifEmpty { rated }.map { it.powerForBias }
+        if (shown.isEmpty()) return counts
+        val key = when {
+            atLab.isEmpty() -> "aa.sentence.power.own"
+            atLab.size < rated.size -> "aa.sentence.power.some"
+            else -> "aa.sentence.power"
+        }
+        return counts + " " + t(key, Numbers.percentText(decisions.first().alpha), Numbers.percentText(BIAS_PERCENT / 100),
+            Numbers.percentText(shown.min()), Numbers.percentText(shown.max()), atLab.size, rated.size)
     }
 }

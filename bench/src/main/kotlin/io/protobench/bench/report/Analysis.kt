@@ -19,6 +19,7 @@ import io.protobench.bench.verdict.PairedRatio
 import io.protobench.bench.verdict.Verdicts
 import org.apache.commons.statistics.descriptive.Median
 import io.protobench.bench.design.Judge
+import io.protobench.bench.design.Looks
 import kotlin.math.hypot
 
 /** Per-fork values of one arm: fork index → figure key → value, from its valid trials of one kind. */
@@ -110,7 +111,9 @@ data class ConditionAnalysis(
  * The statistics of a run, computed from run.json alone. Forks are the unit: every
  * arm's figure is averaged over forks, and two protocols are compared by the per-fork
  * log ratio of the same figure (paired within the fork), Holm-adjusted across every
- * comparison of a condition, with three outcomes (see [Verdicts]).
+ * comparison of a condition, with three outcomes (see [Verdicts]). The forks are those
+ * [Looks.paired] names: the completed ones, and one that did not complete only while its
+ * condition was below the minimum, so the data never changes without a look the α split counts.
  */
 object Analysis {
     /** Compared in cost trials: what the hop costs in CPU, and its latency as the gateway timed it. */
@@ -125,7 +128,9 @@ object Analysis {
      * the rule before it, kept only to measure what the looks cost (PlannerSimulationTest).
      */
     fun of(record: RunRecord, sequential: Boolean = true): List<ConditionAnalysis> = record.scenario.conditions.map { condition ->
-        val trials = record.trials.filter { it.condition == condition.label && it.valid }
+        // A fork that did not complete pairs only before the condition's first look: it must add no look of its own.
+        val forks = Looks.paired(record, condition.label)
+        val trials = record.trials.filter { it.condition == condition.label && it.valid && it.fork in forks }
         val direct = record.scenario.topology == Topology.DIRECT
         val values = TrialKind.entries.associateWith { kind -> forkValues(trials.filter { it.kind == kind }, direct) }
         val capacityFigures = if (record.scenario.mode == Mode.CAPACITY) CAPACITY_MODE_FIGURES else CAPACITY_FIGURES

@@ -48,7 +48,8 @@ class BenchmarkRunner(
     /**
      * Runs [scenario]; with [resumed], continues that interrupted or abandoned run in its own
      * folder: every completed trial is kept, the fork that was cut short stays as it was
-     * (its trials still pair), and the planner goes on from the forks already done.
+     * (its trials pair while their condition is below the minimum forks, [io.protobench.bench.design.Looks]),
+     * and the planner goes on from the forks already done.
      * Bad input (a tool, jar, JDK, link, database or remote server the run cannot use) is
      * thrown before a results folder exists.
      */

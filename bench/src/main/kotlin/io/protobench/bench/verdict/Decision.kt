@@ -183,6 +183,23 @@ object Verdicts {
     /** How many looks a design with [forks] to [maxForks] forks takes: one after each fork from the minimum on. */
     fun looks(forks: Int, maxForks: Int): Int = (maxForks - forks + 1).coerceAtLeast(1)
 
+    /**
+     * The |t| a comparison over [forks] forks must exceed to be called different at Holm step
+     * [step] (1: the smallest p-value) of a family of [family], tested at each of [looks] looks:
+     * the two-sided t quantile at alpha/([looks] · ([family] − [step] + 1)), df = [forks] − 1.
+     * A |t| above it is a raw p-value below that level, which [decide] rejects at that step once
+     * the steps before it are rejected (its Holm-adjusted p-value then below alpha/[looks]). The
+     * docs quote these thresholds to say what few forks can decide; a test reads them back from
+     * the docs and compares.
+     */
+    fun threshold(forks: Int, family: Int, step: Int = 1, looks: Int = 1, alpha: Double = ALPHA): Double {
+        require(forks >= 2) { "a t test needs at least 2 forks, got $forks" }
+        require(step in 1..family) { "the step must be within the family of $family, got $step" }
+        require(looks >= 1) { "looks must be at least 1, got $looks" }
+        val level = alpha / looks / (family - step + 1)
+        return TDistribution.of(forks - 1.0).inverseSurvivalProbability(level / 2)
+    }
+
     private fun decideAt(family: List<ComparisonInput>, alpha: Double, margin: Double): List<Decision> {
         val testable = family.indices.filter { family[it].estimate.testable }
         val diffP = testable.map { family[it].estimate.pValue!! }

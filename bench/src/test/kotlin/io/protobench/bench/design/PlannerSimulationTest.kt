@@ -2,6 +2,7 @@ package io.protobench.bench.design
 
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.Fixtures
+import io.protobench.bench.SLOW
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -15,7 +16,9 @@ import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.verdict.Outcome
+import org.apache.commons.statistics.distribution.BetaDistribution
 import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import java.time.Duration
 import java.util.Locale
@@ -34,6 +37,24 @@ import kotlin.math.sqrt
  *
  * Today's rule spends α over the looks ([io.protobench.bench.verdict.Verdicts.looks]); the rule
  * before it tested every look at the full α. Both run on the same synthetic runs.
+ *
+ * Two tiers. The default one runs 300 runs per rule and world, where a share has a standard
+ * error of about 1% near 5%: enough to show what the looks cost and to catch a rule that
+ * breaks its 5% grossly (the share's exact one-sided 99% lower bound above 5%: 25 or more of
+ * 300 runs), not to show that one keeps it. The slow tier ([SLOW], CI's second step) runs
+ * today's rule in the world with no difference over [boundRuns] runs and asserts that the
+ * exact one-sided 99% upper bound of the share with a false claim is below 5%. A fixed
+ * design's share (4.4% in 2,000 runs) is Holm's own bound over one look, which no planner can
+ * break, and too close to 5% for any affordable number of runs to bound it below.
+ *
+ * verdict.SimulationTest, which decided a hand-built family of 14 (protocols and the A/A pair
+ * together) at a fixed 5 forks with half the lab's noise, is retired in favour of this one: it
+ * never ran [Analysis] (whose families are 12 protocol comparisons and an A/A family of 2) or
+ * the planner, so its rates described neither today's families nor its looks, and a copy of
+ * the family rules in a test goes stale as that one did. What it showed is shown here through
+ * the real path (false claims per run, with and without looks, and the power for 10% and 20%),
+ * by `PowerTest` (the power of the t test against simulated ones) and by
+ * `DocumentedStatisticsTest` (the A/A check's power at the lab's pooled noise, [io.protobench.bench.report.LabNoise]).
  */
 class PlannerSimulationTest {
     /** Quick's design at one size: [forks] to [maxForks] forks. */
@@ -50,6 +71,13 @@ class PlannerSimulationTest {
 
     /** Runs per rule and world: 300 in the suite; `-Dprotobench.simulation.runs=2000` for the table in docs/statistics.md. */
     private val runs = System.getProperty("protobench.simulation.runs")?.toInt() ?: 300
+
+    /**
+     * Runs of the slow tier's bound: at a share near the 3.3% docs/statistics.md gives, 4,000 put
+     * the one-sided 99% upper bound near 4.0%, so only a share of about 4.2% or more fails it
+     * (`-Dprotobench.simulation.boundRuns`). Each run costs its forks' judgements, 3.4 on average.
+     */
+    private val boundRuns = System.getProperty("protobench.simulation.boundRuns")?.toInt() ?: 4000
 
     private val protocols = listOf("HTTP/JSON", "HTTP/Binary", "gRPC/Unary", "gRPC/Stream")
 
@@ -82,18 +110,33 @@ class PlannerSimulationTest {
         }
     }
 
-    /** The outcome of [runs] simulated runs under one rule: the share with any false claim, or with the true one. */
-    private data class Rates(val falseClaims: Double, val found: Double, val meanForks: Double)
+    /** The outcome of [runs] simulated runs under one rule: how many had any false claim, or the true one. */
+    private data class Rates(val runs: Int, val withFalse: Int, val withFound: Int, val forks: Int) {
+        val falseClaims get() = withFalse.toDouble() / runs
+        val found get() = withFound.toDouble() / runs
+        val meanForks get() = forks.toDouble() / runs
+
+        /** The share of runs with a false claim is at least this, by its exact (Clopper–Pearson) one-sided 99% bound. */
+        val falseClaimsAtLeast: Double
+            get() = if (withFalse == 0) 0.0
+            else BetaDistribution.of(withFalse.toDouble(), (runs - withFalse + 1).toDouble()).inverseCumulativeProbability(0.01)
+
+        /** The share of runs with a false claim is at most this, by its exact (Clopper–Pearson) one-sided 99% bound. */
+        val falseClaimsAtMost: Double
+            get() = if (withFalse == runs) 1.0
+            else BetaDistribution.of(withFalse + 1.0, (runs - withFalse).toDouble()).inverseCumulativeProbability(0.99)
+    }
 
     /**
-     * [runs] runs with hop costs [hop]; a claim is false when it names a winner between two
+     * [count] runs with hop costs [hop]; a claim is false when it names a winner between two
      * protocols whose costs are equal, and [expected] (winner, loser) is the claim to find.
      */
-    private fun simulate(sequential: Boolean, hop: Map<String, Double>, expected: Pair<String, String>?, scenario: Scenario = scenario()): Rates {
+    private fun simulate(sequential: Boolean, hop: Map<String, Double>, expected: Pair<String, String>?, scenario: Scenario = scenario(),
+                         count: Int = runs): Rates {
         var withFalse = 0
         var withFound = 0
         var forks = 0
-        repeat(runs) { i ->
+        repeat(count) { i ->
             val clock = StepClock()
             val start = RunRecord(runId = "sim-$i", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
                 startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = 1000L + i)
@@ -104,7 +147,7 @@ class PlannerSimulationTest {
             if (expected != null && better.any { it.winner == expected.first && it.loser == expected.second }) withFound++
             forks += record.forks.size
         }
-        return Rates(withFalse.toDouble() / runs, withFound.toDouble() / runs, forks.toDouble() / runs)
+        return Rates(count, withFalse, withFound, forks)
     }
 
     private fun pct(x: Double) = String.format(Locale.ROOT, "%.1f%%", 100 * x)
@@ -126,14 +169,23 @@ class PlannerSimulationTest {
                 "(false claims ${pct(r[1].falseClaims)}); 20% effect found ${pct(r[2].found)}")
         }
 
-        // Family-wise: the share of runs with any false claim, whatever the planner did.
-        assertThat(spread[0].falseClaims).isLessThanOrEqualTo(0.05)
-        assertThat(spread[1].falseClaims).isLessThanOrEqualTo(0.05)
-        assertThat(fixed[0].falseClaims).isLessThanOrEqualTo(0.05)
+        // Family-wise: the share of runs with any false claim, whatever the planner did. At 300 runs
+        // only a clear breach shows: its exact one-sided 99% lower bound above 5% (the slow tier bounds it below).
+        assertThat(spread[0].falseClaimsAtLeast).isLessThanOrEqualTo(0.05)
+        assertThat(spread[1].falseClaimsAtLeast).isLessThanOrEqualTo(0.05)
+        assertThat(fixed[0].falseClaimsAtLeast).isLessThanOrEqualTo(0.05)
         // The rule before peeked without paying: more false claims on the same runs.
         assertThat(before[0].falseClaims).isGreaterThan(spread[0].falseClaims)
         // What the looks cost: never more power than before, and a clear 20% difference is still found in most runs.
         assertThat(spread[1].found).isLessThanOrEqualTo(before[1].found)
         assertThat(spread[2].found).isGreaterThan(0.5)
+    }
+
+    @Test @Tag(SLOW)
+    fun `with all its looks the planner's run keeps false claims below 5 percent, at an exact one-sided 99 percent bound`() {
+        val equal = simulate(sequential = true, protocols.associateWith { 400.0 }, null, count = boundRuns)
+        println("planner simulation, 3-5 forks, α spread over 3 looks, no difference: ${equal.withFalse} of ${equal.runs} runs " +
+            "with a false claim (${pct(equal.falseClaims)}; one-sided 99% upper bound ${pct(equal.falseClaimsAtMost)})")
+        assertThat(equal.falseClaimsAtMost).isLessThan(0.05)
     }
 }
