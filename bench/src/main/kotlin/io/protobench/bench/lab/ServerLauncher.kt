@@ -66,10 +66,14 @@ class ServerSet(
         return "$name exited with code ${process.exitValue()}" + (lastWords?.let { ": $it" } ?: "") + (logs[name]?.let { " (see $it)" } ?: "")
     }
 
-    /** Stops the gateway first, then the data-server; kills what does not stop within 10 s. */
+    /**
+     * Asks every server to stop at once, the gateway first, then waits for each; kills what does
+     * not stop within 10 s. Stopping them one after the other cost a fork a second or two of
+     * wall time for nothing: nothing is measured after a fork ends.
+     */
     override fun close() {
+        processes.reversed().forEach { it.destroy() }
         processes.reversed().forEach { process ->
-            process.destroy()
             if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
             children.forget(process)
         }

@@ -167,6 +167,8 @@ data class ForkRecord(
     val settings: Map<String, String> = emptyMap(),
     /** Runs of seed 003's own tools in this fork (scenario field `seedTools`), after the load driver's trials of their condition. */
     val toolRuns: List<ToolRunRecord> = emptyList(),
+    /** Where this pair's wall time went, set when the fork ends; null in older records and while it runs. */
+    val time: ForkTime? = null,
 )
 
 /**

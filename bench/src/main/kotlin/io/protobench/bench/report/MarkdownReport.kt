@@ -184,6 +184,8 @@ object MarkdownReport {
                 r.seed, Numbers.percentText(s.margin),
                 if (s.mode == Mode.COST && s.minRequests > 0) t("header.min-requests", s.minRequests) else "",
                 if (s.rounds > 1) t("header.rounds", s.rounds) else ""))
+            timeLine(out)
+            ratesCut(out)
             appendLine()
             missing(out)
             appendLine(t(if (s.topology == Topology.DIRECT) "header.method.direct" else "header.method"))
@@ -193,6 +195,23 @@ object MarkdownReport {
                 appendLine(); appendLine(t("header.external-db", db.serverVersion, db.jdbcUrl, db.user, db.schema, writers))
             }
             appendLine()
+        }
+
+        /** Said at the top: the conditions whose fixed rate this machine could not carry, and what the run did instead. */
+        private fun ratesCut(out: StringBuilder) {
+            val cut = r.calibrations.filter { it.scenarioRate != null }.ifEmpty { return }
+            val which = cut.joinToString("; ") { c ->
+                t("header.rates-cut.one", c.variant?.let { "${c.condition} ($it)" } ?: c.condition, c.ratePerSecond, c.scenarioRate, c.slowestProtocol, Numbers.number(c.capacityRps))
+            }
+            out.appendLine(t("header.rates-cut", which, Numbers.percentText(FixedRates.ceiling(r.scenario.utilisation))))
+        }
+
+        /** Where the run's wall time went, in minutes: each part summed over the forks, and the runner's own time in and between them. */
+        private fun timeLine(out: StringBuilder) {
+            val time = RunTime.of(r) ?: return
+            fun minutes(seconds: Double) = "%.1f".format(java.util.Locale.ROOT, seconds / 60)
+            val parts = RunTime.partsWithTime(time.forks).joinToString(", ") { "${t("time.part.${it.name.lowercase()}")} ${minutes(time.forks.of(it))}" }
+            out.appendLine(t("header.time", minutes(time.wallSeconds), parts, minutes(time.forks.runner), minutes(time.betweenForks)))
         }
 
         /**
@@ -325,7 +344,7 @@ object MarkdownReport {
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) {
                     appendLine(t(if (r.externalDatabase == null) "condition.variants.databases" else "condition.variants.external-db"))
                 }
-                family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${AaCalibration.clause(it, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
+                family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${AaCalibration.clause(it, a.condition, family.kind, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
                 appendLine()
             }
             flags(out, r.trials.filter { it.condition == a.condition })
@@ -428,6 +447,26 @@ object MarkdownReport {
                 val warmIns = warmUps(f).ifEmpty { "–" }
                 appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}${f.failure?.let { ": ${Recorded.failure(it, t)}" } ?: ""} | " +
                     "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
+            }
+            appendLine()
+            forkTimes(out)
+        }
+
+        /** Each fork's wall time by part, in seconds (forks that recorded it). */
+        private fun forkTimes(out: StringBuilder): Unit = with(out) {
+            val timed = r.forks.filter { it.time != null }
+            val total = RunTime.of(r) ?: return
+            val parts = RunTime.partsWithTime(total.forks)
+            val variants = r.scenario.variants.isNotEmpty()
+            appendLine(t("forks.time.intro"))
+            appendLine()
+            val heads = parts.map { t("time.part.${it.name.lowercase()}") } + t("time.runner") + t("time.total")
+            appendLine("| ${t("forks.fork")} | ${if (variants) "${t("forks.variant")} | " else ""}${heads.joinToString(" | ")} |")
+            appendLine("|---:|${if (variants) "---|" else ""}${"---:|".repeat(heads.size)}")
+            for (f in timed) {
+                val time = f.time!!
+                val cells = parts.map { time.of(it) } + time.runner + time.total()
+                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${cells.joinToString(" | ") { "%.1f".format(java.util.Locale.ROOT, it) }} |")
             }
             appendLine()
         }

@@ -34,6 +34,7 @@ import java.time.Duration
 import java.time.Instant
 import java.time.ZoneOffset
 import io.protobench.bench.lab.ServerSettingRejected
+import io.protobench.bench.text.Texts
 import io.protobench.bench.run.toRecord
 import io.protobench.bench.run.RunStore
 import io.protobench.contract.metrics.GcUsage
@@ -72,6 +73,8 @@ class ForkRunnerTest {
         val compilingForever: Boolean = false,
         /** The round trip of the link in front of the data-server, in ms (0: loopback). */
         val roundTripMs: Double = 0.0,
+        /** A factor on the throughput of each protocol's first capacity probe in a fork: a disturbed probe. */
+        val firstProbeFactor: Map<String, Double> = emptyMap(),
     ) : Lab {
         val random = java.util.Random(seed.toLong())
         fun gaussian() = random.nextGaussian()
@@ -93,6 +96,7 @@ class ForkRunnerTest {
             return object : Fork {
                 var trials = 0
                 var dead = false
+                val probedArms = mutableSetOf<String>()
                 // The JVMs' warmth persists from one mix to the next within a fork.
                 var windows = 0
 
@@ -109,8 +113,9 @@ class ForkRunnerTest {
                     val effect = variant?.let { variantEffect[it.name]?.get(protocol) } ?: 1.0
                     val hop = cost.getValue(protocol) * effect * luck * (1 + trialNoise * gaussian())
                     val total = harness + hop
+                    val disturbed = run.offered is LoadLevel.Vus && probedArms.add(run.cell.arm.label)
                     val figures = mapOf(
-                        Figure.THROUGHPUT.key to 2e6 / (total + 150),
+                        Figure.THROUGHPUT.key to 2e6 / (total + 150) * (if (disturbed) firstProbeFactor[protocol] ?: 1.0 else 1.0),
                         Figure.TOTAL_CPU_US.key to total,
                         Figure.DRIVER_CPU_US.key to 150.0,
                         Figure.HOP_P50.key to hop / 100,
@@ -718,6 +723,29 @@ class ForkRunnerTest {
         val report = MarkdownReport.render(r)
         assertThat(report).contains("not the 100000/s the scenario fixes").contains("above the 65% a fixed rate may take")
         assertThat(report).contains("a rate above 65% of it is halved until it is not")
+        // Said in the header too, and only after the slowest protocol was probed a second time.
+        assertThat(report.lines().single { it.contains("too small for the scenario's fixed rates") })
+            .contains("size=1kb vus=10 at ${calibration.ratePerSecond}/s instead of 100000/s")
+        val probes = lab.events.getValue(1).filter { it.startsWith("capacity ") }
+        assertThat(probes.count { it == "capacity ${calibration.slowestProtocol}" }).isEqualTo(2)
+        assertThat(probes).hasSize(3)
+    }
+
+    @Test
+    fun `a slowest probe that would cut the fixed rate is probed once more, and a disturbance alone does not cut it`() {
+        val lab = FakeLab(FakeClock(), clearCosts, firstProbeFactor = mapOf("HTTP/JSON" to 0.2))
+        val said = mutableListOf<String>()
+        val s = scenario("costRates: {1kb: 777}\nprobes: first-fork")
+        val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
+        val calibration = r.calibrations.single()
+        assertThat(calibration.ratePerSecond).isEqualTo(777)
+        assertThat(calibration.scenarioRate).isNull()
+        // The better of the two probes: the undisturbed one.
+        val probes = r.forks.first().trials.filter { it.kind == TrialKind.CAPACITY && it.arm == "HTTP/JSON" }
+        assertThat(probes).hasSize(2)
+        assertThat(calibration.capacityRps).isEqualTo(probes.maxOf { it.figures[Figure.THROUGHPUT.key]!! })
+        assertThat(said).anySatisfy { assertThat(it).contains("HTTP/JSON size=1kb vus=10 probed below what the scenario's fixed rate needs") }
+        assertThat(MarkdownReport.render(r)).doesNotContain("too small for the scenario's fixed rates")
     }
 
     @Test
@@ -746,6 +774,40 @@ class ForkRunnerTest {
         assertThat(fork1.drop(1).filter { it.startsWith("mix") }).isNotEmpty().allSatisfy { assertThat(it).doesNotStartWith("mix vus=84") }
         assertThat(r.forks.map { it.soak?.vus }).containsOnly(84)
         assertThat(run(scenario(), FakeLab(FakeClock(), clearCosts)).forks.map { it.soak?.vus }).containsOnly(Soak.DEFAULT_VUS)
+    }
+
+    @Test
+    fun `each fork records where its time went, part by part, and the report sums it in the header and per fork`() {
+        val lab = FakeLab(FakeClock(), clearCosts)
+        val r = run(scenario("noiseControl: true"), lab)
+        for (fork in r.forks) {
+            val time = fork.time!!
+            val runs = lab.runs.filter { it.first == fork.index }.map { it.second }
+            fun seconds(which: (LoadRun) -> Boolean) = runs.filter(which).sumOf { it.duration.toMillis() / 1000.0 }
+            assertThat(time.start).isEqualTo(10.0) // the fake lab's start-up
+            assertThat(time.soak).isEqualTo(fork.soak!!.seconds).isPositive()
+            assertThat(time.warmUps).isEqualTo(fork.warmIns.sumOf { it.soak.seconds }).isPositive()
+            assertThat(time.probes).isEqualTo(seconds { it.offered is LoadLevel.Vus }).isPositive()
+            assertThat(time.aaTrials).isEqualTo(seconds { it.cell.arm is Arm.Replica }).isPositive()
+            assertThat(time.trials).isEqualTo(seconds { it.offered is LoadLevel.Rate && it.cell.arm !is Arm.Replica }).isPositive()
+            assertThat(time.tools).isZero()
+            // The fake clock moves only in the timed parts: nothing is left for the runner.
+            assertThat(time.runner).isZero()
+            assertThat(time.total()).isEqualTo(Duration.between(Instant.parse(fork.startedAt), Instant.parse(fork.finishedAt)).toMillis() / 1000.0)
+        }
+        val report = MarkdownReport.render(r)
+        val minutes = r.forks.sumOf { it.time!!.total() } / 60
+        assertThat(report.lines().single { it.startsWith("- Time:") })
+            .startsWith("- Time: ${"%.1f".format(java.util.Locale.ROOT, minutes)} min from start to end: server start ")
+            .contains("A/A trials").doesNotContain("seed tools")
+        assertThat(report).contains("| 1 | 10.0 | ${"%.1f".format(java.util.Locale.ROOT, r.forks[0].soak!!.seconds)} |")
+    }
+
+    @Test
+    fun `a record from before fork times were kept has no time line`() {
+        val r = run(scenario(), FakeLab(FakeClock(), clearCosts))
+        val old = r.copy(forks = r.forks.map { it.copy(time = null) })
+        assertThat(MarkdownReport.render(old)).doesNotContain("- Time:").doesNotContain(Texts.EN("forks.time.intro"))
     }
 
     @Test
