@@ -211,12 +211,12 @@ class ScenarioInputTest {
         val results = tmp.resolve("results")
         val big = tmp.resolve("big.yaml").also { Files.writeString(it, "name: big\nduration: 1s\nsizes: [8mb]\nload: {vus: [500]}") }
         val cases = mapOf(
-            listOf("--forks", "0") to "field 'forks' = '0'",
-            listOf("--margin", "abc") to "field 'margin' = 'abc'",
+            listOf("--forks", "0") to "flag '--forks/--repetitions/-r' = '0'",
+            listOf("--margin", "abc") to "flag '--margin' = 'abc'",
             listOf("--budget", "9999h") to "at most 24h",
             listOf("--mode", "turbo") to "cost or capacity",
-            listOf("--protocols", "grpc,,json") to "field 'protocols[1]' = ''",
-            listOf("--jvm-opt=-Xmxlots") to "field '--jvm-opt' = '-Xmxlots'",
+            listOf("--protocols", "grpc,,json") to "flag '--protocols[1]' = ''",
+            listOf("--jvm-opt=-Xmxlots") to "flag '--jvm-opt' = '-Xmxlots'",
             listOf("--gateway", "protobench.gateway.http.version") to "name=value",
             listOf("--server-java", "42") to "no JDK 42 is installed; give a feature release or a path to a JDK; installed: ",
             listOf("--server-java", tmp.resolve("no-jdk").toString()) to "is not a JDK",

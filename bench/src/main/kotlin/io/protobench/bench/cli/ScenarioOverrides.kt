@@ -5,6 +5,7 @@ import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.split
 import com.github.ajalt.clikt.parameters.types.int
+import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
@@ -41,7 +42,38 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
             protocols = protocols ?: file.protocols,
             noiseControl = noiseControl || (file.noiseControl ?: false),
         )
-        return ScenarioParser.validate(changed, "command line (scenario ${scenario.name})", serverHeapBytes = serverHeapBytes)
+        return try {
+            ScenarioParser.validate(changed, "command line (scenario ${scenario.name})", serverHeapBytes = serverHeapBytes)
+        } catch (e: InvalidScenario) {
+            throw InvalidScenario(e.violations.map { v -> flagOf(v.field)?.let { v.copy(field = it) } ?: v })
+        }
+    }
+
+    /**
+     * The flag, with its aliases, that gave the scenario field [field] (or an element of it,
+     * `protocols[1]`), when it was given on the command line: a refusal then names what the
+     * user typed, not a field of a file they never saw.
+     */
+    private fun flagOf(field: String): String? {
+        val given = mapOf(
+            "mode" to (mode != null), "duration" to (duration != null), "forks" to (forks != null),
+            "maxForks" to (maxForks != null || forks != null), "budget" to (budget != null), "margin" to (margin != null),
+            "protocols" to (protocols != null),
+        )
+        val key = given.keys.firstOrNull { field == it || field.startsWith("$it[") } ?: return null
+        if (given[key] != true) return null
+        val flags = FLAG_NAMES.getValue(key)
+        // maxForks follows --forks unless --max-forks was given: the flag the user typed is then --forks.
+        val named = if (key == "maxForks" && maxForks == null) FLAG_NAMES.getValue("forks") else flags
+        return named + field.removePrefix(key)
+    }
+
+    private companion object {
+        /** Each overridable field's flag and its aliases, as --help lists them. */
+        val FLAG_NAMES = mapOf(
+            "mode" to "--mode", "duration" to "--duration", "forks" to "--forks/--repetitions/-r", "maxForks" to "--max-forks",
+            "budget" to "--budget", "margin" to "--margin", "protocols" to "--protocols",
+        )
     }
 
     fun given(): Map<String, String> = listOfNotNull(

@@ -181,7 +181,10 @@ class CrossoverPlan private constructor(
             val ends = listOf(from, to).flatMap { end ->
                 try { plan.scenario(0, end); emptyList() } catch (e: InvalidScenario) { e.violations }
             }
-            if (ends.isNotEmpty()) throw InvalidCrossover(ends.distinctBy { it.field to it.value })
+            // A field the command line gave is named by its flag: the user typed --forks, not a scenario's forks.
+            val flags = mapOf("forks" to "--forks", "maxForks" to if (request.maxForks != null) "--max-forks" else "--forks",
+                "duration" to "--duration", "margin" to "--margin")
+            if (ends.isNotEmpty()) throw InvalidCrossover(ends.distinctBy { it.field to it.value }.map { v -> flags[v.field]?.let { v.copy(field = it) } ?: v })
             return plan
         }
 

@@ -204,15 +204,19 @@ class Planner(private val scenario: Scenario) {
             else fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.condition }.distinct().size
         val perCondition = done.filter { probedOnce(it) == 0 }.ifEmpty { done }.map { fork ->
             val total = Duration.between(Instant.parse(fork.startedAt), Instant.parse(fork.finishedAt)).seconds
-            val measuring = total - (fork.soak?.seconds ?: 0.0) - Scenario.SERVER_START_SECONDS - probedOnce(fork) * scenario.estimatedProbeSeconds()
+            val measuring = total - (fork.soak?.seconds ?: 0.0) - fixedPart(fork) - probedOnce(fork) * scenario.estimatedProbeSeconds()
             measuring / maxOf(1, fork.conditions.size)
         }.average().coerceAtLeast(1.0)
-        val overhead = done.map { (it.soak?.seconds ?: 0.0) + Scenario.SERVER_START_SECONDS }.average()
+        val overhead = done.map { (it.soak?.seconds ?: 0.0) + fixedPart(it) }.average()
         // A condition whose trials carry no usable times (0 s) keeps the average.
         val measured = done.flatMap { conditionSeconds(it).entries }.groupBy({ it.key }, { it.value })
             .mapValues { it.value.average() }.filterValues { it > 0 }
         return ForkCosts(overhead, perCondition, pairs, measured)
     }
+
+    /** A fork's start-up and the runner's own part: as the fork timed them, or the estimate's in records from before. */
+    private fun fixedPart(fork: ForkRecord): Double =
+        fork.time?.let { it.start + it.runner } ?: (Scenario.SERVER_START_SECONDS + Scenario.RUNNER_SECONDS)
 
     /**
      * Seconds each condition took in [fork] (one server pair), from its trials that recur in

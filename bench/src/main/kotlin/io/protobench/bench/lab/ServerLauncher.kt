@@ -68,13 +68,14 @@ class ServerSet(
 
     /**
      * Asks every server to stop at once, the gateway first, then waits for each; kills what does
-     * not stop within 10 s. Stopping them one after the other cost a fork a second or two of
-     * wall time for nothing: nothing is measured after a fork ends.
+     * not stop within [STOP_GRACE_SECONDS]. Nothing is measured after a fork ends, so nothing is
+     * waited for: stopping them one after the other cost a fork a second or two, and a gateway
+     * whose graceful shutdown hung for 10 s did once in five forks (docs/journal/2026-12-02-time-to-a-verdict.md).
      */
     override fun close() {
         processes.reversed().forEach { it.destroy() }
         processes.reversed().forEach { process ->
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
+            if (!process.waitFor(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
             children.forget(process)
         }
         companions.forEach { runCatching { it.close() } }
@@ -82,6 +83,9 @@ class ServerSet(
 }
 
 private val SERVERS = listOf("data-server", "api-server")
+
+/** How long a server that was asked to stop at the end of a fork may take before it is killed: it usually takes under one. */
+private const val STOP_GRACE_SECONDS = 3L
 
 /** How much of a dead server's log is searched for the reason, and the words that give one. */
 private const val LOG_LINES_SEARCHED = 200

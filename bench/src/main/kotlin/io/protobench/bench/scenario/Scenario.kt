@@ -123,8 +123,8 @@ data class Scenario(
         return if (most > least) "$least-$most" else "$least"
     }
 
-    /** A fork's start-up and soak (the middle of the soak's floor and cap). */
-    fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds
+    /** A fork's start-up, soak (the middle of the soak's floor and cap) and the runner's own part. */
+    fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds + RUNNER_SECONDS
 
     /**
      * One condition in one fork: capacity probed once per protocol (cost mode), every arm
@@ -155,7 +155,17 @@ data class Scenario(
          * small heaps), 11–14 s in direct runs and across links.
          */
         const val TYPICAL_WARM_UP_SECONDS = 6.0
-        const val SERVER_START_SECONDS = 12.0
+        /**
+         * For estimates, starting a fork's driver and servers until both answer: 16.0–21.3 s a
+         * fork (`forks[].time.start`) on the slower 2-core VM of
+         * docs/journal/2026-12-02-time-to-a-verdict.md.
+         */
+        const val SERVER_START_SECONDS = 16.0
+        /**
+         * For estimates, a fork's time outside its timed parts (saving the record after every
+         * trial, stopping the servers): 3.8 s a fork once the servers stop at once (`forks[].time.runner`).
+         */
+        const val RUNNER_SECONDS = 4.0
         /** 200 requests: CPU per request in /proc clock ticks (10 ms) stays fine-grained even at milliseconds per request. */
         const val DEFAULT_MIN_REQUESTS = 200
         val MAX_TRIAL: Duration = Duration.ofMinutes(10)

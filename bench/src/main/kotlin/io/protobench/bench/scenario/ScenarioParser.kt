@@ -106,7 +106,10 @@ data class Violation(
     val problem: String? = null,
 ) {
     override fun toString() =
-        "$source: ${problem ?: "field '$field'${value?.let { " = '$it'" } ?: " is missing"}"}: accepted $accepted"
+        "$source: ${problem ?: "$kind '$field'${value?.let { " = '$it'" } ?: " is missing"}"}: accepted $accepted"
+
+    /** A command-line flag (`--forks`) is named as one; a scenario's own entry is a field. */
+    private val kind get() = if (field.startsWith("-")) "flag" else "field"
 }
 
 class InvalidScenario(val violations: List<Violation>) :

@@ -34,6 +34,15 @@ class ScenarioOverridesTest {
     }
 
     @Test
+    fun `a refused flag is named as the user may have typed it, aliases included, not as a scenario field`() {
+        fun refusal(vararg argv: String) = org.assertj.core.api.Assertions.catchThrowable { applied("quick", *argv) }.message!!
+        assertThat(refusal("--repetitions", "0")).contains("flag '--forks/--repetitions/-r' = '0'").doesNotContain("field 'forks'")
+        assertThat(refusal("--max-forks", "1")).contains("flag '--max-forks' = '1'")
+        assertThat(refusal("--protocols", "HTTP/JSON,smoke")).contains("flag '--protocols[1]'")
+        assertThat(refusal("--duration", "0s")).contains("flag '--duration' = '0s'")
+    }
+
+    @Test
     fun `a scenario made of includes keeps its conditions through the overrides`() {
         for (name in listOf("decision-map", "seeds")) {
             val scenario = ScenarioCatalog.load(name)

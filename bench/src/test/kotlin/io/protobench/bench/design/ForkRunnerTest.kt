@@ -7,6 +7,7 @@ import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkCount
 import io.protobench.bench.measure.ForkRecord
+import io.protobench.bench.measure.ForkTime
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
@@ -441,7 +442,7 @@ class ForkRunnerTest {
         val s = scenario("budget: 30m", sizes = "1kb, 10kb, 1mb")
         val (small, middle, large) = s.conditions.map { it.label }
         val start = Instant.parse("2026-01-01T00:00:00Z")
-        // A fork of 42 s of start-up and soak, then each condition's two cost trials, each after
+        // A fork of 42 s of start-up (timed: 12 s) and soak, then each condition's two cost trials, each after
         // a warm-up of 5 s; a condition's trials and warm-ups take [seconds] in all.
         fun fork(index: Int, startSecond: Long, seconds: Map<String, Long>): ForkRecord {
             var t = startSecond + 42
@@ -455,7 +456,8 @@ class ForkRunnerTest {
                 }
             }
             return ForkRecord(index, seconds.keys.toList(), start.plusSeconds(startSecond).toString(), ForkStatus.COMPLETE,
-                soak = SoakRecord(emptyList(), true, 30.0), trials = trials, finishedAt = start.plusSeconds(t).toString(), warmIns = warmIns)
+                soak = SoakRecord(emptyList(), true, 30.0), trials = trials, finishedAt = start.plusSeconds(t).toString(), warmIns = warmIns,
+                time = ForkTime(start = 12.0, soak = 30.0))
         }
         // 1 MB took five times as long as the others; the second fork left it out.
         val record = start(s).copy(forks = listOf(
@@ -483,16 +485,22 @@ class ForkRunnerTest {
         val probes = s.estimatedProbeSeconds()
         assertThat(probes).isPositive()
         fun probe(condition: String, arm: String) = TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", TrialLoad.vus(10), emptyMap())
-        // Fork 1 probed both conditions: 12 s of start-up, 100 s per condition and each condition's probes.
+        // Fork 1 probed both conditions: 12 s of start-up (as the fork timed it), 100 s per condition and each condition's probes.
         val probed = ForkRecord(1, listOf(small, large), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE,
             trials = listOf(probe(small, "HTTP/JSON"), probe(small, "gRPC/Unary"), probe(large, "HTTP/JSON")),
-            finishedAt = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(212 + (2 * probes).toLong() + 1).toString())
+            finishedAt = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(212 + (2 * probes).toLong() + 1).toString(), time = ForkTime(start = 12.0))
         val planner = Planner(s)
         val afterFirst = start(s).copy(forks = listOf(probed))
         assertThat(planner.estimateForkSeconds(afterFirst, 1)).isBetween(112, 113)
 
-        val unprobed = ForkRecord(2, listOf(small, large), "2026-01-01T01:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T01:02:52Z")
+        val unprobed = ForkRecord(2, listOf(small, large), "2026-01-01T01:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T01:02:52Z",
+            time = ForkTime(start = 12.0))
         assertThat(planner.estimateForkSeconds(afterFirst.copy(forks = listOf(probed, unprobed)), 1)).isEqualTo(12 + 80)
+
+        // A record from before forks timed their start-up: the estimate's start-up and runner's part stand in for it.
+        val fixed = Scenario.SERVER_START_SECONDS + Scenario.RUNNER_SECONDS
+        val untimed = unprobed.copy(time = null, finishedAt = Instant.parse("2026-01-01T01:00:00Z").plusSeconds(fixed.toLong() + 160).toString())
+        assertThat(planner.estimateForkSeconds(afterFirst.copy(forks = listOf(probed.copy(time = null), untimed)), 1)).isEqualTo(fixed.toLong() + 80)
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.protobench.contract.process
 
+import java.nio.file.Files
+import java.nio.file.Path
 import java.time.Duration
 import kotlin.system.exitProcess
 
@@ -59,7 +61,24 @@ class ParentWatch(
 
         private val log = System.getLogger(ParentWatch::class.java.name)
 
-        fun isProcessAlive(pid: Long): Boolean = ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
+        /**
+         * Whether [pid] still runs. A process that has exited but whose own parent has not reaped
+         * it yet (a zombie: the wrapper script `exec`s java, so whoever started the CLI reaps it)
+         * is gone for a server: it holds nothing and will never come back, though the JVM's
+         * process handle still calls it alive.
+         */
+        fun isProcessAlive(pid: Long): Boolean = ProcessHandle.of(pid).map { it.isAlive }.orElse(false) && !hasExited(pid)
+
+        /** True when /proc says [pid] has exited and waits to be reaped (state Z or X); false when it cannot tell. */
+        fun hasExited(pid: Long, proc: Path = Path.of("/proc")): Boolean {
+            val stat = runCatching { Files.readString(proc.resolve("$pid/stat")) }.getOrNull() ?: return false
+            return stateOf(stat) in EXITED_STATES
+        }
+
+        /** The state letter of a /proc/<pid>/stat line: the first field after the command, which may hold spaces and parentheses. */
+        fun stateOf(stat: String): Char? = stat.substringAfterLast(')', "").trim().firstOrNull()
+
+        private val EXITED_STATES = setOf('Z', 'X')
 
         /**
          * The action of a server whose parent is gone: logs one line, runs [closeApplication]

@@ -66,6 +66,32 @@ class ParentWatchTest {
     }
 
     @Test
+    fun `the state of a stat line is read after the command, whatever the command holds`() {
+        assertThat(ParentWatch.stateOf("4242 (java) S 1 4242 4242 0 -1")).isEqualTo('S')
+        assertThat(ParentWatch.stateOf("4242 (protobench) Z 1 4242")).isEqualTo('Z')
+        assertThat(ParentWatch.stateOf("4242 (a) (b) X 1 4242")).isEqualTo('X')
+        assertThat(ParentWatch.stateOf("4242 (name with spaces) R 1")).isEqualTo('R')
+        assertThat(ParentWatch.stateOf("garbage")).isNull()
+    }
+
+    @Test
+    fun `a parent that has exited but is not reaped yet counts as gone`() {
+        // The shell's background child exits at once; its parent then execs sleep, which never reaps it: a zombie for 5 s.
+        val parent = ProcessBuilder("sh", "-c", "true & echo \$!; exec sleep 5").start()
+        try {
+            val zombie = parent.inputStream.bufferedReader().readLine().trim().toLong()
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3)
+            while (!ParentWatch.hasExited(zombie) && System.nanoTime() < deadline) Thread.sleep(10)
+            assertThat(ParentWatch.hasExited(zombie)).isTrue()
+            assertThat(ProcessHandle.of(zombie).map { it.isAlive }.orElse(false)).describedAs("the JVM's own view").isTrue()
+            assertThat(ParentWatch.isProcessAlive(zombie)).isFalse()
+            assertThat(ParentWatch.isProcessAlive(parent.pid())).isTrue()
+        } finally {
+            parent.destroyForcibly()
+        }
+    }
+
+    @Test
     fun `a JVM whose parent is already dead exits by itself`() {
         val deadParent = ProcessBuilder(javaBin(), "-version").redirectErrorStream(true).start()
         deadParent.inputStream.readAllBytes()

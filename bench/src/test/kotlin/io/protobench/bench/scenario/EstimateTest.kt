@@ -1,0 +1,31 @@
+package io.protobench.bench.scenario
+
+import io.protobench.bench.run.RunStore
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+import java.nio.file.Path
+import java.time.Duration
+import java.time.Instant
+
+/**
+ * `list`'s estimate, a model of a 2-core machine, against the wall time of the published runs
+ * that calibrate it: each run's own scenario (as its record keeps it for `resume`), estimated
+ * for its minimum forks, lands within 15% of what the run took from start to end.
+ */
+class EstimateTest {
+    /** Surefire runs in bench/; the published runs are in the project's docs/results. */
+    private val results: Path = Path.of("").toAbsolutePath().parent.resolve("docs/results")
+
+    /** Runs of today's design (per-arm warm-ups in 1 s windows, the lab's own driver, the A/A copy): aa's pair. */
+    private val calibrating = listOf("2026-11-29-aa-2core-a", "2026-11-29-aa-2core-b")
+
+    @Test
+    fun `the estimate of a calibrating run's own scenario is within 15 percent of its wall time`() {
+        for (name in calibrating) {
+            val record = RunStore.load(results.resolve(name))
+            val scenario = ScenarioParser.validate(record.resume!!.scenario, name)
+            val wall = Duration.between(Instant.parse(record.startedAt), Instant.parse(record.finishedAt!!)).seconds.toDouble()
+            assertThat(scenario.estimatedSeconds() / wall).describedAs("$name: estimate against wall time").isBetween(0.85, 1.15)
+        }
+    }
+}
