@@ -16,8 +16,12 @@ class EstimateTest {
     /** Surefire runs in bench/; the published runs are in the project's docs/results. */
     private val results: Path = Path.of("").toAbsolutePath().parent.resolve("docs/results")
 
-    /** Runs of today's design (per-arm warm-ups in 1 s windows, the lab's own driver, the A/A copy): aa's pair. */
-    private val calibrating = listOf("2026-11-29-aa-2core-a", "2026-11-29-aa-2core-b")
+    /**
+     * Runs of today's design (per-arm warm-ups in 1 s windows, the lab's own driver, the A/A copy):
+     * aa's pair (AMD EPYC VM) and quick v and w (Intel Xeon VM, with the fork times that set the
+     * estimate's start-up and runner's part).
+     */
+    private val calibrating = listOf("2026-11-29-aa-2core-a", "2026-11-29-aa-2core-b", "2026-12-02-quick-2core-v", "2026-12-02-quick-2core-w")
 
     @Test
     fun `the estimate of a calibrating run's own scenario is within 15 percent of its wall time`() {
