@@ -260,7 +260,8 @@ class ForkRunner(
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round)) return ConditionOutcome(fork, r, true)
             }
             // Only where the probes set the rate: later forks keep the first fork's.
-            slowestBelowFixedRate(condition, fork, probed, variant)?.takeIf { calibration == null }?.let { arm ->
+            val reprobe = if (calibration == null) slowestBelowFixedRate(condition, fork, probed, variant) else null
+            reprobe?.let { arm ->
                 progress("fork ${fork.index}: ${arm.label} ${condition.label} probed below what the scenario's fixed rate needs; probing it once more")
                 // Round 2: the arm is warm from its first probe.
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round = 2)) return ConditionOutcome(fork, r, true)
