@@ -1,41 +1,42 @@
 package io.protobench.bench
 
+import io.protobench.bench.database.PostgresBinaries
+import io.protobench.bench.design.ServerSettingRejected
+import io.protobench.bench.lab.ControlHttp
+import io.protobench.bench.lab.LocalLabSource
+import io.protobench.bench.lab.RemoteCheck
+import io.protobench.bench.lab.RemoteUnreachable
 import io.protobench.bench.measure.Figure
-import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkStatus
-import io.protobench.bench.measure.RunStatus
-import io.protobench.bench.measure.TrialKind
-import io.protobench.bench.report.Analysis
-import io.protobench.bench.database.PostgresBinaries
-import io.protobench.bench.report.ReportWriter
+import io.protobench.bench.measure.LinkRecord
+import io.protobench.bench.measure.RemoteServersRecord
 import io.protobench.bench.measure.RunRecord
-import io.protobench.bench.scenario.ScenarioParser
-import io.protobench.bench.scenario.Variant
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.TrialFigures
+import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetworkCapabilities
-import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.Shell
+import io.protobench.bench.process.ChildProcesses
+import io.protobench.bench.report.Analysis
+import io.protobench.bench.report.ReportWriter
+import io.protobench.bench.run.BenchmarkRunner
+import io.protobench.bench.run.Remote
+import io.protobench.bench.run.RunOptions
+import io.protobench.bench.run.RunStore
+import io.protobench.bench.scenario.NetworkProfile
+import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.Variant
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
-import java.time.Duration
 import java.nio.file.Path
+import java.time.Duration
 import kotlin.math.floor
-import io.protobench.bench.lab.ChildProcesses
-import io.protobench.bench.lab.RemoteCheck
-import io.protobench.bench.run.BenchmarkRunner
-import io.protobench.bench.run.RunOptions
-import io.protobench.bench.run.RunStore
-import io.protobench.bench.lab.ControlHttp
-import io.protobench.bench.lab.Remote
-import io.protobench.bench.lab.RemoteUnreachable
-import io.protobench.bench.lab.ServerSettingRejected
-import io.protobench.bench.measure.LinkRecord
-import io.protobench.bench.measure.RemoteServersRecord
 
 /**
  * Tiny scenarios through the lab's load driver and the real servers (their exec jars, built
@@ -55,7 +56,7 @@ class BenchEndToEndTest {
     fun `a tiny cost-mode scenario runs two forks with the null hop and a calibrated rate`(@TempDir results: Path) {
         val scenario = tinyScenario
 
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 7))
+        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 7))
         val record = RunStore.load(store.dir)
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
@@ -131,7 +132,7 @@ class BenchEndToEndTest {
             topology: direct
             soak: {window: 1s, min: 2s, max: 3s}
         """.trimIndent(), "e2e direct test")
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, seed).copy(network = network))
+        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, seed).copy(network = network))
         return store to RunStore.load(store.dir)
     }
 
@@ -227,7 +228,7 @@ class BenchEndToEndTest {
             soak: {window: 1s, min: 2s, max: 3s}
         """.trimIndent(), "e2e writes test")
 
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 13))
+        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 13))
         val record = RunStore.load(store.dir)
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
@@ -315,7 +316,7 @@ class BenchEndToEndTest {
     fun `a PostgreSQL variant writes into the run's throw-away cluster, stopped when the run ends, beside H2`(@TempDir results: Path) {
         val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
         assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
-        val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(h2AndPostgres("e2e-postgres", "gRPC/Stream"), options(results, 17))
+        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(h2AndPostgres("e2e-postgres", "gRPC/Stream"), options(results, 17))
         val record = RunStore.load(store.dir)
 
         everyCreationLanded(record, "gRPC/Stream").forEach { trial ->
@@ -351,7 +352,7 @@ class BenchEndToEndTest {
             query("INSERT INTO public.members VALUES (42)")
             val database = io.protobench.bench.database.ExternalDatabase(cluster.jdbcUrl, cluster.user, cluster.password, "lab_run")
 
-            val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {})
+            val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {})
                 .run(h2AndPostgres("e2e-external-db", "gRPC/Unary"), options(results, 19).copy(externalDatabase = database))
             val record = RunStore.load(store.dir)
 
@@ -390,7 +391,7 @@ class BenchEndToEndTest {
             soak: {window: 1s, min: 2s, max: 3s}
         """.trimIndent(), "e2e open test")
 
-        val record = RunStore.load(BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 3)).dir)
+        val record = RunStore.load(BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 3)).dir)
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         assertThat(record.calibrations).isEmpty()
@@ -422,7 +423,7 @@ class BenchEndToEndTest {
               - {name: broken, jvm: [-XX:+UseZGCX]}
         """.trimIndent(), "e2e variants test")
 
-        val record = RunStore.load(BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options(results, 11)).dir)
+        val record = RunStore.load(BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 11)).dir)
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         val rejected = record.forks.single { it.status == ForkStatus.REJECTED }
@@ -473,7 +474,7 @@ class BenchEndToEndTest {
         """.trimIndent(), "e2e network test")
         val options = options(results, 11).copy(network = NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"))
 
-        val record = RunStore.load(BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options).dir)
+        val record = RunStore.load(BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options).dir)
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         val network = record.environment.network!!
@@ -518,7 +519,7 @@ class BenchEndToEndTest {
         val remote = Remote.DataServer("127.0.0.1", httpPort, grpcPort)
         try {
             awaitTrue(Duration.ofSeconds(90)) { RemoteCheck(Duration.ofSeconds(1)).problem(remote) == null }
-            val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 23).copy(remote = remote))
+            val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 23).copy(remote = remote))
             val record = RunStore.load(store.dir)
 
             assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
@@ -554,7 +555,7 @@ class BenchEndToEndTest {
         val remote = Remote.Gateway("http://127.0.0.1:$gatewayPort")
         try {
             awaitTrue(Duration.ofSeconds(120)) { RemoteCheck(Duration.ofSeconds(1)).problem(remote) == null }
-            val store = BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 29).copy(remote = remote))
+            val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 29).copy(remote = remote))
             val record = RunStore.load(store.dir)
 
             assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
@@ -603,7 +604,7 @@ class BenchEndToEndTest {
         val closed = java.net.ServerSocket(0).use { it.localPort }
         val scenario = ScenarioParser.parse("name: gone\nsizes: [1kb]\nduration: 1s", "gone test")
         val options = options(dir.resolve("results"), 1).copy(remote = Remote.DataServer("127.0.0.1", closed, closed + 1))
-        val error = runCatching { BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
+        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
         assertThat(error).isInstanceOf(RemoteUnreachable::class.java).hasMessageContaining("127.0.0.1 port $closed (HTTP) could not be reached")
         assertThat(dir.resolve("results")).doesNotExist()
     }
@@ -614,7 +615,7 @@ class BenchEndToEndTest {
         assumeTrue(caps.namespaces == null && !caps.works("netem"), "needs namespaces and no netem (with netem 50 µs can be applied)")
         val scenario = ScenarioParser.parse("name: too-near\nsizes: [1kb]\nduration: 1s", "too-near test")
         val options = options(results, 1).copy(network = NetworkProfile.parse("rtt=0.05ms"))
-        val error = runCatching { BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
+        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
         assertThat(error).isInstanceOf(LinkSetupFailed::class.java).hasMessageContaining("not applied as asked").hasMessageContaining("asked 0.05")
         assertThat(Files.list(results).use { it.count() }).isZero()
         val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
@@ -625,7 +626,7 @@ class BenchEndToEndTest {
     fun `a mistyped server setting stops the run at once naming the nearest valid one`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("name: typo\nsizes: [1kb]\nduration: 1s", "typo test")
         val options = options(results, 1).copy(gatewayArguments = listOf("--protobench.gateway.http.verison=H2C"))
-        val error = runCatching { BenchmarkRunner(projectDir, Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
+        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
         assertThat(error).isInstanceOf(ServerSettingRejected::class.java)
             .hasMessageContaining("protobench.gateway.http.verison").hasMessageContaining("did you mean protobench.gateway.http.version")
     }

@@ -8,12 +8,13 @@ import io.protobench.bench.lab.CpuPlacement
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.network.LinkCheck
-import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.RttCheck
+import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.Recorded
 import io.protobench.bench.report.html.HtmlReport
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioList
 import io.protobench.bench.text.Lang
@@ -23,7 +24,6 @@ import org.jsoup.Jsoup
 import org.junit.jupiter.api.Test
 import java.nio.file.Files
 import java.nio.file.Path
-import io.protobench.bench.report.Analysis
 
 /**
  * Korean throughout, without a browser: every published run's report.md, quick s against t in

@@ -1,6 +1,7 @@
 package io.protobench.bench
 
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.bench.json.JsonFiles
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.report.CsvReport
 import io.protobench.bench.report.MarkdownReport
@@ -43,7 +44,7 @@ class PublishedRecordsTest {
     }
 
     /** A published record as its file holds it, before any upgrade. */
-    private fun raw(dir: Path): JsonNode = java.util.zip.GZIPInputStream(Files.newInputStream(dir.resolve("run.json.gz"))).use(RunStore.mapper::readTree)
+    private fun raw(dir: Path): JsonNode = java.util.zip.GZIPInputStream(Files.newInputStream(dir.resolve("run.json.gz"))).use(JsonFiles.mapper::readTree)
 
     private val gzipped get() = published.filter { Files.exists(it.resolve("run.json.gz")) }
 
@@ -91,8 +92,8 @@ class PublishedRecordsTest {
             val record = RunStore.load(dir)
             val store = RunStore(Files.createDirectories(tmp.resolve(dir.fileName.toString())))
             store.save(record)
-            val original = if (Files.exists(dir.resolve("run.json.gz"))) raw(dir) else RunStore.mapper.readTree(dir.resolve("run.json").toFile())
-            val written = RunStore.mapper.readTree(store.runJson.toFile())
+            val original = if (Files.exists(dir.resolve("run.json.gz"))) raw(dir) else JsonFiles.mapper.readTree(dir.resolve("run.json").toFile())
+            val written = JsonFiles.mapper.readTree(store.runJson.toFile())
 
             assertThat(text(written["environment"])).describedAs(dir.toString()).isEqualTo(text(original["environment"]))
             assertThat(loads(written)).describedAs(dir.toString()).isEqualTo(loads(original)).isNotEmpty()
@@ -100,7 +101,7 @@ class PublishedRecordsTest {
         }
     }
 
-    private fun text(node: JsonNode): String = RunStore.mapper.writeValueAsString(node)
+    private fun text(node: JsonNode): String = JsonFiles.mapper.writeValueAsString(node)
 
     /** Every trial's and warm-up's load as run.json writes it, in record order. */
     private fun loads(record: JsonNode): List<String> =

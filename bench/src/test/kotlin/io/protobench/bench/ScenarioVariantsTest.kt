@@ -1,5 +1,6 @@
 package io.protobench.bench
 
+import io.protobench.bench.json.JsonFiles
 import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.ScenarioFile
@@ -11,7 +12,6 @@ import io.protobench.bench.scenario.toFile
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
 import org.junit.jupiter.api.Test
-import io.protobench.bench.run.RunStore
 
 /** `variants:` in scenario files: named server-pair configurations, checked before any server starts. */
 class ScenarioVariantsTest {
@@ -195,8 +195,8 @@ class ScenarioVariantsTest {
     fun `variants survive the file form and the run record, as resume and overrides need`() {
         val scenario = parse(twoVariants)
         assertThat(ScenarioParser.validate(scenario.toFile(), "round trip")).isEqualTo(scenario)
-        val json = RunStore.mapper.writeValueAsString(scenario.toFile())
-        assertThat(RunStore.mapper.readValue(json, ScenarioFile::class.java)).isEqualTo(scenario.toFile())
+        val json = JsonFiles.mapper.writeValueAsString(scenario.toFile())
+        assertThat(JsonFiles.mapper.readValue(json, ScenarioFile::class.java)).isEqualTo(scenario.toFile())
         assertThat(parse("").toFile().variants).isNull()
     }
 }

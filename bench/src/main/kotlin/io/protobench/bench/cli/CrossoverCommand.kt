@@ -16,17 +16,17 @@ import io.protobench.bench.crossover.CrossoverRequest
 import io.protobench.bench.crossover.CrossoverRun
 import io.protobench.bench.crossover.CrossoverStore
 import io.protobench.bench.crossover.InvalidCrossover
-import io.protobench.bench.measure.RunStatus
-import java.io.IOException
-import java.time.Instant
-import kotlin.random.Random
-import io.protobench.bench.lab.ChildProcesses
 import io.protobench.bench.lab.LocalLabSource
 import io.protobench.bench.lab.Toolchain
 import io.protobench.bench.lab.ToolchainProblem
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.process.ChildProcesses
 import io.protobench.bench.run.RunStore
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
+import java.io.IOException
+import java.time.Instant
+import kotlin.random.Random
 
 /**
  * `protobench crossover`: where the answer between two protocols flips along an axis.

@@ -8,15 +8,15 @@ import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.required
 import com.github.ajalt.clikt.parameters.types.int
-import io.protobench.bench.network.InvalidProfile
 import io.protobench.bench.network.LinkCheck
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.LinkSink
 import io.protobench.bench.network.NetnsLink
 import io.protobench.bench.network.NetworkCapabilities
-import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.RttCheck
 import io.protobench.bench.network.ShapingPlan
+import io.protobench.bench.scenario.InvalidProfile
+import io.protobench.bench.scenario.NetworkProfile
 
 /**
  * `protobench network`: what this machine offers for network profiles (seed project B),

@@ -10,20 +10,20 @@ import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.types.choice
 import com.github.ajalt.clikt.parameters.types.int
+import io.protobench.bench.lab.ControlHttp
+import io.protobench.bench.lab.Jdks
+import io.protobench.bench.lab.NoSuchJdk
+import io.protobench.bench.lab.ServedControl
+import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.lab.ToolchainProblem
+import io.protobench.bench.run.InvalidRemote
+import io.protobench.bench.run.Remote
 import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.serve.ControlEndpoint
 import io.protobench.bench.serve.Supervisor
 import io.protobench.contract.server.LoopbackOnly
 import java.net.InetAddress
 import java.net.InetSocketAddress
-import io.protobench.bench.lab.Remote
-import io.protobench.bench.lab.ServedControl
-import io.protobench.bench.lab.ControlHttp
-import io.protobench.bench.lab.InvalidRemote
-import io.protobench.bench.lab.Jdks
-import io.protobench.bench.lab.NoSuchJdk
-import io.protobench.bench.lab.Toolchain
-import io.protobench.bench.lab.ToolchainProblem
 
 /**
  * One server in the foreground, for a run whose load side is another host (the `remote`

@@ -1,11 +1,13 @@
 package io.protobench.bench.crossover
 
+import io.protobench.bench.design.Judge
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.Numbers
+import io.protobench.bench.scenario.Axis
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
@@ -14,13 +16,12 @@ import io.protobench.bench.scenario.ScenarioFile
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.Violation
+import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
 import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.payload.PayloadSize
-import io.protobench.bench.design.Judge
-import io.protobench.bench.text.Texts
 
 /** The flags of `protobench crossover` as given; [CrossoverPlan.of] checks them. */
 data class CrossoverRequest(

@@ -1,12 +1,13 @@
 package io.protobench.bench.crossover
 
+import io.protobench.bench.json.JsonFiles
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.scenario.Axis
+import io.protobench.bench.text.Texts
 import java.nio.file.Files
 import java.nio.file.Path
-import io.protobench.bench.run.RunStore
-import io.protobench.bench.text.Texts
 
 /**
  * A crossover search as `crossover.json` keeps it: what was asked, every point probed (in
@@ -54,7 +55,7 @@ data class CrossoverRecord(
         fun load(dir: Path): CrossoverRecord {
             val file = if (Files.isDirectory(dir)) dir.resolve(JSON) else dir
             require(Files.isRegularFile(file)) { "no $JSON in $dir: give a results/<time>-crossover folder" }
-            return RunStore.mapper.readValue(file.toFile(), CrossoverRecord::class.java)
+            return JsonFiles.mapper.readValue(file.toFile(), CrossoverRecord::class.java)
         }
     }
 }
@@ -72,8 +73,8 @@ class CrossoverStore(val dir: Path, private val texts: Texts = Texts.EN) {
     @Synchronized
     fun save(record: CrossoverRecord) {
         if (sealed) return
-        RunStore.writeAtomically(dir.resolve(CrossoverRecord.JSON), RunStore.mapper.writeValueAsBytes(record))
-        RunStore.writeAtomically(dir.resolve(CrossoverRecord.MARKDOWN), CrossoverReport.render(record, texts).toByteArray())
+        JsonFiles.writeAtomically(dir.resolve(CrossoverRecord.JSON), JsonFiles.mapper.writeValueAsBytes(record))
+        JsonFiles.writeAtomically(dir.resolve(CrossoverRecord.MARKDOWN), CrossoverReport.render(record, texts).toByteArray())
     }
 
     @Synchronized

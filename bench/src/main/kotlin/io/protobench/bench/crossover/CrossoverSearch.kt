@@ -2,9 +2,10 @@ package io.protobench.bench.crossover
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.report.MarkdownReport
+import io.protobench.bench.scenario.Axis
+import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
-import io.protobench.bench.text.Texts
 
 /** The [n]th point the search measures (1 and 2 are the ends), at [position] on the axis. */
 data class Probe(val n: Int, val position: Long)

@@ -1,9 +1,9 @@
 package io.protobench.bench.database
 
 import com.fasterxml.jackson.module.kotlin.readValue
+import io.protobench.bench.json.JsonFiles
 import java.nio.file.Files
 import java.nio.file.Path
-import io.protobench.bench.run.RunStore
 
 /**
  * `cluster.json`: how to reach a cluster and who runs it, for `db stop`, `db status` and
@@ -25,13 +25,13 @@ data class ClusterState(
     /** The data-server's settings that point its write path at this cluster. */
     fun dataServerArguments(): List<String> = listOf("--protobench.data.db.url=$jdbcUrl", "--protobench.data.db.user=$user", "--protobench.data.db.password=$password")
 
-    fun write(file: Path) = RunStore.writeAtomically(file, RunStore.mapper.writeValueAsBytes(this), ownerOnly = true)
+    fun write(file: Path) = JsonFiles.writeAtomically(file, JsonFiles.mapper.writeValueAsBytes(this), ownerOnly = true)
 
     companion object {
         /** The state in [file], null when there is none; a file that is not a cluster's state is a [ClusterProblem]. */
         fun read(file: Path): ClusterState? {
             if (!Files.isRegularFile(file)) return null
-            return runCatching { RunStore.mapper.readValue<ClusterState>(file.toFile()) }
+            return runCatching { JsonFiles.mapper.readValue<ClusterState>(file.toFile()) }
                 .getOrElse { throw ClusterProblem("$file is not a cluster's state (${it.message?.lineSequence()?.first()})") }
         }
     }

@@ -1,8 +1,8 @@
 package io.protobench.bench.database
 
+import io.protobench.bench.process.ChildEnvironment
 import java.io.File
 import java.nio.file.Path
-import io.protobench.bench.lab.ChildEnvironment
 
 /**
  * Stops a cluster when the process that owns it is gone, however that process ended:

@@ -1,10 +1,10 @@
 package io.protobench.bench.database
 
+import io.protobench.bench.process.ChildEnvironment
 import java.nio.file.Files
 import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.TimeUnit
-import io.protobench.bench.lab.ChildEnvironment
 
 /** A PostgreSQL program's exit code and what it printed (stdout and stderr together). */
 data class ProgramOutcome(val exitCode: Int, val output: String) {

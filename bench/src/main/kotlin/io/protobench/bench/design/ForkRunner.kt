@@ -1,20 +1,21 @@
 package io.protobench.bench.design
 
+import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkPart
 import io.protobench.bench.measure.ForkRecord
-import io.protobench.bench.measure.ForkTime
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.ForkTime
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.PlanningRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.SoakRecord
 import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.measure.ToolRunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialLoad
-import io.protobench.bench.measure.ToolRunRecord
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.scenario.Arm
@@ -25,18 +26,16 @@ import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.SeedTool
-import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Soak
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.text.Texts
 import java.time.Clock
 import java.time.Duration
 import java.time.Instant
 import java.util.concurrent.atomic.AtomicBoolean
 import kotlin.math.roundToInt
 import kotlin.random.Random
-import io.protobench.bench.lab.DriverPlans
-import io.protobench.bench.lab.ServerSettingRejected
-import io.protobench.bench.text.Texts
 
 /**
  * The measurement design as a library: forks as blocks. Each fork is a fresh pair of
@@ -379,14 +378,14 @@ class ForkRunner(
 
     /**
      * A cost trial's fixed rate for a condition of [vus] closed-model users. In topology
-     * direct the driver starts with [directStartVus] connections (more when none is idle, up
-     * to [rateVus]) and warms them before the trial ([DriverPlans.connectionWarmUp]): each
+     * direct the driver starts with [LoadLevel.directStartVus] connections (more when none is idle, up
+     * to [LoadLevel.rateVus]) and warms them before the trial (the lab's `DriverPlans.connectionWarmUp`): each
      * trial opens its connections anew, and warming a pool of 50 would cost 150 calls (1 MB
      * across wan: 12 s of the link) where 20 connections hold the rate.
      */
     private fun fixedRate(perSecond: Int, vus: Int): LoadLevel.Rate {
-        val maxVus = rateVus(vus)
-        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) directStartVus(vus) else maxVus)
+        val maxVus = LoadLevel.rateVus(vus)
+        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) LoadLevel.directStartVus(vus) else maxVus)
     }
 
     private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =
@@ -487,22 +486,6 @@ class ForkRunner(
         val now = clock.instant()
         val wall = Duration.between(Instant.parse(startedAt), now).toMillis() / 1000.0
         return copy(status = status, failure = failure, finishedAt = now.toString(), time = spent.closed(wall))
-    }
-
-    companion object {
-        /** Virtual users an open-model trial may use to hold its rate, at the least. */
-        const val MIN_RATE_VUS = 50
-
-        /** The connections the driver may use to hold a fixed rate in a condition of [vus] closed-model users. */
-        fun rateVus(vus: Int) = maxOf(2 * vus, MIN_RATE_VUS)
-
-        /**
-         * The connections a direct cost trial starts (and warms) with: twice the condition's
-         * users. At half the capacity of [vus] users about half of them are busy; twice as many
-         * leave room for a stall. A connection the driver opens during the trial starts cold,
-         * and its first calls are counted as new and left out of the latency.
-         */
-        fun directStartVus(vus: Int) = 2 * vus // never above rateVus(vus)
     }
 }
 

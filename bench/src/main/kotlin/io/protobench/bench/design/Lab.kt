@@ -10,12 +10,10 @@ import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 import io.protobench.driver.Summary as DriverSummary
 import java.time.Duration
-import io.protobench.bench.lab.LocalLab
-import io.protobench.bench.lab.ServerSettingRejected
 
 /**
  * Everything the [ForkRunner] needs from the outside world: fresh server pairs that
- * can be loaded and measured. [LocalLab] starts real JVMs (the servers and the load driver); tests use a fake
+ * can be loaded and measured. The lab package's `LocalLab` starts real JVMs (the servers and the load driver); tests use a fake
  * that returns synthetic figures, so the planner, the soak, forks, restarts and the
  * adaptive stop are tested without servers.
  */
@@ -88,3 +86,9 @@ data class Sample(
         fun failed(reason: String) = Sample(emptyMap(), 0, 0, error = reason)
     }
 }
+
+/**
+ * A server refused a setting it was given (`--gateway`/`--data-server`): bad input, not
+ * bad luck, so the run stops at once instead of trying another fork. Any [Lab] may throw it.
+ */
+class ServerSettingRejected(message: String) : RuntimeException(message)

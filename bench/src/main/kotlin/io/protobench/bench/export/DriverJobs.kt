@@ -1,6 +1,5 @@
 package io.protobench.bench.export
 
-import io.protobench.bench.design.ForkRunner
 import io.protobench.bench.lab.DriverPlans
 import io.protobench.bench.lab.DriverProcess
 import io.protobench.bench.scenario.Arm
@@ -58,7 +57,7 @@ object DriverJobs {
      * An open-model condition keeps its own rate, as in a run.
      */
     fun offered(load: LoadLevel, rate: Int?): LoadLevel = when {
-        rate != null && load is LoadLevel.Vus -> LoadLevel.Rate(rate, ForkRunner.rateVus(load.vus))
+        rate != null && load is LoadLevel.Vus -> LoadLevel.Rate(rate, LoadLevel.rateVus(load.vus))
         else -> load
     }
 

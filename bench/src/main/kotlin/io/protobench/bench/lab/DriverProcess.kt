@@ -1,6 +1,8 @@
 package io.protobench.bench.lab
 
 import com.fasterxml.jackson.module.kotlin.jacksonObjectMapper
+import io.protobench.bench.process.ChildEnvironment
+import io.protobench.bench.process.ChildProcesses
 import io.protobench.driver.Answer
 import io.protobench.driver.Command
 import io.protobench.driver.Plan

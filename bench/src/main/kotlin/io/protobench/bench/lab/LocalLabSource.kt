@@ -2,23 +2,27 @@ package io.protobench.bench.lab
 
 import io.protobench.bench.database.ExternalDatabaseRefused
 import io.protobench.bench.database.RunDatabases
+import io.protobench.bench.design.Lab
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.ExternalDatabaseRecord
 import io.protobench.bench.measure.RemoteServersRecord
 import io.protobench.bench.measure.RunEnvironment
+import io.protobench.bench.network.HopNetworks
+import io.protobench.bench.process.ChildEnvironment
+import io.protobench.bench.process.ChildProcesses
+import io.protobench.bench.run.InvalidRemote
+import io.protobench.bench.run.LabSource
+import io.protobench.bench.run.OpenLab
+import io.protobench.bench.run.PreparedLab
+import io.protobench.bench.run.Remote
+import io.protobench.bench.run.RunOptions
+import io.protobench.bench.run.RunStore
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.SeedTool
 import io.protobench.bench.scenario.Topology
 import java.nio.file.Files
 import java.nio.file.Path
 import java.nio.file.StandardCopyOption
-import io.protobench.bench.design.Lab
-import io.protobench.bench.network.HopNetworks
-import io.protobench.bench.run.LabSource
-import io.protobench.bench.run.OpenLab
-import io.protobench.bench.run.PreparedLab
-import io.protobench.bench.run.RunOptions
-import io.protobench.bench.run.RunStore
 
 /**
  * This machine as a lab: the servers' jars and JVMs, the load driver (and seed 003's tools), network links,

@@ -1,12 +1,13 @@
 package io.protobench.bench.lab
 
+import io.protobench.bench.design.ToolRun
 import io.protobench.bench.measure.Figure
-import io.protobench.contract.Json
+import io.protobench.bench.process.ChildProcesses
 import io.protobench.bench.scenario.SeedTool
+import io.protobench.contract.Json
 import java.nio.file.Files
 import java.nio.file.Path
 import java.util.concurrent.TimeUnit
-import io.protobench.bench.design.ToolRun
 
 /**
  * What a seed tool reported about its run, in its own terms: [requestsPerSecond] is the

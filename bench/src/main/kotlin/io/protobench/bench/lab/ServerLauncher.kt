@@ -1,8 +1,14 @@
 package io.protobench.bench.lab
 
 import io.protobench.bench.database.RunDatabases
+import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.measure.CpuAccounting
+import io.protobench.bench.network.HopNetworks
+import io.protobench.bench.process.ChildEnvironment
+import io.protobench.bench.process.ChildProcesses
+import io.protobench.bench.run.Remote
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.text.Texts
 import java.net.InetAddress
 import java.net.InetSocketAddress
 import java.net.ServerSocket
@@ -10,8 +16,6 @@ import java.nio.file.Files
 import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.TimeUnit
-import io.protobench.bench.network.HopNetworks
-import io.protobench.bench.text.Texts
 
 /** The data-server and (unless the topology is direct) the gateway as child JVMs on free loopback ports. */
 class ServerSet(
@@ -92,12 +96,6 @@ private const val LOG_LINES_SEARCHED = 200
 private val DEATH_WORDS = listOf("OutOfMemoryError", "Terminating", "Exception", "Error", "FATAL")
 
 class ServerStartFailed(message: String) : RuntimeException(message)
-
-/**
- * A server refused a setting it was given (`--gateway`/`--data-server`): bad input, not
- * bad luck, so the run stops at once instead of trying another fork.
- */
-class ServerSettingRejected(message: String) : RuntimeException(message)
 
 /**
  * Starts both servers. [jvmOptions] go to both JVMs (default: a fixed 1 GiB heap so

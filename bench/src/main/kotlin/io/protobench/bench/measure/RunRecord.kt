@@ -40,7 +40,7 @@ data class RunRecord(
     companion object {
         const val SCHEMA_VERSION = 3
 
-        /** Schemas [io.protobench.bench.run.RunStore.load] reads: 2 is upgraded as it is read (k6's figure keys). */
+        /** Schemas `RunStore.load` (package run) reads: 2 is upgraded as it is read (k6's figure keys). */
         val READABLE_SCHEMAS = 2..SCHEMA_VERSION
     }
 }
@@ -133,7 +133,7 @@ data class Calibration(
     /** The scenario fixed the rate (costRates); the probe only gives its share of capacity. */
     val declared: Boolean = false,
     /**
-     * The rate the scenario fixes, when it was above [io.protobench.bench.design.FixedRates.ceiling]
+     * The rate the scenario fixes, when it was above `FixedRates.ceiling` (package design)
      * of this machine's slowest capacity and the run measured at half of it or less
      * ([ratePerSecond]); null when the run measured at the scenario's own rate.
      */

@@ -16,15 +16,15 @@ data class TrialLoad(val vus: Int?, val ratePerSecond: Int?) {
     }
 
     @get:JsonValue
-    val label: String get() = if (vus != null) "$VUS$vus" else "$RATE$ratePerSecond$PER_SECOND"
+    val label: String get() = if (vus != null) LoadLevel.vusLabel(vus) else LoadLevel.rateLabel(ratePerSecond!!)
 
     /** The [label], so a report prints the load as run.json writes it. */
     override fun toString() = label
 
     companion object {
-        private const val VUS = "vus="
-        private const val RATE = "rate="
-        private const val PER_SECOND = "/s"
+        private const val VUS = LoadLevel.VUS_PREFIX
+        private const val RATE = LoadLevel.RATE_PREFIX
+        private const val PER_SECOND = LoadLevel.PER_SECOND
 
         fun vus(vus: Int) = TrialLoad(vus, null)
 

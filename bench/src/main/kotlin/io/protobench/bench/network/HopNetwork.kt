@@ -1,15 +1,15 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.network.LinkCheck
 import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
 import io.protobench.bench.network.NetnsLink
 import io.protobench.bench.network.NetworkCapabilities
-import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.network.Shaped
-import io.protobench.bench.measure.LinkRecord
-import java.net.InetSocketAddress
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.text.Texts
+import java.net.InetSocketAddress
 
 /** What a server launch needs of a shaped link. [HopNetwork] is the real one; tests fake it. */
 interface HopLink : AutoCloseable {

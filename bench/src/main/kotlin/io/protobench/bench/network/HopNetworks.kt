@@ -1,11 +1,11 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.design.ServerSettingRejected
+import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
-import io.protobench.bench.network.NetworkProfile
-import io.protobench.bench.measure.LinkRecord
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.Variant
-import io.protobench.bench.lab.ServerSettingRejected
 
 /**
  * Every link the hop crosses in a run: the run's own (`run --network`), used by every pair

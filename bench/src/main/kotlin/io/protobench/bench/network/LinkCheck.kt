@@ -1,12 +1,13 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.scenario.NetworkProfile
+import io.protobench.bench.text.Texts
 import java.io.File
 import java.net.InetSocketAddress
 import java.net.Socket
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 import kotlin.math.abs
-import io.protobench.bench.text.Texts
 
 /**
  * A profile applied to a real link and measured there before anything is measured
@@ -244,12 +245,15 @@ class Shaped private constructor(
 
 /** How to start a [LinkSink] in another process: this very program, its `link-sink` command. */
 object SinkLauncher {
+    /** The CLI's entry point, by name: started as a program of its own, never called from here. */
+    private const val CLI_MAIN_CLASS = "io.protobench.bench.cli.MainKt"
+
     fun command(bind: String, port: Int): List<String> {
         val javaBinary = ProcessHandle.current().info().command().orElse("java")
         val classPath = System.getProperty("java.class.path")
         // The packaged CLI is a Spring Boot jar (classes nested inside): only -jar starts it.
         val program = if (classPath.endsWith("-exec.jar") && !classPath.contains(File.pathSeparator)) listOf("-jar", classPath)
-        else listOf("-cp", classPath, "io.protobench.bench.cli.MainKt")
+        else listOf("-cp", classPath, CLI_MAIN_CLASS)
         return listOf(javaBinary) + program + listOf("link-sink", "--bind", bind, "--port", port.toString(), "--parent-pid", ProcessHandle.current().pid().toString())
     }
 }

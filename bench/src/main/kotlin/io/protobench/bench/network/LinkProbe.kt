@@ -1,5 +1,6 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.scenario.NetworkProfile
 import java.io.DataInputStream
 import java.io.DataOutputStream
 import java.io.IOException

@@ -1,5 +1,6 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.text.Texts
 
 /**

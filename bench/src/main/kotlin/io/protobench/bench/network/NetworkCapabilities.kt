@@ -1,5 +1,6 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.scenario.NetworkProfile
 import java.io.File
 import java.nio.file.Files
 import java.nio.file.Path

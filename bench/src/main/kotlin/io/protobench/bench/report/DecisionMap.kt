@@ -1,10 +1,10 @@
 package io.protobench.bench.report
 
-import io.protobench.bench.scenario.Mode
-import io.protobench.bench.crossover.Axis
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.scenario.Axis
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision

@@ -1,26 +1,24 @@
 package io.protobench.bench.run
 
-import io.protobench.bench.measure.ConditionRecord
-import io.protobench.bench.measure.ForkStatus
-import io.protobench.bench.measure.RunRecord
-import io.protobench.bench.measure.ResumeRecord
-import io.protobench.bench.measure.RunStatus
-import io.protobench.bench.measure.ScenarioRecord
-import io.protobench.bench.network.NetworkProfile
-import io.protobench.bench.scenario.DurationText
-import io.protobench.bench.scenario.Scenario
-import io.protobench.bench.scenario.Workload
 import io.protobench.bench.database.ExternalDatabase
-import io.protobench.bench.measure.ExternalDatabaseFlags
-import io.protobench.bench.scenario.toFile
-import java.nio.file.Path
-import java.time.Clock
 import io.protobench.bench.design.ForkRunner
 import io.protobench.bench.design.Judge
-import io.protobench.bench.lab.LocalLabSource
-import io.protobench.bench.lab.ServerSettingRejected
-import io.protobench.bench.lab.remoteFlag
+import io.protobench.bench.design.ServerSettingRejected
+import io.protobench.bench.measure.ConditionRecord
+import io.protobench.bench.measure.ExternalDatabaseFlags
+import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.ResumeRecord
+import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.scenario.DurationText
+import io.protobench.bench.scenario.NetworkProfile
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.Workload
+import io.protobench.bench.scenario.toFile
 import io.protobench.bench.text.Texts
+import java.nio.file.Path
+import java.time.Clock
 
 /**
  * The run shell: the run folder and its run.json, the record of where it ran, the [ForkRunner]
@@ -36,15 +34,6 @@ class BenchmarkRunner(
     private val onFinished: (RunStore, RunRecord) -> Unit = { _, _ -> },
     private val hooks: ShutdownHooks = ShutdownHooks.JVM,
 ) {
-    /** The run shell on this machine's lab, the servers' jars and tools found under [projectDir]. */
-    constructor(
-        projectDir: Path,
-        judge: Judge,
-        clock: Clock = Clock.systemUTC(),
-        progress: (String) -> Unit = { System.err.println(it) },
-        onFinished: (RunStore, RunRecord) -> Unit = { _, _ -> },
-    ) : this(LocalLabSource(projectDir), judge, clock, progress, onFinished)
-
     /**
      * Runs [scenario]; with [resumed], continues that interrupted or abandoned run in its own
      * folder: every completed trial is kept, the fork that was cut short stays as it was

@@ -1,14 +1,13 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.design.Lab
 import io.protobench.bench.measure.ExternalDatabaseRecord
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.scenario.Scenario
-import io.protobench.bench.design.Lab
-import io.protobench.bench.lab.LocalLabSource
 
 /**
  * What opens a lab for the [BenchmarkRunner]: everything a run needs from the machine.
- * [LocalLabSource] is this machine (server JVMs, the load driver, links, databases); tests give a fake
+ * The lab package's `LocalLabSource` is this machine (server JVMs, the load driver, links, databases); tests give a fake
  * that starts no process, so the run shell (folders, resume, sealing, refusals) is tested alone.
  */
 interface LabSource {

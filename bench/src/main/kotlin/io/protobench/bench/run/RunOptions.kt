@@ -1,21 +1,20 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.database.ExternalDatabase
 import io.protobench.bench.measure.ConditionRecord
+import io.protobench.bench.measure.ExternalDatabaseFlags
 import io.protobench.bench.measure.ForkStatus
-import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.ResumeRecord
+import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
-import io.protobench.bench.network.NetworkProfile
 import io.protobench.bench.scenario.DurationText
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.Workload
-import io.protobench.bench.database.ExternalDatabase
-import io.protobench.bench.measure.ExternalDatabaseFlags
 import io.protobench.bench.scenario.toFile
 import java.nio.file.Path
 import java.time.Clock
-import io.protobench.bench.lab.Remote
 
 /** How to run, beyond the scenario itself. */
 data class RunOptions(

@@ -1,15 +1,10 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.json.JsonFiles
 import io.protobench.bench.measure.Figure
-
-import com.fasterxml.jackson.databind.ObjectMapper
-import com.fasterxml.jackson.databind.SerializationFeature
-import com.fasterxml.jackson.module.kotlin.jacksonObjectMapper
 import io.protobench.bench.measure.RunRecord
 import java.nio.file.Files
 import java.nio.file.Path
-import java.nio.file.StandardCopyOption
-import java.nio.file.attribute.PosixFilePermissions
 
 /**
  * Reads and writes `run.json`; writes go through a temporary file so a crash never
@@ -24,7 +19,7 @@ class RunStore(val dir: Path) {
     @Synchronized
     fun save(record: RunRecord) {
         if (sealed) return
-        writeAtomically(runJson, mapper.writeValueAsBytes(record))
+        JsonFiles.writeAtomically(runJson, JsonFiles.mapper.writeValueAsBytes(record))
     }
 
     /** Saves [record] as the final word: nothing saved afterwards replaces it. */
@@ -35,8 +30,6 @@ class RunStore(val dir: Path) {
     }
 
     companion object {
-        val mapper: ObjectMapper = io.protobench.contract.Json.newMapper().enable(SerializationFeature.INDENT_OUTPUT)
-
         /** The time part of a results folder's name: "20261122-062349" (UTC). */
         fun stamp(instant: java.time.Instant): String =
             java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneOffset.UTC).format(instant)
@@ -56,24 +49,6 @@ class RunStore(val dir: Path) {
         }
 
         /**
-         * Writes [bytes] to [target] through a temporary file that is flushed to disk
-         * before it replaces the target, so a crash or power loss leaves the old file or
-         * the new one, never half of one. [ownerOnly]: readable by its owner alone (rw-------),
-         * from its first byte, for a file that holds a password.
-         */
-        fun writeAtomically(target: Path, bytes: ByteArray, ownerOnly: Boolean = false) {
-            val temporary = target.resolveSibling(target.fileName.toString() + ".tmp")
-            val permissions: Array<java.nio.file.attribute.FileAttribute<*>> = if (ownerOnly) arrayOf(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))) else emptyArray()
-            if (ownerOnly) Files.deleteIfExists(temporary) // permissions are given only to a file created now
-            val options = setOf(java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE)
-            java.nio.channels.FileChannel.open(temporary, options, *permissions).use { channel ->
-                channel.write(java.nio.ByteBuffer.wrap(bytes))
-                channel.force(true)
-            }
-            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
-        }
-
-        /**
          * Reads a run directory's run.json (or the run.json.gz a published run keeps); the message
          * says what is wrong when it cannot.
          */
@@ -81,7 +56,7 @@ class RunStore(val dir: Path) {
             val file = if (Files.isDirectory(dir)) recordIn(dir) else dir
             if (!Files.isRegularFile(file)) throw IllegalArgumentException("no run.json in $dir: give a results/<run> directory")
             // Read once: a published record is gzipped and up to a few MB.
-            val tree = runCatching { read(file) { mapper.readTree(it) } }.getOrNull()
+            val tree = runCatching { read(file) { JsonFiles.mapper.readTree(it) } }.getOrNull()
             val version = tree?.path("schemaVersion")?.asInt(1) ?: -1
             if (version !in RunRecord.READABLE_SCHEMAS) {
                 throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.READABLE_SCHEMAS.joinToString(" or ")} " +
@@ -89,7 +64,7 @@ class RunStore(val dir: Path) {
             }
             if (version < RunRecord.SCHEMA_VERSION) upgrade(tree!!)
             return try {
-                mapper.treeToValue(tree, RunRecord::class.java)
+                JsonFiles.mapper.treeToValue(tree, RunRecord::class.java)
             } catch (e: com.fasterxml.jackson.core.JacksonException) {
                 throw IllegalArgumentException("$file is not a Proto-Bench run record: ${e.originalMessage}")
             }

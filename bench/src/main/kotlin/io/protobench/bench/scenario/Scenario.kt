@@ -356,10 +356,11 @@ sealed interface Load {
 }
 
 sealed interface LoadLevel {
+    /** How run.json and reports name it: "vus=10" or "rate=1500/s". */
     val label: String
 
     data class Vus(val vus: Int) : LoadLevel {
-        override val label get() = io.protobench.bench.measure.TrialLoad.vus(vus).label
+        override val label get() = vusLabel(vus)
     }
 
     /**
@@ -370,7 +371,31 @@ sealed interface LoadLevel {
      * to make their first calls (`DriverPlans.connectionWarmUp`).
      */
     data class Rate(val perSecond: Int, val maxVus: Int, val startVus: Int = maxVus) : LoadLevel {
-        override val label get() = io.protobench.bench.measure.TrialLoad.rate(perSecond).label
+        override val label get() = rateLabel(perSecond)
+    }
+
+    companion object {
+        const val VUS_PREFIX = "vus="
+        const val RATE_PREFIX = "rate="
+        const val PER_SECOND = "/s"
+
+        /** Virtual users an open-model trial may use to hold its rate, at the least. */
+        const val MIN_RATE_VUS = 50
+
+        fun vusLabel(vus: Int) = "$VUS_PREFIX$vus"
+
+        fun rateLabel(perSecond: Int) = "$RATE_PREFIX$perSecond$PER_SECOND"
+
+        /** The connections the driver may use to hold a fixed rate in a condition of [vus] closed-model users. */
+        fun rateVus(vus: Int) = maxOf(2 * vus, MIN_RATE_VUS)
+
+        /**
+         * The connections a direct cost trial starts (and warms) with: twice the condition's
+         * users. At half the capacity of [vus] users about half of them are busy; twice as many
+         * leave room for a stall. A connection the driver opens during the trial starts cold,
+         * and its first calls are counted as new and left out of the latency.
+         */
+        fun directStartVus(vus: Int) = 2 * vus // never above rateVus(vus)
     }
 }
 

@@ -1,7 +1,7 @@
 package io.protobench.bench.scenario
 
-import io.protobench.bench.network.InvalidProfile
-import io.protobench.bench.network.NetworkProfile
+import io.protobench.bench.scenario.InvalidProfile
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.contract.server.SettableSettings
 import io.protobench.contract.server.SettableSettings.Server
 import java.nio.file.InvalidPathException

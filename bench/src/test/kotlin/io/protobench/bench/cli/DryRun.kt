@@ -16,8 +16,8 @@ import io.protobench.bench.crossover.CrossoverRequest
 import io.protobench.bench.database.ExternalDatabase
 import io.protobench.bench.export.ExportRequest
 import io.protobench.bench.export.ExportValidation
-import io.protobench.bench.lab.Remote
-import io.protobench.bench.network.NetworkProfile
+import io.protobench.bench.run.Remote
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.text.Lang
 

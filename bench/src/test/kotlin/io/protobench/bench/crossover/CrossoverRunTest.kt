@@ -1,13 +1,23 @@
 package io.protobench.bench.crossover
 
-import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.EnglishSentences
 import io.protobench.bench.Fixtures
+import io.protobench.bench.design.Fork
+import io.protobench.bench.design.ForkRunner
+import io.protobench.bench.design.Lab
+import io.protobench.bench.design.LoadRun
+import io.protobench.bench.design.Mix
+import io.protobench.bench.design.Sample
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.process.ChildProcesses
+import io.protobench.bench.run.FakeLabSource
+import io.protobench.bench.run.RunStore
+import io.protobench.bench.run.toRecord
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
@@ -23,16 +33,6 @@ import java.time.Clock
 import java.time.Duration
 import java.time.Instant
 import java.time.ZoneOffset
-import io.protobench.bench.design.Fork
-import io.protobench.bench.design.ForkRunner
-import io.protobench.bench.design.Lab
-import io.protobench.bench.design.LoadRun
-import io.protobench.bench.design.Mix
-import io.protobench.bench.design.Sample
-import io.protobench.bench.lab.ChildProcesses
-import io.protobench.bench.run.FakeLabSource
-import io.protobench.bench.run.RunStore
-import io.protobench.bench.run.toRecord
 
 /**
  * A whole search through the real [ForkRunner], planner and analysis, on a fake lab whose
@@ -195,8 +195,8 @@ class CrossoverRunTest {
         val child = ProcessBuilder("sleep", "60").start()
         try {
             val point = Files.createDirectories(tmp.resolve("results/20260101-000000-crossover/point-1-10kb"))
-            Files.write(point.resolve(io.protobench.bench.lab.ChildProcesses.FILE_NAME), listOf(ownerLine, line(child.toHandle())))
-            val reaped = io.protobench.bench.lab.ChildProcesses.reapStale(tmp.resolve("results"))
+            Files.write(point.resolve(io.protobench.bench.process.ChildProcesses.FILE_NAME), listOf(ownerLine, line(child.toHandle())))
+            val reaped = io.protobench.bench.process.ChildProcesses.reapStale(tmp.resolve("results"))
             assertThat(reaped).containsExactly("killed pid ${child.pid()} left running by point-1-10kb")
             assertThat(child.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue()
         } finally {

@@ -2,6 +2,7 @@ package io.protobench.bench.crossover
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.scenario.Axis
 import io.protobench.bench.verdict.ComparisonInput
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.PairedRatio

@@ -1,47 +1,47 @@
 package io.protobench.bench.design
 
-import io.protobench.bench.measure.RunEnvironment
-import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.Fixtures
-import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkCount
 import io.protobench.bench.measure.ForkRecord
-import io.protobench.bench.measure.ForkTime
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.ForkTime
 import io.protobench.bench.measure.OpenComparison
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.SoakRecord
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.MarkdownReport
+import io.protobench.bench.run.RunStore
+import io.protobench.bench.run.toRecord
 import io.protobench.bench.scenario.Arm
-import io.protobench.bench.scenario.Mode
-import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Soak
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.text.Texts
+import io.protobench.contract.metrics.GcUsage
+import io.protobench.contract.metrics.JvmFacts
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.nio.file.Path
 import java.time.Clock
 import java.time.Duration
 import java.time.Instant
 import java.time.ZoneOffset
-import io.protobench.bench.lab.ServerSettingRejected
-import io.protobench.bench.text.Texts
-import io.protobench.bench.run.toRecord
-import io.protobench.bench.run.RunStore
-import io.protobench.contract.metrics.GcUsage
-import io.protobench.contract.metrics.JvmFacts
-import org.junit.jupiter.api.io.TempDir
-import java.nio.file.Path
 
 /** The fork design without servers: a fake lab with known true costs, a clock that only moves when work is done. */
 class ForkRunnerTest {
@@ -215,9 +215,9 @@ class ForkRunnerTest {
             .runs.map { it.second.offered }.filterIsInstance<LoadLevel.Rate>()
         assertThat(costLoads("topology: direct")).isNotEmpty().allSatisfy {
             assertThat(it.startVus).isEqualTo(20)
-            assertThat(it.maxVus).isEqualTo(ForkRunner.MIN_RATE_VUS)
+            assertThat(it.maxVus).isEqualTo(LoadLevel.MIN_RATE_VUS)
         }
-        assertThat(costLoads("").map { it.startVus }).isNotEmpty().containsOnly(ForkRunner.MIN_RATE_VUS)
+        assertThat(costLoads("").map { it.startVus }).isNotEmpty().containsOnly(LoadLevel.MIN_RATE_VUS)
     }
 
     @Test

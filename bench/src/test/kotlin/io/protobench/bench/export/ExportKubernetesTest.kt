@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory
 import com.fasterxml.jackson.module.kotlin.readValue
-import io.protobench.bench.design.ForkRunner
+import io.protobench.bench.scenario.LoadLevel
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.complex.RecordShape
 import io.protobench.driver.CallTarget
@@ -106,7 +106,7 @@ class ExportKubernetesTest {
         val plans = plans(settings)
         at200.forEach { job ->
             val plan = plans.getValue(job.path("metadata").path("name").asText() + ".json")
-            assertThat(plan.load).isEqualTo(Load.open(900.0, ForkRunner.rateVus(200), ForkRunner.rateVus(200)))
+            assertThat(plan.load).isEqualTo(Load.open(900.0, LoadLevel.rateVus(200), LoadLevel.rateVus(200)))
         }
     }
 

@@ -60,8 +60,9 @@ class MergeDriversTest {
         val pods = 2
         val settings = ExportValidation.check(ExportRequest("quick", pods, tmp.resolve("export").toString(), rate = RATE))
         val planned = DriverJobs.plan(settings).first { it.name == "quick-03-grpc-unary" }
-        // The Job's plan, against this JVM's server, shortened to keep the test short.
-        val plan = planned.plan.copy(baseUrl = "http://127.0.0.1:${server.address.port}", durationMs = 2000, warmUpMs = 500)
+        // The Job's plan, against this JVM's server, shortened to keep the test short; long enough
+        // that the second pod's JVM, started after the first on a busy machine, still overlaps it.
+        val plan = planned.plan.copy(baseUrl = "http://127.0.0.1:${server.address.port}", durationMs = TIMED_SECONDS * 1000L, warmUpMs = 500)
         val planFile = tmp.resolve(planned.planKey).also { Files.writeString(it, KubernetesExport.planJson(plan)) }
         val container = DriverJobs.job(settings, planned).spec.template.spec.containers.single()
         val args = container.args.map { if (it.startsWith(DriverJobs.PLANS_DIR)) planFile.toString() else it }
@@ -75,7 +76,7 @@ class MergeDriversTest {
         val summaries = parts.map { it.summary!! }
 
         // Each pod sent half the rate: every arrival of its timed phase is accounted for.
-        summaries.forEach { assertThat(it.timed.answered + it.timed.dropped).isEqualTo(RATE / pods * 2L) }
+        summaries.forEach { assertThat(it.timed.answered + it.timed.dropped).isEqualTo(RATE / pods * TIMED_SECONDS) }
         assertThat(served.get()).isEqualTo(summaries.sumOf { it.warmUp.answered + it.timed.answered })
 
         val out = tmp.resolve("results/${planned.name}.json")
@@ -89,7 +90,7 @@ class MergeDriversTest {
         assertThat(merged.timed.dropped).isEqualTo(summaries.sumOf { it.timed.dropped })
         assertThat(merged.warmUp.answered).isEqualTo(summaries.sumOf { it.warmUp.answered })
         assertThat(merged.connectionsOpened).isEqualTo(summaries.sumOf { it.connectionsOpened })
-        assertThat(merged.timed.answered + merged.timed.dropped).isEqualTo(RATE * 2L)
+        assertThat(merged.timed.answered + merged.timed.dropped).isEqualTo(RATE * TIMED_SECONDS)
 
         // Latency: what the pods' own logs say, read here with HdrHistogram's reader, within a histogram bucket.
         val fromPodLogs = Tally.histogram().apply { parts.forEach { part -> intervals(part.histogramLog!!).forEach(::add) } }
@@ -127,5 +128,6 @@ class MergeDriversTest {
     private companion object {
         /** Requests/s of both pods together: 200/s each on 2 cores, well below what this server answers. */
         const val RATE = 400
+        const val TIMED_SECONDS = 5L
     }
 }

@@ -1,7 +1,12 @@
 package io.protobench.bench.lab
 
 import com.sun.net.httpserver.HttpServer
-import io.protobench.bench.network.NetworkProfile
+import io.protobench.bench.run.InvalidRemote
+import io.protobench.bench.run.Remote
+import io.protobench.bench.run.RunOptions
+import io.protobench.bench.run.remoteFlag
+import io.protobench.bench.run.remoteOfFlag
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.ScenarioParser
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
@@ -11,7 +16,6 @@ import java.net.InetSocketAddress
 import java.net.ServerSocket
 import java.nio.file.Path
 import java.time.Duration
-import io.protobench.bench.run.RunOptions
 
 /** The `remote` topology's addresses, its pre-run check and what it refuses, without starting a server. */
 class RemoteServersTest {

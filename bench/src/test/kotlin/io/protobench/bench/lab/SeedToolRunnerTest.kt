@@ -1,13 +1,14 @@
 package io.protobench.bench.lab
 
+import io.protobench.bench.design.ToolRun
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.process.ChildProcesses
 import io.protobench.bench.scenario.SeedTool
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.assertj.core.api.Assertions.within
 import org.junit.jupiter.api.Test
 import java.nio.file.Path
-import io.protobench.bench.design.ToolRun
 
 /** Seed 003's tools: their command lines and their printed summaries read back. */
 class SeedToolsTest {

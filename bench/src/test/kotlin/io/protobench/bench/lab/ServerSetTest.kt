@@ -1,5 +1,6 @@
 package io.protobench.bench.lab
 
+import io.protobench.bench.process.ChildProcesses
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir

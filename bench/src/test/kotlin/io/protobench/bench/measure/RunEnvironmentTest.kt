@@ -1,6 +1,6 @@
 package io.protobench.bench.measure
 
-import io.protobench.bench.run.RunStore
+import io.protobench.bench.json.JsonFiles
 import io.protobench.bench.scenario.LoadLevel
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test
 
 /** run.json's environment and a trial's load: typed in the code, the same JSON on disk as before they were. */
 class RunEnvironmentTest {
-    private val mapper = RunStore.mapper
+    private val mapper = JsonFiles.mapper
 
     /** Every key a run writes today, in the order it writes them, with a value of each key's type. */
     private val everyKey = """

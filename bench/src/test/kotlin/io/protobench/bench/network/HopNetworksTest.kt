@@ -1,16 +1,16 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.network.LinkNotApplicable
 import io.protobench.bench.network.LinkSetupFailed
-import io.protobench.bench.network.NetworkProfile
+import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.Variant
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatCode
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.Test
 import java.net.InetSocketAddress
-import io.protobench.bench.lab.ServerSettingRejected
 
 /** Which link each pair's data-server sits behind, and what happens to a profile that does not hold. */
 class HopNetworksTest {

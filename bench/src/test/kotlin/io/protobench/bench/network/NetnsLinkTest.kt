@@ -1,5 +1,6 @@
 package io.protobench.bench.network
 
+import io.protobench.bench.scenario.NetworkProfile
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.assertj.core.data.Offset.offset

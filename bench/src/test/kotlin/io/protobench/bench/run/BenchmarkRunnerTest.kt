@@ -1,5 +1,12 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.design.Fork
+import io.protobench.bench.design.Lab
+import io.protobench.bench.design.ServerSettingRejected
+import io.protobench.bench.lab.LocalLabSource
+import io.protobench.bench.lab.NoSuchJdk
+import io.protobench.bench.lab.RemoteUnreachable
+import io.protobench.bench.lab.ToolchainProblem
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -13,12 +20,6 @@ import java.nio.file.Files
 import java.nio.file.Path
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
-import io.protobench.bench.design.Fork
-import io.protobench.bench.design.Lab
-import io.protobench.bench.lab.NoSuchJdk
-import io.protobench.bench.lab.RemoteUnreachable
-import io.protobench.bench.lab.ServerSettingRejected
-import io.protobench.bench.lab.ToolchainProblem
 
 /** The run shell on fake labs: folders, run.json, resume, refusals, sealing on a signal. No process is started. */
 class BenchmarkRunnerTest {
@@ -105,7 +106,7 @@ class BenchmarkRunnerTest {
     @Test
     fun `the real lab without server jars refuses before a results folder exists, naming the build`() {
         val emptyProject = Files.createDirectories(tmp.resolve("project"))
-        val error = runCatching { BenchmarkRunner(emptyProject, Analysis.judge, progress = {}).run(scenario, options()) }.exceptionOrNull()
+        val error = runCatching { BenchmarkRunner(LocalLabSource(emptyProject), Analysis.judge, progress = {}).run(scenario, options()) }.exceptionOrNull()
 
         assertThat(error).isInstanceOf(ToolchainProblem::class.java)
             .hasMessageContaining("no runnable jar for data-server").hasMessageContaining("mvn -B -DskipTests package")

@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.process
 
 import java.nio.file.Files
 import java.nio.file.Path

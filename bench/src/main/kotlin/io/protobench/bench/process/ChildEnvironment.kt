@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.process
 
 /**
  * The environment every child process (server JVMs, the load driver) gets: an explicit

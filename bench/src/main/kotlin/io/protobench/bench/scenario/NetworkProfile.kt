@@ -1,4 +1,4 @@
-package io.protobench.bench.network
+package io.protobench.bench.scenario
 
 import io.protobench.bench.text.Texts
 

@@ -1,15 +1,11 @@
-package io.protobench.bench.crossover
+package io.protobench.bench.scenario
 
-import io.protobench.bench.scenario.LoadFile
-import io.protobench.bench.scenario.ScenarioFile
-import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.contract.InvalidParameter
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.payload.PayloadSize
 import kotlin.math.ln
 import kotlin.math.roundToLong
 import kotlin.math.sqrt
-import io.protobench.bench.design.ForkRunner
 
 /**
  * What a crossover search moves along. A point on an axis is a whole number: bytes of
@@ -104,6 +100,6 @@ enum class Axis(val id: String) {
         fun parse(text: String): Axis? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
 
         /** The connections (virtual users) the load driver may use to hold a rate on the rate axis: as many as a calibrated rate at [vus] gets. */
-        fun rateVus(vus: Int) = ForkRunner.rateVus(vus)
+        fun rateVus(vus: Int) = LoadLevel.rateVus(vus)
     }
 }
