@@ -145,14 +145,37 @@ class HtmlReportTest {
 
             - item **x**
             > note `c*d*`
+            > second flag
+
             text
         """.trimIndent()))
         assertThat(doc.selectFirst("h1")!!.id()).isEqualTo("title-one")
         assertThat(doc.select("h1 em").text()).isEqualTo("one")
         assertThat(doc.select("td.num").text()).isEqualTo("1")
+        assertThat(doc.select("th.num, td:not(.num), [align]").map { it.text() }).containsExactly("a b") // only the number's cell is right-aligned, by class
         assertThat(doc.select("td").first()!!.select("br")).hasSize(1)
         assertThat(doc.select("ul li strong").text()).isEqualTo("x")
         assertThat(doc.select("blockquote code").text()).isEqualTo("c*d*")
+        assertThat(doc.select("blockquote p").map { it.text() }).containsExactly("note c*d*", "second flag") // one flag a paragraph
         assertThat(doc.select("p").last()!!.text()).isEqualTo("text")
+    }
+
+    @Test
+    fun `raw html other than a line break is shown as text, and nothing is loaded`() {
+        val doc = parse(MarkdownHtml.toHtml("""
+            <b>name</b> with **bold**
+
+            | Setting | Seen |
+            |---|---|
+            | `a=1`<br/>`b=2` | x \| y ![chart](http://example.com/c.png) <img src=x> |
+        """.trimIndent()))
+        assertThat(doc.select("b, img, [src]")).isEmpty()
+        assertThat(doc.selectFirst("p")!!.text()).isEqualTo("<b>name</b> with bold")
+        assertThat(doc.select("p strong").text()).isEqualTo("bold")
+        val cells = doc.select("tbody td")
+        assertThat(cells).hasSize(2)
+        assertThat(cells[0].select("code").map { it.text() }).containsExactly("a=1", "b=2")
+        assertThat(cells[0].select("br")).hasSize(1)
+        assertThat(cells[1].text()).isEqualTo("x | y chart <img src=x>")
     }
 }

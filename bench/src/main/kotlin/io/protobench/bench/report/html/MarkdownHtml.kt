@@ -1,74 +1,123 @@
 package io.protobench.bench.report.html
 
+import org.commonmark.ext.gfm.tables.TableCell
+import org.commonmark.ext.gfm.tables.TablesExtension
+import org.commonmark.node.AbstractVisitor
+import org.commonmark.node.Block
+import org.commonmark.node.BlockQuote
+import org.commonmark.node.Code
+import org.commonmark.node.FencedCodeBlock
+import org.commonmark.node.Heading
+import org.commonmark.node.HtmlInline
+import org.commonmark.node.Image
+import org.commonmark.node.IndentedCodeBlock
+import org.commonmark.node.ListBlock
+import org.commonmark.node.Node
+import org.commonmark.node.Paragraph
+import org.commonmark.node.SoftLineBreak
+import org.commonmark.node.Text
+import org.commonmark.node.ThematicBreak
+import org.commonmark.parser.Parser
+import org.commonmark.parser.PostProcessor
+import org.commonmark.renderer.NodeRenderer
+import org.commonmark.renderer.html.AttributeProvider
+import org.commonmark.renderer.html.HtmlNodeRendererContext
+import org.commonmark.renderer.html.HtmlRenderer
+
 /**
- * The Markdown the reports write, as HTML: headings, paragraphs, lists, pipe tables,
- * block quotes, and inline `**bold**`, `*emphasis*`, `` `code` `` and `<br>` in table cells.
- * The reports' words have one home (the Markdown renderers); this only changes their dress.
- * Everything is escaped first, so a scenario's text cannot inject markup.
+ * The Markdown the reports write (report.md, compare.md) as HTML, read by commonmark-java with
+ * GFM pipe tables. The reports' words have one home (the Markdown renderers); this only changes
+ * their dress. Beyond CommonMark, the page relies on three things:
+ * - every heading has an id, [anchor] of its text, which the report's navigation links to;
+ * - a body cell of a right-aligned column has the class `num`, which the stylesheet right-aligns
+ *   (the stylesheet decides alignment, so no cell keeps an `align` attribute);
+ * - each line of a block quote is a paragraph of its own, since the reports write one flag a line.
+ *
+ * Raw HTML is escaped, not passed: the Markdown carries the scenario's own text (its name,
+ * description, variants' settings and JVM options), which must not inject markup. The one tag
+ * passed is `<br>`, which the variants' table writes between the settings in a cell. HTML blocks
+ * are not parsed at all, so a line that begins with a tag is a paragraph whose Markdown is still
+ * read. An image shows its alt text only: the page loads nothing (see [Html]).
  */
 object MarkdownHtml {
-    fun toHtml(markdown: String): String = buildString {
-        val lines = markdown.lines()
-        var i = 0
-        while (i < lines.size) {
-            val line = lines[i]
-            when {
-                line.isBlank() -> i++
-                line.startsWith("#") -> {
-                    val level = line.takeWhile { it == '#' }.length.coerceIn(1, 6)
-                    val text = line.drop(level).trim()
-                    appendLine("""<h$level id="${anchor(text)}">${inline(text)}</h$level>""")
-                    i++
+    private val extensions = listOf(TablesExtension.create())
+    private val BREAK = Regex("<br\\s*/?>", RegexOption.IGNORE_CASE)
+
+    /** CommonMark's block types but the HTML block. */
+    private val blocks: Set<Class<out Block>> = setOf(
+        Heading::class.java, BlockQuote::class.java, ListBlock::class.java,
+        FencedCodeBlock::class.java, IndentedCodeBlock::class.java, ThematicBreak::class.java,
+    )
+
+    // Both are immutable once built and safe to share between threads.
+    private val parser = Parser.builder().extensions(extensions).enabledBlockTypes(blocks).postProcessor(QuoteLines).build()
+    private val renderer = HtmlRenderer.builder().extensions(extensions).escapeHtml(true).sanitizeUrls(true)
+        .attributeProviderFactory { ReportAttributes }
+        .nodeRendererFactory { ReportNodes(it) }
+        .build()
+
+    fun toHtml(markdown: String): String = renderer.render(parser.parse(markdown))
+
+    /** An id for a heading: the words in lower case joined by dashes, e.g. "size=1kb vus=10" → "size-1kb-vus-10". */
+    fun anchor(text: String): String = text.lowercase().replace(Regex("[^\\p{L}\\p{N}]+"), "-").trim('-')
+
+    /** A heading's id and a table cell's class, as the page's links and stylesheet expect them. */
+    private object ReportAttributes : AttributeProvider {
+        override fun setAttributes(node: Node, tagName: String, attributes: MutableMap<String, String>) {
+            if (node is Heading) attributes["id"] = anchor(plainText(node))
+            if (node is TableCell) {
+                attributes.remove("align")
+                if (!node.isHeader && node.alignment == TableCell.Alignment.RIGHT) attributes["class"] = "num"
+            }
+        }
+    }
+
+    /** The words of [node] without their markup: its text and code spans. */
+    private fun plainText(node: Node): String = buildString {
+        node.accept(object : AbstractVisitor() {
+            override fun visit(text: Text) { append(text.literal) }
+            override fun visit(code: Code) { append(code.literal) }
+        })
+    }
+
+    /** Each paragraph of a block quote split at its line ends, into one paragraph a line. */
+    private object QuoteLines : PostProcessor {
+        override fun process(document: Node): Node = document.also {
+            it.accept(object : AbstractVisitor() {
+                override fun visit(blockQuote: BlockQuote) {
+                    children(blockQuote).filterIsInstance<Paragraph>().forEach(::split)
+                    visitChildren(blockQuote)
                 }
-                line.startsWith("|") -> i = table(lines, i)
-                line.startsWith("- ") -> i = block(lines, i, "- ", "ul") { "<li>${inline(it)}</li>" }
-                line.startsWith("> ") -> i = block(lines, i, "> ", "blockquote") { "<p>${inline(it)}</p>" }
-                else -> {
-                    val paragraph = lines.drop(i).takeWhile { it.isNotBlank() && !startsBlock(it) }
-                    appendLine("<p>${paragraph.joinToString(" ") { inline(it) }}</p>")
-                    i += paragraph.size
+            })
+        }
+
+        private fun split(paragraph: Paragraph) {
+            var current = paragraph
+            for (child in children(paragraph)) {
+                if (child is SoftLineBreak) {
+                    current = Paragraph().also(current::insertAfter)
+                    child.unlink()
+                } else if (current !== paragraph) {
+                    current.appendChild(child) // appending unlinks it from the paragraph before
                 }
             }
         }
     }
 
-    /** An id for a heading: the words in lower case joined by dashes, e.g. "size=1kb vus=10" → "size-1kb-vus-10". */
-    fun anchor(text: String): String = text.lowercase().replace(Regex("[^\\p{L}\\p{N}]+"), "-").trim('-')
+    /** [node]'s children as they are now, so that moving them does not break the walk. */
+    private fun children(node: Node): List<Node> = generateSequence(node.firstChild) { it.next }.toList()
 
-    private fun startsBlock(line: String) = line.startsWith("#") || line.startsWith("|") || line.startsWith("- ") || line.startsWith("> ")
+    /** The nodes drawn otherwise than CommonMark draws them; see [MarkdownHtml] for why. */
+    private class ReportNodes(private val context: HtmlNodeRendererContext) : NodeRenderer {
+        private val html = context.writer
 
-    private fun StringBuilder.block(lines: List<String>, start: Int, prefix: String, tag: String, item: (String) -> String): Int {
-        var i = start
-        appendLine("<$tag>")
-        while (i < lines.size && lines[i].startsWith(prefix)) appendLine(item(lines[i++].removePrefix(prefix)))
-        appendLine("</$tag>")
-        return i
-    }
+        override fun getNodeTypes(): Set<Class<out Node>> = setOf(HtmlInline::class.java, Image::class.java)
 
-    private fun StringBuilder.table(lines: List<String>, start: Int): Int {
-        val rows = lines.drop(start).takeWhile { it.startsWith("|") }
-        val header = cells(rows.first())
-        val alignments = rows.getOrNull(1)?.let(::cells)?.map { it.endsWith(":") }.orEmpty()
-        appendLine("<table><thead><tr>" + header.joinToString("") { "<th>${inline(it)}</th>" } + "</tr></thead><tbody>")
-        for (row in rows.drop(2)) {
-            appendLine("<tr>" + cells(row).mapIndexed { k, c ->
-                if (alignments.getOrElse(k) { false }) """<td class="num">${inline(c)}</td>""" else "<td>${inline(c)}</td>"
-            }.joinToString("") + "</tr>")
+        override fun render(node: Node) {
+            when (node) {
+                is HtmlInline -> if (BREAK.matches(node.literal)) html.raw("<br>") else html.text(node.literal)
+                is Image -> children(node).forEach(context::render)
+            }
         }
-        appendLine("</tbody></table>")
-        return start + rows.size
-    }
-
-    private fun cells(row: String) = row.trim().removePrefix("|").removeSuffix("|").split("|").map { it.trim() }
-
-    /** Inline markup after escaping: code spans first, so their content is left as written. */
-    fun inline(text: String): String {
-        val parts = Html.escape(text).split("`")
-        return parts.mapIndexed { k, part ->
-            if (k % 2 == 1 && k < parts.size - 1) "<code>$part</code>"
-            else (if (k % 2 == 1) "`" else "") + part.replace(Regex("\\*\\*(.+?)\\*\\*"), "<strong>$1</strong>")
-                .replace(Regex("(?<![\\w*])\\*(?!\\s)(.+?)(?<!\\s)\\*(?![\\w*])"), "<em>$1</em>")
-                .replace("&lt;br&gt;", "<br>")
-        }.joinToString("")
     }
 }
