@@ -18,16 +18,10 @@ import java.util.concurrent.locks.LockSupport
  * delay, as wrk2 and HdrHistogram define it). Closed model: each user calls again when
  * its answer is in, latency from the send. [stop] ends it early (a soak's mix).
  */
-class LoadRun(private val plan: Plan, private val threadSwitches: () -> Long? = { OwnThreads.contextSwitches() }) {
+class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextSwitches? = { OwnThreads.contextSwitches() }) {
     @Volatile private var stopped = false
     private val inFlight = AtomicLong()
     private val sequence = AtomicLong()
-    /** The latest an arrival was sent after it was due, ns. */
-    private val maxLateNs = AtomicLong()
-    /** Arrivals sent more than [LATE_NS] after they were due. */
-    private val lateArrivals = AtomicLong()
-    /** How late each arrival of the timed phase was sent, µs: written by the pacer alone, read once it is done. */
-    private val sendDelay = Tally.histogram()
     @Volatile private var abandoned = false
 
     fun stop() {
@@ -62,68 +56,72 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> Long? = 
         }
 
         val arrivalsDone = CountDownLatch(1)
-        if (plan.load.open) calls.loop.execute(Pacer(calls.loop, start, timedStart, end, ::fire, arrivalsDone))
+        val pacer = if (plan.load.open) Pacer(start, plan.load.rate!!, end, timedStart) else null
+        if (pacer != null) calls.loop.execute(openArrivals(calls.loop, pacer, ::fire, arrivalsDone))
         else calls.loop.execute { startUsers(plan.load.users!!, end, ::fire) }
 
         val total = Tally.histogram()
         var cpuAtTimedStart: Long? = null
-        var switchesAtTimedStart: Long? = null
-        var switches: Long? = null
+        var switchesAtTimedStart: ContextSwitches? = null
+        var switches: ContextSwitches? = null
         IntervalLog(plan.histogramLog?.let { Path.of(it) }, total).use { log ->
             log.tickUntil(start, timedStart, timed) { stopped }
             cpuAtTimedStart = processCpuNanos()
             switchesAtTimedStart = threadSwitches()
             log.tickUntil(timedStart, end, timed) { stopped }
-            if (plan.load.open) arrivalsDone.await()
+            if (pacer != null) arrivalsDone.await()
             drain(log, timed)
             // Read while the event loop still lives: its counts leave /proc with its thread when [calls] closes.
             switches = switchesAtTimedStart?.let { from -> threadSwitches()?.let { it - from } }
         }
         val cpuMs = cpuAtTimedStart?.let { from -> processCpuNanos()?.let { (it - from) / 1e6 } }
         val timedMs = TimeUnit.NANOSECONDS.toMillis((minOf(System.nanoTime(), end) - timedStart).coerceAtLeast(0))
-        return Summary(
-            warmUp.counts(), timed.counts(), timedMs, Latency.of(total), timed.latencyByPlace(), calls.connectionsOpened,
-            (warmUp.reasons().asSequence() + timed.reasons().asSequence()).groupingBy { it.key }.fold(0L) { sum, e -> sum + e.value },
-            plan.histogramLog, maxLateNs.get() / 1e6, cpuMs,
-            timed.latencyBySteps(warmUp), timed.firstMessage(), lateArrivals.get(),
-            if (plan.load.open) Latency.of(sendDelay) else null, switches,
-            // The warm-up's sample of a reason, where it has one, came first.
-            timed.samples() + warmUp.samples(),
-        )
+        val cost = TimedCost(timedMs, cpuMs, switches)
+        return summary(warmUp, timed, total, cost, calls.connectionsOpened, pacer?.lateness)
     }
+
+    /** What the timed phase took: its length as scheduled, ms, and this process's CPU, ms, and context switches over it. */
+    private class TimedCost(val timedMs: Long, val cpuMs: Double?, val switches: ContextSwitches?)
 
     /**
-     * Open model: each arrival at its due time, as a timer of the event loop that sends it
-     * (epoll's timers have microsecond resolution). Arrivals already due when it runs (after
-     * a pause) are sent at once; their latency still counts from when they were due, and
-     * how late they left goes into [sendDelay] (the timed phase's) and [lateArrivals].
+     * The run's summary from its phases' tallies and the timed latency [total] the interval
+     * log added up; [lateness] is the open model's (null: a closed load has no due times).
      */
-    private inner class Pacer(
-        private val loop: ScheduledExecutorService, private val start: Long, private val timedStart: Long, private val end: Long,
-        private val fire: (Long, (() -> Unit)?) -> Unit, private val done: CountDownLatch,
-    ) : Runnable {
-        private val spacing = 1e9 / plan.load.rate!!
-        private var next = 0L
+    private fun summary(warmUp: Tally, timed: Tally, total: Histogram, cost: TimedCost, connectionsOpened: Long, lateness: SendLateness?) = Summary(
+        warmUp = warmUp.counts(),
+        timed = timed.counts(),
+        timedMs = cost.timedMs,
+        latency = Latency.of(total),
+        byPlace = timed.latencyByPlace(),
+        connectionsOpened = connectionsOpened,
+        failures = (warmUp.reasons().asSequence() + timed.reasons().asSequence()).groupingBy { it.key }.fold(0L) { sum, e -> sum + e.value },
+        histogramLog = plan.histogramLog,
+        maxLateMs = (lateness?.maxLateNs ?: 0L) / 1e6,
+        cpuMs = cost.cpuMs,
+        bySteps = timed.latencyBySteps(warmUp),
+        firstMessage = timed.firstMessage(),
+        lateArrivals = lateness?.lateArrivals ?: 0L,
+        sendDelay = lateness?.let { Latency.of(it.sendDelay) },
+        contextSwitches = cost.switches?.total,
+        // The warm-up's sample of a reason, where it has one, came first.
+        failureSamples = timed.samples() + warmUp.samples(),
+        voluntaryContextSwitches = cost.switches?.voluntary,
+        nonvoluntaryContextSwitches = cost.switches?.nonvoluntary,
+    )
 
-        override fun run() {
-            val now = System.nanoTime()
-            while (!stopped) {
-                val due = start + (next * spacing).toLong()
-                if (due >= end) break
-                if (due > now) {
-                    loop.schedule(this, due - now, TimeUnit.NANOSECONDS)
-                    return
-                }
-                val late = now - due
-                maxLateNs.accumulateAndGet(late, ::maxOf)
-                if (late > LATE_NS) lateArrivals.incrementAndGet()
-                if (due >= timedStart) sendDelay.recordValue(late / 1000)
-                fire(due, null)
-                next++
-            }
-            done.countDown()
-        }
-    }
+    /**
+     * Open model: [pacer]'s arrivals sent from [loop], as timers of the event loop that sends
+     * them (epoll's timers have microsecond resolution), by the real clock, until the schedule
+     * ends or [stop].
+     */
+    private fun openArrivals(loop: ScheduledExecutorService, pacer: Pacer, fire: (Long, (() -> Unit)?) -> Unit, done: CountDownLatch) =
+        OpenArrivals(
+            pacer, System::nanoTime,
+            schedule = { next, waitNs -> loop.schedule(next, waitNs, TimeUnit.NANOSECONDS) },
+            stopped = { stopped },
+            send = { dueNs -> fire(dueNs, null) },
+            done = done::countDown,
+        )
 
     /** Closed model: [users] loops, each calling again from the event loop when its answer is in. */
     private fun startUsers(users: Int, end: Long, fire: (Long, (() -> Unit)?) -> Unit) {
@@ -155,9 +153,6 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> Long? = 
         /** How long calls still out at the end may take before they count as unanswered. */
         val DRAIN: java.time.Duration = java.time.Duration.ofSeconds(10)
         private const val POLL_MS = 5L
-
-        /** An arrival sent later than this after it was due counts as late: the driver, not the servers, delayed it. */
-        val LATE_NS = TimeUnit.MILLISECONDS.toNanos(Summary.LATE_MS)
     }
 }
 

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonInclude
 import org.HdrHistogram.Histogram
 
 /**
- * What one run of a [Plan] did, for the runner to read as it is (no string paths). The
+ * What one run of a [Plan] did, for the runner to read as it is (no string paths). Build it
+ * with named arguments: it has many fields of the same types, most with defaults. The
  * timed phase's [timed] counts, its [latency] measured from each arrival's intended start,
  * and the same split by the call's place among its connection's calls ([byPlace]: `new`
  * for a connection's first [Connections.COLD_CALLS] calls, `warm` after).
@@ -46,6 +47,13 @@ data class Summary(
     val contextSwitches: Long? = null,
     /** For each reason in [failures] that came with an answer, the start of the first such answer's body ([AnswerCheck.sample]). */
     val failureSamples: Map<String, String> = emptyMap(),
+    /**
+     * The voluntary part of [contextSwitches] (a thread slept: the event loop waiting for an
+     * arrival or an answer). Last, with the next, so older summaries read and write as before.
+     */
+    val voluntaryContextSwitches: Long? = null,
+    /** The rest of [contextSwitches]: the scheduler took a thread's core while it had work. */
+    val nonvoluntaryContextSwitches: Long? = null,
 ) {
     /** This driver's CPU per answered call of the timed phase, µs. */
     @get:JsonIgnore

@@ -65,24 +65,27 @@ class LoadRunTest {
     }
 
     @Test
-    fun `the summary's context switches are those of the timed phase alone`() {
+    fun `the summary's context switches are those of the timed phase alone, both kinds and apart`() {
         var reads = 0
-        // Counts as /proc would give them: 1,000 when the timed phase starts, 1,250 when its calls are in.
-        val counter = { reads++; 1_000L + 250 * (reads - 1) }
+        // Counts as /proc would give them: 1,000 + 40 when the timed phase starts, 1,200 + 90 when its calls are in.
+        val counter = { reads++; ContextSwitches(voluntary = 1_000L + 200 * (reads - 1), nonvoluntary = 40L + 50 * (reads - 1)) }
         val plan = Plan(baseUrl, listOf(target), Load.open(100.0, 2, 4), durationMs = 300, warmUpMs = 200)
         val summary = LoadRun(plan, counter).execute()
         assertThat(reads).isEqualTo(2)
         assertThat(summary.contextSwitches).isEqualTo(250)
+        assertThat(summary.voluntaryContextSwitches).isEqualTo(200)
+        assertThat(summary.nonvoluntaryContextSwitches).isEqualTo(50)
         assertThat(summary.timed.answered).isEqualTo(30)
     }
 
     @Test
-    fun `a thread's context switches are read from its status, both kinds, every thread summed`(@TempDir tasks: Path) {
+    fun `a thread's context switches are read from its status, each kind, every thread summed`(@TempDir tasks: Path) {
         listOf(10L to 1L, 100L to 5L).forEachIndexed { i, (voluntary, forced) ->
             Files.createDirectories(tasks.resolve("${7 + i}"))
             Files.writeString(tasks.resolve("${7 + i}/status"), "Name:\tt\nvoluntary_ctxt_switches:\t$voluntary\nnonvoluntary_ctxt_switches:\t$forced\n")
         }
-        assertThat(OwnThreads.contextSwitches(tasks)).isEqualTo(116)
+        assertThat(OwnThreads.contextSwitches(tasks)).isEqualTo(ContextSwitches(voluntary = 110, nonvoluntary = 6))
+        assertThat(OwnThreads.contextSwitches(tasks)?.total).isEqualTo(116)
         assertThat(OwnThreads.contextSwitches(tasks.resolve("absent"))).isNull()
     }
 

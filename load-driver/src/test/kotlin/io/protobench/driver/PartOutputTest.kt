@@ -7,7 +7,11 @@ import org.junit.jupiter.api.Test
 /** A part's output as a pod's log carries it: written, then read back from text with other lines around it. */
 class PartOutputTest {
     private val plan = Plan("http://gateway:8080", listOf(CallTarget("/api/data/grpc?size=1kb", "payloadSize", 1024)), Load.closed(4), 1000)
-    private val summary = Summary(Counts(10, 0, 0), Counts(100, 1, 2), 1000, null, emptyMap(), 2, mapOf("status 503, expected 200" to 1L))
+    private val summary = Summary(
+        warmUp = Counts(10, 0, 0), timed = Counts(100, 1, 2), timedMs = 1000, latency = null, byPlace = emptyMap(),
+        connectionsOpened = 2, failures = mapOf("status 503, expected 200" to 1L),
+        contextSwitches = 300, voluntaryContextSwitches = 280, nonvoluntaryContextSwitches = 20,
+    )
     private val log = "#[Histogram log format version 1.3]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n" +
         "1795936645.736,1.000,0.002,HISTFAAAAB942pNpmSzMwMDAzAABMJoRSjPZf4AwjjMyAQBEZANJ\n"
 
