@@ -1,5 +1,6 @@
 package io.protobench.driver
 
+import org.junit.jupiter.api.Tag
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.Test
@@ -86,7 +87,7 @@ class PartTest {
         assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--job-part", "four"), pod::get) }.hasMessageContaining("is not a whole number")
     }
 
-    @Test
+    @Test @Tag("process")
     fun `the driver refuses a bad part with exit 2 and a message, before any call`(@TempDir dir: Path) {
         val plan = dir.resolve("plan.json").also { Files.writeString(it, json.writeValueAsString(closed)) }
         fun run(vararg args: String): Pair<Int, String> {

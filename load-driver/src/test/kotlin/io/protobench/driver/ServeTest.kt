@@ -1,11 +1,13 @@
 package io.protobench.driver
 
+import org.junit.jupiter.api.Tag
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
 import java.util.concurrent.TimeUnit
 
 /** The driver as the runner starts it: `serve`, commands on stdin, answers on stdout. */
+@Tag("process")
 class ServeTest {
     private val process: Process = ProcessBuilder(
         ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"), "io.protobench.driver.MainKt", "serve",

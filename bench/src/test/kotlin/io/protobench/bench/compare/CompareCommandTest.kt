@@ -2,18 +2,18 @@ package io.protobench.bench.compare
 
 import com.github.ajalt.clikt.core.subcommands
 import com.github.ajalt.clikt.testing.test
-import io.protobench.bench.Fixtures
-import io.protobench.bench.Fixtures.NULL_HOP
 import io.protobench.bench.cli.CompareCommand
 import io.protobench.bench.cli.Protobench
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.run.RunStore
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
 import java.nio.file.Path
-import io.protobench.bench.run.RunStore
 
 /** `protobench compare` on run folders: exit codes, compare.md, messages without stack traces. */
 class CompareCommandTest {

@@ -1,12 +1,12 @@
 package io.protobench.bench.compare
 
-import io.protobench.bench.Fixtures
-import io.protobench.bench.Fixtures.NULL_HOP
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
 import io.protobench.bench.verdict.WelchRatio
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within

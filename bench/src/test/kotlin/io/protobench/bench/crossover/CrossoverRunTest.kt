@@ -1,7 +1,5 @@
 package io.protobench.bench.crossover
 
-import io.protobench.bench.EnglishSentences
-import io.protobench.bench.Fixtures
 import io.protobench.bench.design.Fork
 import io.protobench.bench.design.ForkRunner
 import io.protobench.bench.design.Lab
@@ -15,7 +13,6 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.process.ChildProcesses
-import io.protobench.bench.run.FakeLabSource
 import io.protobench.bench.run.RunStore
 import io.protobench.bench.run.toRecord
 import io.protobench.bench.scenario.Arm
@@ -23,8 +20,14 @@ import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Target
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.EnglishSentences
+import io.protobench.bench.testkit.FakeLabSource
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.PROCESS
+import io.protobench.bench.testkit.StepClock
 import io.protobench.contract.payload.PayloadSize
 import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
@@ -42,26 +45,20 @@ class CrossoverRunTest {
     @TempDir
     lateinit var tmp: Path
 
-    private class TestClock(var now: Instant = Instant.parse("2026-01-01T00:00:00Z")) : Clock() {
-        override fun getZone() = ZoneOffset.UTC
-        override fun withZone(zone: java.time.ZoneId?) = this
-        override fun instant() = now
-    }
-
     /**
      * Each protocol's true hop cost (µs per request) at a payload size; each fork scales every
      * arm by the same luck, each trial adds its own noise. [paths] records what was asked.
      */
-    private class SizeLab(val clock: TestClock, val hop: (String, Long) -> Double, val trialNoise: Double = 0.01) : Lab {
+    private class SizeLab(val clock: StepClock, val hop: (String, Long) -> Double, val trialNoise: Double = 0.01) : Lab {
         private val random = java.util.Random(11)
         val paths = mutableSetOf<String>()
 
         override fun startFork(index: Int, variant: Variant?): Fork {
-            clock.now = clock.now.plusSeconds(12)
+            clock.advance(Duration.ofSeconds(12))
             val luck = 1 + 0.04 * random.nextGaussian()
             return object : Fork {
                 override fun measure(run: LoadRun): Sample {
-                    clock.now = clock.now.plus(run.duration)
+                    clock.advance(run.duration)
                     paths += run.cell.condition.target.gatewayPath(run.cell.arm)
                     val bytes = PayloadSize.parse((run.cell.condition.target as Target.Size).size).bytes.toLong()
                     val arm = run.cell.arm
@@ -73,7 +70,7 @@ class CrossoverRunTest {
 
                 override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
                     override fun window(length: Duration): SoakWindow {
-                        clock.now = clock.now.plus(length)
+                        clock.advance(length)
                         return SoakWindow(1000.0, 500.0)
                     }
                     override fun close() = Unit
@@ -93,7 +90,7 @@ class CrossoverRunTest {
     private val flipAt150 = { protocol: String, bytes: Long -> if (protocol == "gRPC/Unary") 20 + bytes / 1024.0 else 95 + 0.5 * bytes / 1024.0 }
 
     /** Runs every point with the real fork runner on [lab]; [before] is called as a point starts. */
-    private fun points(clock: TestClock, lab: SizeLab, folders: MutableList<String> = mutableListOf(), before: (Int) -> Unit = {}) = PointRunner { n, scenario, folder ->
+    private fun points(clock: StepClock, lab: SizeLab, folders: MutableList<String> = mutableListOf(), before: (Int) -> Unit = {}) = PointRunner { n, scenario, folder ->
         before(n)
         folders += folder
         val start = RunRecord(runId = folder, scenario = scenario.toRecord(), options = emptyMap(),
@@ -109,7 +106,7 @@ class CrossoverRunTest {
 
     @Test
     fun `a search through the fork runner brackets the flip and writes a record that renders again`() {
-        val clock = TestClock()
+        val clock = StepClock()
         val lab = SizeLab(clock, flipAt150)
         val folders = mutableListOf<String>()
         val store = CrossoverStore(tmp)
@@ -141,7 +138,7 @@ class CrossoverRunTest {
 
     @Test
     fun `points run through the run shell each get a run folder with run_json and a report`() {
-        val clock = TestClock()
+        val clock = StepClock()
         val root = tmp.resolve("search")
         val points = BenchmarkPoints(FakeLabSource(SizeLab(clock, flipAt150)), root, seed = 5, given = mapOf("test" to "crossover"), progress = {}, clock = clock)
         val record = CrossoverRun(plan(steps = 3), CrossoverStore(Files.createDirectories(root)), points, seed = 5, clock = clock).run()
@@ -158,7 +155,7 @@ class CrossoverRunTest {
 
     @Test
     fun `a point left undecided gets its minimum forks, more only while they could decide it, and counts as undecided`() {
-        val clock = TestClock()
+        val clock = StepClock()
         // 2% apart with 15% noise per trial: no number of forks up to 6 decides it, so the
         // planner adds forks only while its estimate says they could (never beyond 6).
         val lab = SizeLab(clock, { p, _ -> if (p == "gRPC/Unary") 100.0 else 102.0 }, trialNoise = 0.15)
@@ -174,7 +171,7 @@ class CrossoverRunTest {
 
     @Test
     fun `a point whose run fails ends the search as failed, keeping every point measured`() {
-        val clock = TestClock()
+        val clock = StepClock()
         val run = CrossoverRun(plan(), CrossoverStore(tmp), points(clock, SizeLab(clock, flipAt150)) { n ->
             if (n == 3) throw java.io.IOException("disk full")
         }, seed = 5, clock = clock)
@@ -187,7 +184,7 @@ class CrossoverRunTest {
         assertThat(Files.readString(tmp.resolve("crossover.md"))).contains("The search did not finish at point 3 (143kb): IOException: disk full.")
     }
 
-    @Test
+    @Test @Tag(PROCESS)
     fun `children a dead search left in a point's folder are reaped by the next run`() {
         fun line(p: ProcessHandle) = "${p.pid()} ${p.info().startInstant().get().toEpochMilli()}"
         val owner = ProcessBuilder("true").start().also { it.waitFor() }.toHandle()
@@ -206,7 +203,7 @@ class CrossoverRunTest {
 
     @Test
     fun `a signal during a point seals the record as interrupted at that point, and nothing later overwrites it`() {
-        val clock = TestClock()
+        val clock = StepClock()
         lateinit var run: CrossoverRun
         val interruptedRun = PointRunner { n, scenario, folder ->
             val r = points(clock, SizeLab(clock, flipAt150)).run(n, scenario, folder)
@@ -229,7 +226,7 @@ class CrossoverRunTest {
 
     @Test
     fun `a Korean search writes crossover_md and each point's report in Korean, none with a sentence of the English catalogue`() {
-        val clock = TestClock()
+        val clock = StepClock()
         val root = Files.createDirectories(tmp.resolve("search"))
         val points = BenchmarkPoints(FakeLabSource(SizeLab(clock, flipAt150)), root, seed = 5, given = emptyMap(), progress = {}, clock = clock, texts = korean)
         val record = CrossoverRun(plan(steps = 2), CrossoverStore(root, korean), points, seed = 5, clock = clock).run()
@@ -254,7 +251,7 @@ class CrossoverRunTest {
 
     @Test
     fun `an undecided, a failed and an interrupted search read back in Korean from their English records`() {
-        val clock = TestClock()
+        val clock = StepClock()
         val undecided = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("u"))),
             points(clock, SizeLab(clock, { p, _ -> if (p == "gRPC/Unary") 100.0 else 102.0 }, trialNoise = 0.15)), seed = 5, clock = clock).run()
         val failed = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("f"))), points(clock, SizeLab(clock, flipAt150)) { n ->

@@ -1,7 +1,9 @@
 package io.protobench.bench.database
 
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
@@ -44,7 +46,7 @@ class ClusterFilesTest {
         )
     }
 
-    @Test
+    @Test @Tag(PROCESS)
     fun `the postmaster is the live process postmaster pid names, started when it says`() {
         val files = ClusterDir(tmp)
         Files.createDirectories(files.data)

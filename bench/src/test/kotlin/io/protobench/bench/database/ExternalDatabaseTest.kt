@@ -1,11 +1,13 @@
 package io.protobench.bench.database
 
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.BeforeAll
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestInstance
 import java.nio.file.Files
@@ -20,6 +22,7 @@ import java.sql.DriverManager
  * somebody else's tables, a user who may not create the schema, and the table emptied at the end.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag(PROCESS)
 class ExternalDatabaseTest {
     private var cluster: RunningCluster? = null
     private val tmp: Path = Files.createTempDirectory("protobench-external-db-")

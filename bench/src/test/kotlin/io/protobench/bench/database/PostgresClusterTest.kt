@@ -7,28 +7,30 @@ import io.protobench.bench.cli.DatabaseStartCommand
 import io.protobench.bench.cli.DatabaseStatusCommand
 import io.protobench.bench.cli.DatabaseStopCommand
 import io.protobench.bench.cli.Protobench
+import io.protobench.bench.lab.DataServerClient
+import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.net.InetAddress
 import java.net.InetSocketAddress
 import java.net.ServerSocket
+import java.net.Socket
 import java.net.URI
 import java.net.http.HttpClient
 import java.net.http.HttpRequest
 import java.net.http.HttpResponse
-import java.net.Socket
 import java.nio.file.Files
 import java.nio.file.Path
 import java.nio.file.attribute.PosixFilePermissions
 import java.sql.DriverManager
 import java.util.concurrent.TimeUnit
-import io.protobench.bench.lab.DataServerClient
-import io.protobench.bench.lab.Toolchain
 
 /**
  * Real throw-away clusters made with the installed PostgreSQL (skipped where it is not
@@ -36,6 +38,7 @@ import io.protobench.bench.lab.Toolchain
  * their owner dies, and driven through `protobench db`. Under root (here and in CI) the
  * server runs as an unprivileged account, so the folder is opened to other users.
  */
+@Tag(PROCESS)
 class PostgresClusterTest {
     @TempDir lateinit var tmp: Path
 

@@ -1,6 +1,5 @@
 package io.protobench.bench.design
 
-import io.protobench.bench.Fixtures
 import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkCount
@@ -31,6 +30,8 @@ import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Soak
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.StepClock
 import io.protobench.bench.text.Texts
 import io.protobench.contract.metrics.GcUsage
 import io.protobench.contract.metrics.JvmFacts
@@ -45,19 +46,12 @@ import java.time.ZoneOffset
 
 /** The fork design without servers: a fake lab with known true costs, a clock that only moves when work is done. */
 class ForkRunnerTest {
-    private class FakeClock(var now: Instant = Instant.parse("2026-01-01T00:00:00Z")) : Clock() {
-        override fun getZone() = ZoneOffset.UTC
-        override fun withZone(zone: java.time.ZoneId?) = this
-        override fun instant() = now
-        fun advance(d: Duration) { now = now.plus(d) }
-    }
-
     /**
      * Every arm has a true CPU cost per request (µs) and capacity follows from it. Each
      * fork multiplies every arm by the same random "JVM luck", each trial adds its own noise.
      */
     private class FakeLab(
-        val clock: FakeClock,
+        val clock: StepClock,
         val cost: Map<String, Double>,
         val forkNoise: Double = 0.04,
         val trialNoise: Double = 0.02,
@@ -187,7 +181,7 @@ class ForkRunnerTest {
     @Test
     fun `every fork soaks, probes each protocol, then measures every arm once at half the slowest capacity`() {
         val s = scenario()
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val saves = mutableListOf<RunRecord>()
         val r = run(s, lab, saves)
 
@@ -211,7 +205,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a direct run's cost trials start only the condition's users, so each connection makes many calls, and through the gateway k6 starts its whole pool`() {
-        fun costLoads(extra: String) = FakeLab(FakeClock(), clearCosts).also { run(scenario(extra), it) }
+        fun costLoads(extra: String) = FakeLab(StepClock(), clearCosts).also { run(scenario(extra), it) }
             .runs.map { it.second.offered }.filterIsInstance<LoadLevel.Rate>()
         assertThat(costLoads("topology: direct")).isNotEmpty().allSatisfy {
             assertThat(it.startVus).isEqualTo(20)
@@ -222,7 +216,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a direct run measures no null hop, and its hop CPU is the data-server's whole CPU per request`() {
-        val r = run(scenario("topology: direct"), FakeLab(FakeClock(), clearCosts))
+        val r = run(scenario("topology: direct"), FakeLab(StepClock(), clearCosts))
         assertThat(r.scenario.topology).isEqualTo(Topology.DIRECT)
         assertThat(r.trials.map { it.arm }).doesNotContain(Arm.NullHop.LABEL)
         val cost = Analysis.of(r).single().values.getValue(TrialKind.COST)
@@ -236,7 +230,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a trial keeps the data-server's own counters its sample carried, collector and GC figures with them, through run json`(@TempDir dir: Path) {
-        val r = run(scenario("topology: direct"), FakeLab(FakeClock(), clearCosts))
+        val r = run(scenario("topology: direct"), FakeLab(StepClock(), clearCosts))
 
         assertThat(r.trials).isNotEmpty().allSatisfy { assertThat(it.dataServer).isEqualTo(dataServerUsage) }
         RunStore(dir).save(r)
@@ -245,7 +239,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a fixed-rate trial runs long enough to hold the minimum requests, a probe runs the duration`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("minRequests: 10000"), lab)
 
         val rate = r.calibrations.single().ratePerSecond
@@ -256,7 +250,7 @@ class ForkRunnerTest {
         assertThat(r.scenario.minRequests).isEqualTo(10_000)
         assertThat(MarkdownReport.render(r)).contains("too low to hold 10000 requests")
 
-        val plain = FakeLab(FakeClock(), clearCosts)
+        val plain = FakeLab(StepClock(), clearCosts)
         run(scenario("minRequests: 0"), plain)
         assertThat(plain.runs.map { it.second.duration }.distinct()).containsExactly(Duration.ofSeconds(5))
     }
@@ -271,7 +265,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a clear difference is decided within the minimum forks, so no fork is added`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario(forks = 3, maxForks = 8), lab)
         assertThat(r.forks).hasSize(3)
         val hopCpu = Analysis.of(r).single().family(TrialKind.COST)!!.decisions.single { it.figure == Figure.HOP_CPU_US.key }
@@ -286,7 +280,7 @@ class ForkRunnerTest {
         val paired = scenario("probes: first-fork", forks = 3, maxForks = 3, sizes = "1kb, 1mb").copy(variants = listOf(zeroCopy, copyFrom))
         for (s in listOf(plain, paired)) {
             val said = mutableListOf<String>()
-            val lab = FakeLab(FakeClock(), clearCosts)
+            val lab = FakeLab(StepClock(), clearCosts)
             val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
             val lines = said.filter { "min left" in it }
             // After forks 1 and 2, none after the last: the minimum is reached.
@@ -304,7 +298,7 @@ class ForkRunnerTest {
     @Test
     fun `an undecided comparison gets forks up to the maximum and is named with the forks it would take`() {
         val nearlyEqual = mapOf("HTTP/JSON" to 200.0, "gRPC/Unary" to 196.0, Arm.NullHop.LABEL to 0.0)
-        val lab = FakeLab(FakeClock(), nearlyEqual, forkNoise = 0.0, trialNoise = 0.15)
+        val lab = FakeLab(StepClock(), nearlyEqual, forkNoise = 0.0, trialNoise = 0.15)
         val r = run(scenario(forks = 3, maxForks = 5), lab)
         assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSizeBetween(3, 5)
         assertThat(r.planning!!.open).isNotEmpty.allSatisfy {
@@ -339,7 +333,7 @@ class ForkRunnerTest {
 
     @Test
     fun `the budget stops the planner before a fork that would not fit`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("budget: 2m", forks = 3, maxForks = 3), lab)
         assertThat(r.forks.size).isLessThan(3)
         assertThat(r.planning!!.stoppedBecause).contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
@@ -355,7 +349,7 @@ class ForkRunnerTest {
         val (small, large) = s.conditions.map { it.label }
         assertThat(Planner(s).firstFork().map { it.label }).containsExactly(small)
 
-        val r = run(s, FakeLab(FakeClock(), clearCosts))
+        val r = run(s, FakeLab(StepClock(), clearCosts))
         assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSize(3).allSatisfy { assertThat(it.conditions).containsExactly(small) }
         assertThat(r.planning!!.stoppedBecause).contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
         assertThat(r.planning!!.belowMinimum).containsExactly(ForkCount(large, 0))
@@ -419,7 +413,7 @@ class ForkRunnerTest {
         // With 600 s left two conditions reach the minimum (424 s), all three would take 624 s.
         val resumed = start(s).copy(forks = listOf(ForkRecord(1, listOf(first, second, third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:05:12Z")))
         val said = mutableListOf<String>()
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(resumed)
 
         val leftOut = said.filter { "leaves out" in it }
@@ -431,7 +425,7 @@ class ForkRunnerTest {
         // A condition the budget never let in was named before the run began, not again here.
         val never = mutableListOf<String>()
         val twoSizes = scenario("budget: 5m", sizes = "1kb, 1mb")
-        val fresh = FakeLab(FakeClock(), clearCosts)
+        val fresh = FakeLab(StepClock(), clearCosts)
         val r = ForkRunner(twoSizes, fresh, Analysis.judge, fresh.clock, {}, progress = { never += it }).run(start(twoSizes))
         assertThat(r.planning!!.belowMinimum).isNotEmpty()
         assertThat(never).noneMatch { "leaves out" in it }
@@ -518,7 +512,7 @@ class ForkRunnerTest {
             soak: {window: 3s, min: 6s, max: 30s}
             seedTools: {10: 100}
         """.trimIndent(), "fake.yaml")
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(s, lab)
 
         // Only the condition whose virtual users have a request count; each tool once per fork, after its capacity trials.
@@ -541,7 +535,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a server that dies fails its trial and its fork, and a fresh fork replaces it`() {
-        val lab = FakeLab(FakeClock(), clearCosts, dieInForkAtTrial = 2 to 3)
+        val lab = FakeLab(StepClock(), clearCosts, dieInForkAtTrial = 2 to 3)
         val r = run(scenario(), lab)
         val failed = r.forks.single { it.status == ForkStatus.FAILED }
         assertThat(failed.index).isEqualTo(2)
@@ -553,7 +547,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a soak that never settles stops at its cap and says so`() {
-        val lab = FakeLab(FakeClock(), clearCosts, soakWindowsToSettle = 1000)
+        val lab = FakeLab(StepClock(), clearCosts, soakWindowsToSettle = 1000)
         val r = run(scenario(), lab)
         assertThat(r.forks).allSatisfy {
             assertThat(it.soak!!.settled).isFalse()
@@ -563,7 +557,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a warm-up whose compilers never go quiet stops at its cap, says so, and its trial is still measured`() {
-        val lab = FakeLab(FakeClock(), clearCosts, compilingForever = true)
+        val lab = FakeLab(StepClock(), clearCosts, compilingForever = true)
         val r = run(scenario(), lab)
         val fork = r.forks.first()
         assertThat(fork.warmIns).isNotEmpty.allSatisfy {
@@ -577,7 +571,7 @@ class ForkRunnerTest {
 
     @Test
     fun `in cost mode every arm warms up alone at the trials' rate right before its own cost trial`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("noiseControl: true"), lab)
         val rate = r.calibrations.single().let { LoadLevel.Rate(it.ratePerSecond, it.maxVus).label }
         for (fork in r.forks) {
@@ -607,7 +601,7 @@ class ForkRunnerTest {
 
     @Test
     fun `every warm-up starts from both servers' heaps collected, the soak and later rounds do not collect`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("rounds: 2"), lab)
         for (fork in r.forks) {
             val log = lab.events.getValue(fork.index)
@@ -625,7 +619,7 @@ class ForkRunnerTest {
 
     @Test
     fun `capacity mode warms each arm up at its own virtual users before its trial`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("mode: capacity"), lab)
         for (fork in r.forks) {
             val log = lab.events.getValue(fork.index)
@@ -637,7 +631,7 @@ class ForkRunnerTest {
 
     @Test
     fun `stop ends the run at once, closing the fork in progress and starting no other`() {
-        val clock = FakeClock()
+        val clock = StepClock()
         val lab = FakeLab(clock, clearCosts)
         val s = scenario()
         lateinit var runner: ForkRunner
@@ -650,7 +644,7 @@ class ForkRunnerTest {
 
     @Test
     fun `with probes in the first fork only, later forks measure cost alone at the same rate`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("probes: first-fork"), lab)
         assertThat(r.forks.first().trials.count { it.kind == TrialKind.CAPACITY }).isEqualTo(2)
         assertThat(r.forks.drop(1)).allSatisfy { fork -> assertThat(fork.trials).allSatisfy { assertThat(it.kind).isEqualTo(TrialKind.COST) } }
@@ -659,7 +653,7 @@ class ForkRunnerTest {
 
     @Test
     fun `rounds measure every arm once per round, each round in its own order, warming an arm up only before its first`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("rounds: 3\nprobes: first-fork"), lab)
         val rate = r.calibrations.single().let { LoadLevel.Rate(it.ratePerSecond, it.maxVus).label }
         val orders = mutableSetOf<List<String>>()
@@ -692,7 +686,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a rate the scenario fixes replaces the calibration, and the probe still gives its share of capacity`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("costRates: {1kb: 777}\nprobes: first-fork"), lab)
         val calibration = r.calibrations.single()
         assertThat(calibration.declared).isTrue()
@@ -706,9 +700,9 @@ class ForkRunnerTest {
 
     @Test
     fun `a fixed rate above the share a calibration would take, but below the ceiling, is measured as fixed, and the report says so`() {
-        val capacity = run(scenario("costRates: {1kb: 777}\nprobes: first-fork"), FakeLab(FakeClock(), clearCosts)).calibrations.single().capacityRps
+        val capacity = run(scenario("costRates: {1kb: 777}\nprobes: first-fork"), FakeLab(StepClock(), clearCosts)).calibrations.single().capacityRps
         val nearCeiling = (capacity * 0.6).toInt() // the same seed probes the same capacity
-        val r = run(scenario("costRates: {1kb: $nearCeiling}\nprobes: first-fork"), FakeLab(FakeClock(), clearCosts))
+        val r = run(scenario("costRates: {1kb: $nearCeiling}\nprobes: first-fork"), FakeLab(StepClock(), clearCosts))
         assertThat(r.calibrations.single().ratePerSecond).isEqualTo(nearCeiling)
         assertThat(r.calibrations.single().scenarioRate).isNull()
         assertThat(MarkdownReport.render(r)).contains("above the 50% a calibrated rate would take")
@@ -716,7 +710,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a fixed rate this machine would saturate is halved until it is below the ceiling, for every fork, and said`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val said = mutableListOf<String>()
         val s = scenario("costRates: {1kb: 100000}\nprobes: first-fork")
         val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
@@ -741,7 +735,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a slowest probe that would cut the fixed rate is probed once more, and a disturbance alone does not cut it`() {
-        val lab = FakeLab(FakeClock(), clearCosts, firstProbeFactor = mapOf("HTTP/JSON" to 0.2))
+        val lab = FakeLab(StepClock(), clearCosts, firstProbeFactor = mapOf("HTTP/JSON" to 0.2))
         val said = mutableListOf<String>()
         val s = scenario("costRates: {1kb: 777}\nprobes: first-fork")
         val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(start(s))
@@ -775,18 +769,18 @@ class ForkRunnerTest {
         assertThat(SoakPolicy.vusAcross(2, 80.0)).isEqualTo(SoakPolicy.MAX_VUS_ACROSS)
         assertThat(SoakPolicy.vusAcross(150, 40.0)).isEqualTo(150) // a soak that asks more than the cap keeps its own
 
-        val lab = FakeLab(FakeClock(), clearCosts, roundTripMs = 40.8)
+        val lab = FakeLab(StepClock(), clearCosts, roundTripMs = 40.8)
         val r = run(scenario(), lab)
         val fork1 = lab.events.getValue(1)
         assertThat(fork1.first()).startsWith("mix vus=84 ")
         assertThat(fork1.drop(1).filter { it.startsWith("mix") }).isNotEmpty().allSatisfy { assertThat(it).doesNotStartWith("mix vus=84") }
         assertThat(r.forks.map { it.soak?.vus }).containsOnly(84)
-        assertThat(run(scenario(), FakeLab(FakeClock(), clearCosts)).forks.map { it.soak?.vus }).containsOnly(Soak.DEFAULT_VUS)
+        assertThat(run(scenario(), FakeLab(StepClock(), clearCosts)).forks.map { it.soak?.vus }).containsOnly(Soak.DEFAULT_VUS)
     }
 
     @Test
     fun `each fork records where its time went, part by part, and the report sums it in the header and per fork`() {
-        val lab = FakeLab(FakeClock(), clearCosts)
+        val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("noiseControl: true"), lab)
         for (fork in r.forks) {
             val time = fork.time!!
@@ -813,7 +807,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a record from before fork times were kept has no time line`() {
-        val r = run(scenario(), FakeLab(FakeClock(), clearCosts))
+        val r = run(scenario(), FakeLab(StepClock(), clearCosts))
         val old = r.copy(forks = r.forks.map { it.copy(time = null) })
         assertThat(MarkdownReport.render(old)).doesNotContain("- Time:").doesNotContain(Texts.EN("forks.time.intro"))
     }
@@ -821,12 +815,12 @@ class ForkRunnerTest {
     @Test
     fun `across a link the soak ends when the JIT is quiet, however the link moves throughput`() {
         // Throughput keeps climbing for 20 windows: on loopback the soak waits for it, across a link it does not.
-        val loopback = run(scenario(), FakeLab(FakeClock(), clearCosts, soakWindowsToSettle = 20)).forks.first().soak!!
-        val acrossLink = run(scenario(), FakeLab(FakeClock(), clearCosts, soakWindowsToSettle = 20, roundTripMs = 40.8)).forks.first().soak!!
+        val loopback = run(scenario(), FakeLab(StepClock(), clearCosts, soakWindowsToSettle = 20)).forks.first().soak!!
+        val acrossLink = run(scenario(), FakeLab(StepClock(), clearCosts, soakWindowsToSettle = 20, roundTripMs = 40.8)).forks.first().soak!!
         assertThat(loopback.settled).isFalse() // the soak's cap came first
         assertThat(acrossLink.settled).isTrue()
         assertThat(acrossLink.windows.size).isLessThan(loopback.windows.size)
-        val compiling = run(scenario(), FakeLab(FakeClock(), clearCosts, roundTripMs = 40.8, compilingForever = true)).forks.first().soak!!
+        val compiling = run(scenario(), FakeLab(StepClock(), clearCosts, roundTripMs = 40.8, compilingForever = true)).forks.first().soak!!
         assertThat(compiling.settled).isFalse()
     }
 
@@ -841,7 +835,7 @@ class ForkRunnerTest {
     @Test
     fun `a run taken up again keeps its forks and trials and measures only the forks still missing`() {
         val s = scenario()
-        val clock = FakeClock()
+        val clock = StepClock()
         val first = FakeLab(clock, clearCosts)
         lateinit var runner: ForkRunner
         runner = ForkRunner(s, first, Analysis.judge, clock, {}, progress = { if ("[trial 9]" in it) runner.stop() })
@@ -872,7 +866,7 @@ class ForkRunnerTest {
     @Test
     fun `every fork starts a pair per variant, the first variant first in fork 1, and trials pair across variants by fork`() {
         val s = scenario().copy(variants = listOf(zeroCopy, copyFrom))
-        val lab = FakeLab(FakeClock(), clearCosts, variantEffect = mapOf("copyFrom" to mapOf("gRPC/Unary" to 2.0)))
+        val lab = FakeLab(StepClock(), clearCosts, variantEffect = mapOf("copyFrom" to mapOf("gRPC/Unary" to 2.0)))
         val r = run(s, lab)
 
         assertThat(lab.pairs.filter { it.first == 1 }.map { it.second }).containsExactly("zero-copy", "copyFrom")
@@ -915,7 +909,7 @@ class ForkRunnerTest {
         val region = Variant("region", network = "region")
         val wan = Variant("wan", network = "wan")
         // wan's link makes every protocol four times as slow: region's rate would be twice wan's capacity.
-        val lab = FakeLab(FakeClock(), clearCosts, variantEffect = mapOf("wan" to clearCosts.mapValues { 20.0 }))
+        val lab = FakeLab(StepClock(), clearCosts, variantEffect = mapOf("wan" to clearCosts.mapValues { 20.0 }))
         val r = run(scenario("probes: first-fork").copy(variants = listOf(region, wan)), lab)
 
         assertThat(r.calibrations.map { it.variant }).containsExactly("region", "wan")
@@ -936,7 +930,7 @@ class ForkRunnerTest {
 
     @Test
     fun `a variant writing to an external database is compared with H2 on latency only, as its database's CPU is not counted`() {
-        val r = run(scenario().copy(variants = listOf(Variant("h2", database = "h2"), Variant("pg", database = "postgresql"))), FakeLab(FakeClock(), clearCosts))
+        val r = run(scenario().copy(variants = listOf(Variant("h2", database = "h2"), Variant("pg", database = "postgresql"))), FakeLab(StepClock(), clearCosts))
         fun variantFigures(record: io.protobench.bench.measure.RunRecord) =
             Analysis.of(record).single().family(TrialKind.COST)!!.variantDecisions.map { it.figure }.distinct()
         // A throw-away cluster's processes are counted: H2 and PostgreSQL compare on CPU.
@@ -956,7 +950,7 @@ class ForkRunnerTest {
     @Test
     fun `a variant whose setting did not take effect is rejected once and the run goes on with the others`() {
         val s = scenario().copy(variants = listOf(zeroCopy, copyFrom))
-        val lab = FakeLab(FakeClock(), clearCosts, reported = { v -> if (v.name == "copyFrom") mapOf("protobench.data.grpc-payload-mode" to "shared") else v.dataServer })
+        val lab = FakeLab(StepClock(), clearCosts, reported = { v -> if (v.name == "copyFrom") mapOf("protobench.data.grpc-payload-mode" to "shared") else v.dataServer })
         val r = run(s, lab)
 
         val rejected = r.forks.filter { it.status == ForkStatus.REJECTED }
@@ -970,12 +964,12 @@ class ForkRunnerTest {
     @Test
     fun `a variant whose JVM refuses its options fails with the JVM's words, and when every variant is refused the run stops`() {
         val s = scenario().copy(variants = listOf(zeroCopy, copyFrom.copy(jvmOptions = listOf("-XX:+UseZGCX"))))
-        val lab = FakeLab(FakeClock(), clearCosts, refused = mapOf("copyFrom" to "Unrecognized VM option 'UseZGCX'"))
+        val lab = FakeLab(StepClock(), clearCosts, refused = mapOf("copyFrom" to "Unrecognized VM option 'UseZGCX'"))
         val r = run(s, lab)
         assertThat(r.forks.single { it.status == ForkStatus.REJECTED }.failure).contains("UseZGCX")
         assertThat(r.forks.count { it.status == ForkStatus.COMPLETE }).isEqualTo(3)
 
-        val all = FakeLab(FakeClock(), clearCosts, refused = mapOf("zero-copy" to "no", "copyFrom" to "no"))
+        val all = FakeLab(StepClock(), clearCosts, refused = mapOf("zero-copy" to "no", "copyFrom" to "no"))
         val none = run(s, all)
         assertThat(none.planning!!.stoppedBecause).contains("every variant was rejected")
         assertThat(all.pairs).hasSize(2)

@@ -1,7 +1,5 @@
 package io.protobench.bench.design
 
-import io.protobench.bench.Fixtures
-import io.protobench.bench.Fixtures.NULL_HOP
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
@@ -10,12 +8,14 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
-import io.protobench.bench.run.StepClock
-import io.protobench.bench.run.SyntheticFork
 import io.protobench.bench.run.toRecord
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
+import io.protobench.bench.testkit.StepClock
+import io.protobench.bench.testkit.SyntheticFork
 import io.protobench.bench.verdict.Verdicts
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test

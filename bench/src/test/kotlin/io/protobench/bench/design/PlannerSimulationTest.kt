@@ -1,20 +1,20 @@
 package io.protobench.bench.design
 
-import io.protobench.bench.measure.RunEnvironment
-import io.protobench.bench.Fixtures
-import io.protobench.bench.SLOW
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
-import io.protobench.bench.run.StepClock
-import io.protobench.bench.run.SyntheticFork
 import io.protobench.bench.run.toRecord
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.SLOW
+import io.protobench.bench.testkit.StepClock
+import io.protobench.bench.testkit.SyntheticFork
 import io.protobench.bench.verdict.Outcome
 import org.apache.commons.statistics.distribution.BetaDistribution
 import org.assertj.core.api.Assertions.assertThat

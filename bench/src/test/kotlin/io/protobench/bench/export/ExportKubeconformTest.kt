@@ -1,7 +1,9 @@
 package io.protobench.bench.export
 
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.BeforeAll
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.api.io.TempDir
@@ -15,6 +17,7 @@ import java.nio.file.Path
  * means something.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag(PROCESS)
 class ExportKubeconformTest {
     @TempDir
     lateinit var tmp: Path

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer
 import io.protobench.bench.cli.MergeCommand
 import io.protobench.bench.cli.Protobench
 import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.testkit.PROCESS
 import io.protobench.driver.Latency
 import io.protobench.driver.Part
 import io.protobench.driver.PartOutput
@@ -16,6 +17,7 @@ import org.HdrHistogram.HistogramLogReader
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within
 import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.net.InetSocketAddress
@@ -33,6 +35,7 @@ import java.util.concurrent.atomic.AtomicLong
  * gateway does; their output (stdout and stderr together, as `kubectl logs` gives them) merged
  * by `protobench merge`. Needs `load-driver/target/load-driver-*-exec.jar` (the build's package phase).
  */
+@Tag(PROCESS)
 class MergeDriversTest {
     @TempDir
     lateinit var tmp: Path

@@ -1,13 +1,16 @@
 package io.protobench.bench.lab
 
 import io.protobench.bench.process.ChildProcesses
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.net.InetSocketAddress
 import java.nio.file.Path
 import java.util.concurrent.TimeUnit
 
+@Tag(PROCESS)
 class ServerSetTest {
     @TempDir
     lateinit var dir: Path

@@ -1,13 +1,16 @@
 package io.protobench.bench.network
 
 import io.protobench.bench.scenario.NetworkProfile
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.assertj.core.data.Offset.offset
 import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 
 /** The lab's own link: built, shaped and removed by `ip`/`tc` (a recording shell), and once on this machine's kernel where it allows. */
+@Tag(PROCESS)
 class NetnsLinkTest {
     @Test
     fun `a link is a namespace, a veth pair with a slash-30 and both ends up, and closing removes both`() {

@@ -12,6 +12,10 @@ import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.testkit.FakeLabSource
+import io.protobench.bench.testkit.HeldHooks
+import io.protobench.bench.testkit.StepClock
+import io.protobench.bench.testkit.SyntheticLab
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.Test

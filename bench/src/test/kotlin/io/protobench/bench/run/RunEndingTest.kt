@@ -1,7 +1,7 @@
 package io.protobench.bench.run
 
-import io.protobench.bench.Fixtures
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.testkit.Fixtures
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir

@@ -1,16 +1,19 @@
 package io.protobench.bench.serve
 
+import io.protobench.bench.lab.ServedControl
+import io.protobench.bench.lab.ServedRestartFailed
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import java.net.InetAddress
 import java.net.InetSocketAddress
 import java.net.Socket
 import java.time.Duration
-import io.protobench.bench.lab.ServedControl
-import io.protobench.bench.lab.ServedRestartFailed
 
+@Tag(PROCESS)
 class ControlEndpointTest {
     private val launched = mutableListOf<Process>()
     private val endpoints = mutableListOf<ControlEndpoint>()

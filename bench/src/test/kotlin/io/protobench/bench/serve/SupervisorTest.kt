@@ -1,13 +1,16 @@
 package io.protobench.bench.serve
 
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.TimeUnit
 
+@Tag(PROCESS)
 class SupervisorTest {
     private val launched = mutableListOf<Process>()
 

@@ -1,5 +1,6 @@
 package io.protobench.contract.process
 
+import org.junit.jupiter.api.Tag
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import java.time.Duration
@@ -7,6 +8,7 @@ import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 
+@Tag("process")
 class ParentWatchTest {
     private val period = Duration.ofMillis(5)
 

@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.scenario
 
 import io.protobench.bench.json.JsonFiles
 import io.protobench.bench.scenario.Database

@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.testkit
 
 import java.nio.file.Files
 import java.nio.file.Path

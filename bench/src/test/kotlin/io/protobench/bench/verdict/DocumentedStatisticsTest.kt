@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.verdict
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.report.Analysis

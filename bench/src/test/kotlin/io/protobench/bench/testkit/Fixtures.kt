@@ -1,17 +1,17 @@
-package io.protobench.bench
+package io.protobench.bench.testkit
 
-import io.protobench.bench.measure.RunEnvironment
-import io.protobench.bench.measure.TrialLoad
+import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.measure.ConditionRecord
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.TrialRecord
-import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.DataTransfer
 import io.protobench.contract.window.LatencyStats

@@ -1,7 +1,5 @@
-package io.protobench.bench
+package io.protobench.bench.report
 
-import io.protobench.bench.Fixtures.NULL_HOP
-import io.protobench.bench.Fixtures.cost
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.OpenComparison
@@ -17,7 +15,11 @@ import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.Numbers
 import io.protobench.bench.report.SeedClaims
 import io.protobench.bench.report.SelectionGuide
+import io.protobench.bench.run.RunStore
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
+import io.protobench.bench.testkit.Fixtures.cost
 import io.protobench.bench.verdict.Outcome
 import io.protobench.bench.verdict.Power
 import io.protobench.bench.verdict.Verdicts
@@ -25,7 +27,6 @@ import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Path
-import io.protobench.bench.run.RunStore
 
 /** Analysis and reports from fixed run records: hop isolation, the three outcomes, the guide, the seeds, problems. */
 class ReportTest {

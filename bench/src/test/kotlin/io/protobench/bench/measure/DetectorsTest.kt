@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.measure
 
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag

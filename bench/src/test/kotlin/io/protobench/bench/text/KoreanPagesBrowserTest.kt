@@ -1,10 +1,14 @@
-package io.protobench.bench
+package io.protobench.bench.text
 
 import io.protobench.bench.compare.CompareHtml
 import io.protobench.bench.compare.CompareResult
 import io.protobench.bench.compare.RunComparison
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.testkit.EnglishSentences
+import io.protobench.bench.testkit.HeadlessChromium
+import io.protobench.bench.testkit.PROCESS
+import io.protobench.bench.testkit.SLOW
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
 import org.assertj.core.api.Assertions.assertThat
@@ -25,6 +29,7 @@ import javax.imageio.ImageIO
  * `./protobench test` installs chromium and fonts-noto-cjk where it can.
  */
 @Tag(SLOW)
+@Tag(PROCESS)
 class KoreanPagesBrowserTest {
     private val chromium = HeadlessChromium.find()
     private val korean = Texts.of(Lang.KO)

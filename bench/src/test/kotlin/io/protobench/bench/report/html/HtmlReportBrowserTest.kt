@@ -1,12 +1,16 @@
-package io.protobench.bench
+package io.protobench.bench.report.html
 
-import io.protobench.bench.Fixtures.NULL_HOP
-import io.protobench.bench.Fixtures.cost
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.ReportWriter
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
+import io.protobench.bench.testkit.Fixtures.cost
+import io.protobench.bench.testkit.HeadlessChromium
+import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.awt.image.BufferedImage
@@ -16,6 +20,7 @@ import javax.imageio.ImageIO
 import kotlin.math.abs
 
 /** report.html opened in headless Chromium: it draws, and the browser blocks nothing on it. */
+@Tag(PROCESS)
 class HtmlReportBrowserTest {
     private val chromium = HeadlessChromium.find()
 

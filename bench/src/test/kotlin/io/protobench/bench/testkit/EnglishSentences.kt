@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.testkit
 
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts

@@ -1,11 +1,12 @@
-package io.protobench.bench
+package io.protobench.bench.report
 
-import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.Rounding
+import io.protobench.bench.testkit.Fixtures
 import io.protobench.bench.verdict.Outcome
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within

@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.run
 
 import io.protobench.bench.database.PostgresBinaries
 import io.protobench.bench.design.ServerSettingRejected
@@ -28,6 +28,8 @@ import io.protobench.bench.run.RunStore
 import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.PROCESS
+import io.protobench.bench.testkit.SLOW
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Tag
@@ -45,6 +47,7 @@ import kotlin.math.floor
  * path in `./protobench test`; those tagged [SLOW] run with `--all` (and in CI). What the run
  * shell does without servers (resume, refusals, sealing) is tested on fake labs in BenchmarkRunnerTest.
  */
+@Tag(PROCESS)
 class BenchEndToEndTest {
     /** Surefire runs in bench/; the project root holds the server modules and tools/. */
     private val projectDir: Path = Path.of("").toAbsolutePath().parent

@@ -1,5 +1,6 @@
-package io.protobench.bench
+package io.protobench.bench.measure
 
+import io.protobench.bench.lab.CpuPlacement
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import org.assertj.core.api.Assertions.assertThat
@@ -8,7 +9,6 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
 import java.nio.file.Path
-import io.protobench.bench.lab.CpuPlacement
 
 /** Saturation detection and CPU placement on fixed data: a fake /proc, fixed core counts. */
 class SaturationTest {

@@ -1,12 +1,13 @@
-package io.protobench.bench
+package io.protobench.bench.report
 
-import io.protobench.bench.Fixtures.NULL_HOP
-import io.protobench.bench.Fixtures.cost
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.Call
 import io.protobench.bench.report.DecisionMap
 import io.protobench.bench.report.MarkdownReport
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
+import io.protobench.bench.testkit.Fixtures.cost
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 

@@ -1,7 +1,5 @@
-package io.protobench.bench
+package io.protobench.bench.report.html
 
-import io.protobench.bench.Fixtures.NULL_HOP
-import io.protobench.bench.Fixtures.cost
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
@@ -9,6 +7,9 @@ import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.report.html.Html
 import io.protobench.bench.report.html.HtmlReport
 import io.protobench.bench.report.html.MarkdownHtml
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
+import io.protobench.bench.testkit.Fixtures.cost
 import org.assertj.core.api.Assertions.assertThat
 import org.jsoup.Jsoup
 import org.jsoup.nodes.Document

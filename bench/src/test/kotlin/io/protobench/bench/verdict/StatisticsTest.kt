@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.verdict
 
 import io.protobench.bench.stats.Estimate
 import org.assertj.core.api.Assertions.assertThat

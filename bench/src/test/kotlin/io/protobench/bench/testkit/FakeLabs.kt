@@ -1,15 +1,26 @@
-package io.protobench.bench.run
+package io.protobench.bench.testkit
 
-import io.protobench.bench.measure.RunEnvironment
-import io.protobench.bench.Fixtures
+import io.protobench.bench.design.Fork
+import io.protobench.bench.design.Lab
+import io.protobench.bench.design.LoadRun
+import io.protobench.bench.design.Mix
+import io.protobench.bench.design.Sample
 import io.protobench.bench.measure.ExternalDatabaseRecord
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.SoakWindow
+import io.protobench.bench.run.LabSource
+import io.protobench.bench.run.OpenLab
+import io.protobench.bench.run.PreparedLab
+import io.protobench.bench.run.RunOptions
+import io.protobench.bench.run.RunStore
+import io.protobench.bench.run.ShutdownHooks
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.Fixtures
 import io.protobench.contract.metrics.HeapCollected
 import io.protobench.contract.metrics.HeapsCollected
 import java.time.Clock
@@ -17,11 +28,6 @@ import java.time.Duration
 import java.time.Instant
 import java.time.ZoneOffset
 import java.util.concurrent.atomic.AtomicInteger
-import io.protobench.bench.design.Fork
-import io.protobench.bench.design.Lab
-import io.protobench.bench.design.LoadRun
-import io.protobench.bench.design.Mix
-import io.protobench.bench.design.Sample
 
 /** A clock that moves only when the fake lab does work. */
 internal class StepClock(@Volatile var now: Instant = Instant.parse("2026-01-01T00:00:00Z")) : Clock() {

@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.json.JsonFiles

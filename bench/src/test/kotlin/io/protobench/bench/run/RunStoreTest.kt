@@ -1,14 +1,15 @@
-package io.protobench.bench
+package io.protobench.bench.run
 
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.run.RunStore
+import io.protobench.bench.testkit.Fixtures
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Path
 import kotlin.concurrent.thread
-import io.protobench.bench.run.RunStore
 
 class RunStoreTest {
     private fun record(status: RunStatus, failure: String? = null) = RunRecord(

@@ -1,6 +1,5 @@
-package io.protobench.bench
+package io.protobench.bench.report
 
-import io.protobench.bench.Fixtures.NULL_HOP
 import io.protobench.bench.compare.Agreement
 import io.protobench.bench.compare.Scope
 import io.protobench.bench.compare.VerdictAgreement
@@ -10,6 +9,8 @@ import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
 import io.protobench.bench.verdict.Outcome
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.data.Offset

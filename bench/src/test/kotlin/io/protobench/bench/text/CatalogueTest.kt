@@ -1,7 +1,5 @@
-package io.protobench.bench
+package io.protobench.bench.text
 
-import io.protobench.bench.Fixtures.NULL_HOP
-import io.protobench.bench.Fixtures.cost
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunStatus
@@ -10,6 +8,10 @@ import io.protobench.bench.report.ClaimOutcome
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.html.HtmlReport
 import io.protobench.bench.scenario.ScenarioCatalog
+import io.protobench.bench.testkit.EnglishSentences
+import io.protobench.bench.testkit.Fixtures
+import io.protobench.bench.testkit.Fixtures.NULL_HOP
+import io.protobench.bench.testkit.Fixtures.cost
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
 import org.assertj.core.api.Assertions.assertThat

@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.text
 
 import io.protobench.bench.compare.CompareConsole
 import io.protobench.bench.compare.CompareMarkdown
@@ -17,6 +17,7 @@ import io.protobench.bench.run.RunStore
 import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioList
+import io.protobench.bench.testkit.EnglishSentences
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
 import org.assertj.core.api.Assertions.assertThat

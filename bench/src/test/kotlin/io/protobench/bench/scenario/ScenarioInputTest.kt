@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.scenario
 
 import com.github.ajalt.clikt.core.subcommands
 import com.github.ajalt.clikt.testing.test
@@ -7,6 +7,7 @@ import io.protobench.bench.cli.Protobench
 import io.protobench.bench.cli.ReportCommand
 import io.protobench.bench.cli.RunCommand
 import io.protobench.bench.cli.ServeCommand
+import io.protobench.bench.design.Lab
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.LoadFile
 import io.protobench.bench.scenario.MembersFile
@@ -26,7 +27,6 @@ import java.nio.file.Files
 import java.nio.file.Path
 import java.nio.file.attribute.PosixFilePermissions
 import kotlin.reflect.full.primaryConstructor
-import io.protobench.bench.design.Lab
 
 /** Every class of bad input: reported whole, with field, value and what is accepted, and exit 2 from the CLI. */
 class ScenarioInputTest {

@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.architecture
 
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test

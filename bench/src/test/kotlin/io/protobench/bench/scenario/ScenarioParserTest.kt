@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.scenario
 
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Load
@@ -7,8 +7,8 @@ import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.Topology
-import io.protobench.bench.scenario.toFile
 import io.protobench.bench.scenario.Workload
+import io.protobench.bench.scenario.toFile
 import io.protobench.contract.Protocol
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType

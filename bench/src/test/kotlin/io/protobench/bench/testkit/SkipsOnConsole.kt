@@ -1,4 +1,4 @@
-package io.protobench.bench
+package io.protobench.bench.testkit
 
 import org.junit.jupiter.api.extension.ExtensionContext
 import org.junit.jupiter.api.extension.TestWatcher

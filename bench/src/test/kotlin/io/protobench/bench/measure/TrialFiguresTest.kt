@@ -1,11 +1,16 @@
-package io.protobench.bench
+package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.ObjectMapper
+import io.protobench.bench.lab.DriverPlans
+import io.protobench.bench.lab.MemberBodies
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.TrialFigures
+import io.protobench.bench.scenario.LoadLevel
+import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.testkit.Fixtures
 import io.protobench.contract.metrics.GcUsage
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.DataTransfer
@@ -14,17 +19,6 @@ import io.protobench.contract.window.Processes
 import io.protobench.contract.window.ServerMetrics
 import io.protobench.contract.window.TimelineReport
 import io.protobench.contract.window.WindowReport
-import java.time.Instant
-import org.junit.jupiter.api.io.TempDir
-import io.protobench.bench.scenario.LoadLevel
-import io.protobench.bench.scenario.ScenarioParser
-import org.assertj.core.api.Assertions.assertThat
-import org.assertj.core.api.Assertions.within
-import org.junit.jupiter.api.Test
-import java.nio.file.Path
-import java.time.Duration
-import io.protobench.bench.lab.DriverPlans
-import io.protobench.bench.lab.MemberBodies
 import io.protobench.driver.CallTarget
 import io.protobench.driver.Counts
 import io.protobench.driver.GrpcCalls
@@ -32,6 +26,13 @@ import io.protobench.driver.Latency
 import io.protobench.driver.Load
 import io.protobench.driver.Plan
 import io.protobench.driver.Summary as DriverSummary
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.within
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.nio.file.Path
+import java.time.Duration
+import java.time.Instant
 
 class TrialFiguresTest {
     private val json = ObjectMapper()
