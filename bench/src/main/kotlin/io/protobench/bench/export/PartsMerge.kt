@@ -180,10 +180,16 @@ object PartsMerge {
             // The send delay's percentiles are per driver too (only its maximum and late count add up).
             sendDelay = null,
             cpuMs = parts.map { it.cpuMs }.takeIf { cpu -> cpu.all { it != null } }?.sumOf { it!! },
-            contextSwitches = parts.map { it.contextSwitches }.takeIf { counts -> counts.all { it != null } }?.sumOf { it!! },
+            contextSwitches = totalOf(parts) { it.contextSwitches },
+            voluntaryContextSwitches = totalOf(parts) { it.voluntaryContextSwitches },
+            nonvoluntaryContextSwitches = totalOf(parts) { it.nonvoluntaryContextSwitches },
             failureSamples = parts.flatMap { it.failureSamples.toList() }.distinctBy { it.first }.toMap(),
         )
     }
+
+    /** The sum over the parts of a count every part has; null when one lacks it (a part of an older driver). */
+    private fun totalOf(parts: List<Summary>, count: (Summary) -> Long?): Long? =
+        parts.map(count).takeIf { counts -> counts.all { it != null } }?.sumOf { it!! }
 
     private fun added(a: Counts, b: Counts) = Counts(a.correct + b.correct, a.wrong + b.wrong, a.dropped + b.dropped)
 

@@ -65,6 +65,18 @@ class MergeTest {
         try { PartsMerge.merge(inputs(*parts), "merged.hlog"); emptyList() } catch (e: InvalidMerge) { e.problems }
 
     @Test
+    fun `the driver's context switches add up by kind, and a part without the split leaves it out`() {
+        fun switching(index: Int, voluntary: Long?, nonvoluntary: Long?) = part(index, 2, listOf(1000, 1000)).let {
+            it.copy(summary = it.summary!!.copy(contextSwitches = (voluntary ?: 7) + (nonvoluntary ?: 0),
+                voluntaryContextSwitches = voluntary, nonvoluntaryContextSwitches = nonvoluntary))
+        }
+        val merged = PartsMerge.merge(inputs(switching(0, 30, 4), switching(1, 50, 6)), "merged.hlog").summary
+        assertThat(listOf(merged.contextSwitches, merged.voluntaryContextSwitches, merged.nonvoluntaryContextSwitches)).containsExactly(90L, 80L, 10L)
+        val older = PartsMerge.merge(inputs(switching(0, 30, 4), switching(1, null, null)), "merged.hlog").summary
+        assertThat(listOf(older.contextSwitches, older.voluntaryContextSwitches, older.nonvoluntaryContextSwitches)).containsExactly(41L, null, null)
+    }
+
+    @Test
     fun `counts, failures, connections, late arrivals and driver CPU add up, and the timed phase is the plan's, not the parts' sum`() {
         val a = part(0, 2, listOf(1000, 1000), timed = Counts(2, 1, 3), failures = mapOf("status 503, expected 200" to 1L))
         val b = part(1, 2, listOf(2000, 2000), timed = Counts(2, 0, 0), failures = mapOf("status 503, expected 200" to 2L, "timeout" to 1L))
