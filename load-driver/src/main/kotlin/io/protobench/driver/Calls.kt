@@ -22,9 +22,9 @@ interface Calls : AutoCloseable {
          * Netty's) and gRPC. Arrivals are paced on the first target's client; the other's calls
          * (only a soak mixes them) cost a hand-off.
          */
-        fun of(plan: Plan, maxConnections: Int): Calls {
-            val http = lazy { httpCalls(plan, maxConnections) }
-            val grpc = lazy { GrpcCalls(checkNotNull(plan.grpcAddress), plan.load.connections ?: plan.load.users ?: 1, maxConnections) }
+        fun of(plan: Plan, arrivals: Arrivals): Calls {
+            val http = lazy { httpCalls(plan, arrivals.maxConnections) }
+            val grpc = lazy { GrpcCalls(checkNotNull(plan.grpcAddress), arrivals.startConnections, arrivals.maxConnections) }
             val first = if (plan.targets.first().grpc) grpc.value else http.value
             if (plan.targets.all { it.grpc == plan.targets.first().grpc }) return first
             return MixedCalls(http.value, grpc.value, first)

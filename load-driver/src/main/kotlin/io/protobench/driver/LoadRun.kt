@@ -29,8 +29,7 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
     }
 
     fun execute(): Summary {
-        val maxConnections = if (plan.load.open) plan.load.maxConnections!! else plan.load.users!!
-        return Calls.of(plan, maxConnections).use { calls -> execute(calls) }
+        return Calls.of(plan, plan.load.arrivals).use { calls -> execute(calls) }
     }
 
     /** The run through [calls] (a test may wrap the client to stall its loop). */
@@ -56,9 +55,10 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
         }
 
         val arrivalsDone = CountDownLatch(1)
-        val pacer = if (plan.load.open) Pacer(start, plan.load.rate!!, end, timedStart) else null
-        if (pacer != null) calls.loop.execute(openArrivals(calls.loop, pacer, ::fire, arrivalsDone))
-        else calls.loop.execute { startUsers(plan.load.users!!, end, ::fire) }
+        val pacer = when (val arrivals = plan.load.arrivals) {
+            is Arrivals.Open -> Pacer(start, arrivals.rate, end, timedStart).also { calls.loop.execute(openArrivals(calls.loop, it, ::fire, arrivalsDone)) }
+            is Arrivals.Closed -> null.also { calls.loop.execute { startUsers(arrivals.users, end, ::fire) } }
+        }
 
         val total = Tally.histogram()
         var cpuAtTimedStart: Long? = null

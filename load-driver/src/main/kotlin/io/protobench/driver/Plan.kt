@@ -111,6 +111,19 @@ data class Load(
     @get:com.fasterxml.jackson.annotation.JsonIgnore
     val open get() = model == OPEN
 
+    /**
+     * The arrivals this load describes, typed; only for a load without [problems] (a plan is
+     * checked before it runs). The JSON keeps its flat fields, so a hand-written plan with
+     * several faults hears of all of them at once, not of the first a parser met.
+     */
+    @get:com.fasterxml.jackson.annotation.JsonIgnore
+    val arrivals: Arrivals
+        get() = when (model) {
+            OPEN -> Arrivals.Open(checkNotNull(rate), connections ?: 1, checkNotNull(maxConnections))
+            CLOSED -> Arrivals.Closed(checkNotNull(users))
+            else -> throw IllegalStateException(problems().joinToString("; "))
+        }
+
     fun problems(): List<String> = when (model) {
         OPEN -> listOfNotNull(
             if (rate == null || rate <= 0 || rate > MAX_RATE) "an open load needs a rate above 0 and at most $MAX_RATE per second, not $rate" else null,
@@ -130,5 +143,25 @@ data class Load(
 
         fun open(rate: Double, connections: Int, maxConnections: Int) = Load(OPEN, rate = rate, connections = connections, maxConnections = maxConnections)
         fun closed(users: Int) = Load(CLOSED, users = users)
+    }
+}
+
+/** How calls arrive, once a [Load] is checked: what the run loop and the clients switch on. */
+sealed interface Arrivals {
+    /** The connections the driver may hold at once. */
+    val maxConnections: Int
+
+    /** The connections a client opens at its start. */
+    val startConnections: Int
+
+    /** [rate] arrivals a second, on [connections] keep-alive connections growing to [maxConnections]. */
+    data class Open(val rate: Double, val connections: Int, override val maxConnections: Int) : Arrivals {
+        override val startConnections get() = connections
+    }
+
+    /** [users] users, each calling again as soon as its answer is in; one connection each. */
+    data class Closed(val users: Int) : Arrivals {
+        override val maxConnections get() = users
+        override val startConnections get() = users
     }
 }

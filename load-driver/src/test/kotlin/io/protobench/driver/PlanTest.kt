@@ -14,6 +14,15 @@ class PlanTest {
     }
 
     @Test
+    fun `a checked load reads as typed arrivals, and one with problems refuses to with them`() {
+        assertThat(Load.open(100.0, 2, 8).arrivals).isEqualTo(Arrivals.Open(100.0, 2, 8))
+        assertThat(Load(Load.OPEN, rate = 50.0, maxConnections = 4).arrivals).isEqualTo(Arrivals.Open(50.0, 1, 4))
+        assertThat(Load.closed(4).arrivals).isEqualTo(Arrivals.Closed(4))
+        assertThat(Load.closed(4).arrivals.let { it.startConnections to it.maxConnections }).isEqualTo(4 to 4)
+        assertThatThrownBy { Load("poisson").arrivals }.hasMessage("load model 'poisson' is not 'open' or 'closed'")
+    }
+
+    @Test
     fun `every problem is said at once, with what is accepted`() {
         val plan = Plan("127.0.0.1:8080", listOf(CallTarget("api", "x", 1, method = "PUT")), Load(Load.OPEN, rate = 0.0, maxConnections = 0), 0, client = "curl")
         assertThat(plan.problems()).containsExactlyInAnyOrder(
