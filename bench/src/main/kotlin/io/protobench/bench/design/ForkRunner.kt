@@ -343,7 +343,7 @@ class ForkRunner(
      */
     private fun bestCapacities(fork: ForkRecord, condition: Condition): Map<String, Double> =
         fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
-            .mapNotNull { t -> t.figures[Figure.THROUGHPUT.key]?.let { t.arm to it } }
+            .mapNotNull { t -> t.figures[Figure.THROUGHPUT]?.let { t.arm to it } }
             .groupBy({ it.first }, { it.second }).mapValues { (_, capacities) -> capacities.max() }
 
     /**

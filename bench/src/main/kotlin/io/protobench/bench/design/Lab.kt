@@ -1,6 +1,7 @@
 package io.protobench.bench.design
 
 import io.protobench.bench.measure.Flag
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
@@ -67,9 +68,9 @@ interface Mix : AutoCloseable {
 /** One load run: [offered] is the closed model at some virtual users, or an arrival rate. */
 data class LoadRun(val cell: Cell, val offered: LoadLevel, val duration: Duration)
 
-/** What one run produced. [figures] by [io.protobench.bench.measure.Figure] key. */
+/** What one run produced. [figures] by [io.protobench.bench.measure.Figure]. */
 data class Sample(
-    val figures: Map<String, Double?>,
+    val figures: Figures,
     val correctAnswers: Long,
     val wrongAnswers: Long,
     val flags: List<Flag> = emptyList(),
@@ -83,7 +84,7 @@ data class Sample(
     val dataServer: ProcessUsage? = null,
 ) {
     companion object {
-        fun failed(reason: String) = Sample(emptyMap(), 0, 0, error = reason)
+        fun failed(reason: String) = Sample(Figures.NONE, 0, 0, error = reason)
     }
 }
 

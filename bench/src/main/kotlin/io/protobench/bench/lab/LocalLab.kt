@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.measure.Steadiness
@@ -78,7 +79,7 @@ class LocalLab(
     }
 
     /** Flags every trial gets from /proc, the load generator's rate and its answers, whoever stands in front of the data-server. */
-    private fun commonFlags(figures: Map<String, Double?>, usage: CpuUsage, offered: LoadLevel, correct: Double, wrong: Double): List<Flag> {
+    private fun commonFlags(figures: Figures, usage: CpuUsage, offered: LoadLevel, correct: Double, wrong: Double): List<Flag> {
         val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
         return usage.flags(machineLimit) + TrialFigures.rateFlags(figures, (offered as? LoadLevel.Rate)?.perSecond) +
             listOfNotNull(Flag.JitActive.of(figures)) +
@@ -150,7 +151,7 @@ class LocalLab(
                     val end = gateway.endWindow()
                     val driverUsage = cpu.usage(driverBefore, cpu.read(mapOf(DriverProcess.NAME to driver.pid)), cores)
                     val figures = TrialFigures.fromGateway(end)
-                    val cpuPerRequest = figures[Figure.API_CPU_US.key]?.let { api -> figures[Figure.DATA_CPU_US.key]?.let { api + it } }
+                    val cpuPerRequest = figures[Figure.API_CPU_US]?.let { api -> figures[Figure.DATA_CPU_US]?.let { api + it } }
                     val jitMs = end.processes.apiServer.jitCompileTimeMs + (end.processes.dataServer?.jitCompileTimeMs ?: 0)
                     // The driver warms here too: its compiler threads' share of the window counts like the servers'.
                     val driverJit = driverUsage.compilerCoresUsed[DriverProcess.NAME] ?: 0.0
@@ -250,7 +251,7 @@ class LocalLab(
             val report = tools.run(run, servers.dataServerUrl, servers.dataServerGrpc, memberBodies.fixed(target))
             val usage = cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores)
             val data = ProcessUsage.between(start, dataServer.snapshot(), report.requests)
-            val figures = report.figures() + mapOf(Figure.DATA_CPU_US.key to data.cpuUsPerRequest, Figure.MACHINE_BUSY.key to usage.machineBusyShare)
+            val figures = report.figures() + Figures.of(Figure.DATA_CPU_US to data.cpuUsPerRequest, Figure.MACHINE_BUSY to usage.machineBusyShare)
             val wrong = report.requests - report.ok
             val flags = usage.flags(CpuUsage.MACHINE_SATURATED) + listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong, report.requests) else null)
             val sample = Sample(figures, report.ok, wrong, flags, failures = report.failures)

@@ -1,6 +1,7 @@
 package io.protobench.bench.lab
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Target
@@ -32,17 +33,17 @@ class MemberLedger(
     }
 
     /** The trial's rows and database time, and a flag when the table does not add up; [confirmedRequests]: the driver's correct answers. */
-    fun close(confirmedRequests: Long): Pair<Map<String, Double?>, List<Flag>> {
+    fun close(confirmedRequests: Long): Pair<Figures, List<Flag>> {
         val start = checkNotNull(before) { "open() before close()" }
         val end = counts()
         val rows = end.rows - start.rows
         val committed = end.created - start.created
         val confirmed = confirmedRequests * membersPerRequest
         val db = end.dbTime
-        val figures = mapOf(
-            Figure.ROWS_WRITTEN.key to rows.toDouble(),
-            Figure.DB_MS_PER_REQ.key to if (db.count > 0 && confirmedRequests > 0) db.meanMs * db.count / confirmedRequests else null,
-            Figure.DB_TX_P99.key to if (db.count > 0) db.p99Ms else null,
+        val figures = Figures.of(
+            Figure.ROWS_WRITTEN to rows.toDouble(),
+            Figure.DB_MS_PER_REQ to if (db.count > 0 && confirmedRequests > 0) db.meanMs * db.count / confirmedRequests else null,
+            Figure.DB_TX_P99 to if (db.count > 0) db.p99Ms else null,
         )
         val flags = if (rows == confirmed && committed == rows) emptyList() else listOf(Flag.RowsMismatch(confirmed, rows, committed))
         return figures to flags

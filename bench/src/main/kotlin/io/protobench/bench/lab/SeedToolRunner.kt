@@ -2,6 +2,7 @@ package io.protobench.bench.lab
 
 import io.protobench.bench.design.ToolRun
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.process.ChildProcesses
 import io.protobench.bench.scenario.SeedTool
 import io.protobench.contract.Json
@@ -26,14 +27,14 @@ data class ToolReport(
     /** Answers that were not a creation, by status code or error text, with their counts. */
     val failures: Map<String, Long>,
 ) {
-    /** The report as [Figure] keys: what the run record keeps. */
-    fun figures(): Map<String, Double?> = mapOf(
-        Figure.THROUGHPUT.key to requestsPerSecond,
-        Figure.LATENCY_AVG.key to averageMs,
-        Figure.LATENCY_P50.key to p50Ms,
-        Figure.LATENCY_P95.key to p95Ms,
-        Figure.LATENCY_P99.key to p99Ms,
-        Figure.ERROR_RATE.key to if (requests > 0) (requests - ok).toDouble() / requests else null,
+    /** The report as [Figures]: what the run record keeps. */
+    fun figures(): Figures = Figures.of(
+        Figure.THROUGHPUT to requestsPerSecond,
+        Figure.LATENCY_AVG to averageMs,
+        Figure.LATENCY_P50 to p50Ms,
+        Figure.LATENCY_P95 to p95Ms,
+        Figure.LATENCY_P99 to p99Ms,
+        Figure.ERROR_RATE to if (requests > 0) (requests - ok).toDouble() / requests else null,
     )
 }
 

@@ -75,7 +75,9 @@ enum class Figure(val key: String, val title: String, val unit: String, val high
     ;
 
     companion object {
-        fun byKey(key: String) = entries.firstOrNull { it.key == key }
+        private val BY_KEY = entries.associateBy { it.key }
+
+        fun byKey(key: String): Figure? = BY_KEY[key]
 
         /** Keys records of schema 2 wrote when k6 was the load generator, and the figure each is now. */
         val FORMER_KEYS = mapOf("k6_cpu_us_per_req" to DRIVER_CPU_US, "k6_cores" to DRIVER_CORES)

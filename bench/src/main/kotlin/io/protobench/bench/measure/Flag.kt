@@ -119,10 +119,10 @@ sealed interface Flag {
             const val LIMIT = 0.10
 
             /** The flag for a trial's figures, or null when the compilers stayed below [LIMIT] or were not visible. */
-            fun of(figures: Map<String, Double?>): JitActive? {
-                val api = figures[Figure.API_CPU_US.key] ?: return null
-                val data = figures[Figure.DATA_CPU_US.key] ?: 0.0
-                val jit = (figures[Figure.API_JIT_CPU_US.key] ?: return null) + (figures[Figure.DATA_JIT_CPU_US.key] ?: 0.0)
+            fun of(figures: Figures): JitActive? {
+                val api = figures[Figure.API_CPU_US] ?: return null
+                val data = figures[Figure.DATA_CPU_US] ?: 0.0
+                val jit = (figures[Figure.API_JIT_CPU_US] ?: return null) + (figures[Figure.DATA_JIT_CPU_US] ?: 0.0)
                 val share = if (api + data > 0) jit / (api + data) else return null
                 return if (share >= LIMIT) JitActive(share, LIMIT) else null
             }

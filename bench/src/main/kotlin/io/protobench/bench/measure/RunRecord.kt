@@ -96,7 +96,7 @@ data class ScenarioRecord(
     val margin: Double,
     val utilisation: Double,
     val budgetMs: Long?,
-    val soak: Map<String, Any>,
+    val soak: SoakSettings,
     val probes: io.protobench.bench.scenario.Probes = io.protobench.bench.scenario.Probes.EVERY_FORK,
     /** Fewest requests of a fixed-rate trial (0: none, as in records from before the field). */
     val minRequests: Int = 0,
@@ -115,6 +115,13 @@ data class ScenarioRecord(
 )
 
 data class ConditionRecord(val label: String, val phases: List<String>)
+
+/**
+ * The scenario's soak as run.json keeps it: [window], [min] and [max] as the scenario's
+ * duration text in milliseconds ("3000ms"), the [tolerance] of a steady window (0.05 = 5%)
+ * and the soak mix's virtual users.
+ */
+data class SoakSettings(val window: String, val min: String, val max: String, val tolerance: Double, val vus: Int)
 
 data class Calibration(
     val condition: String,
@@ -175,7 +182,7 @@ data class ForkRecord(
  * One run of one of seed 003's own tools (hey for HTTP/JSON, ghz for gRPC/Unary) against
  * the data-server: `-n [requests] -c [concurrency]`, one fixed body. [figures] are the
  * tool's own throughput and latencies with the data-server's CPU per request and the
- * machine's busy share, by [Figure] key; never part of a protocol verdict.
+ * machine's busy share, by [Figure]; never part of a protocol verdict.
  */
 data class ToolRunRecord(
     val condition: String,
@@ -185,7 +192,7 @@ data class ToolRunRecord(
     val startedAt: String,
     val concurrency: Int,
     val requests: Int,
-    val figures: Map<String, Double?>,
+    val figures: Figures,
     /** Answers that created a member (HTTP 201, gRPC OK). */
     val created: Long = 0,
     /** The other answers, by status code or error text, with their counts. */
@@ -252,8 +259,8 @@ data class TrialRecord(
     val startedAt: String,
     /** The load offered: "vus=10" or "rate=1500/s". */
     val load: TrialLoad,
-    /** Figures derived from the load driver, the gateway and /proc, by [Figure] key; null when unavailable. */
-    val figures: Map<String, Double?>,
+    /** Figures derived from the load driver, the gateway and /proc, by [Figure]; null when unavailable. */
+    val figures: Figures,
     /** Answers the load generator judged: the expected status with the exact expected size, or not. */
     val correctAnswers: Long = 0,
     val wrongAnswers: Long = 0,

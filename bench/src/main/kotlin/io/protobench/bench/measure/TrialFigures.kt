@@ -11,12 +11,7 @@ import io.protobench.contract.window.WindowReport
 object TrialFigures {
 
     /** The figures of one trial from the gateway's window alone (a soak window, tests), and the totals derived from them. */
-    fun from(gateway: WindowReport): Map<String, Double?> {
-        val figures = linkedMapOf<String, Double?>()
-        figures.putAll(fromGateway(gateway))
-        figures.putAll(totals(figures))
-        return figures
-    }
+    fun from(gateway: WindowReport): Figures = fromGateway(gateway).let { it + totals(it) }
 
     /**
      * The figures of a trial through the gateway made by the lab's load driver: the driver's
@@ -24,35 +19,29 @@ object TrialFigures {
      * gateway window's and /proc's over the same trial; [requests] is every answer the driver
      * counted, for CPU per request.
      */
-    fun from(driver: DriverSummary, gateway: WindowReport, cpu: CpuUsage, requests: Double): Map<String, Double?> {
-        val figures = linkedMapOf<String, Double?>()
-        figures.putAll(fromDriver(driver))
-        figures.putAll(fromGateway(gateway))
-        figures.putAll(fromCpu(cpu, requests))
-        figures.putAll(totals(figures))
-        return figures
-    }
+    fun from(driver: DriverSummary, gateway: WindowReport, cpu: CpuUsage, requests: Double): Figures =
+        (fromDriver(driver) + fromGateway(gateway) + fromCpu(cpu, requests)).let { it + totals(it) }
 
     /**
      * The driver's own figures of a trial: its timed phase's, errors over both phases. Latency
      * of [latency] (all timed calls through the gateway; a direct run's warm calls only).
      */
-    fun fromDriver(summary: DriverSummary, latency: Latency? = summary.latency): Map<String, Double?> {
+    fun fromDriver(summary: DriverSummary, latency: Latency? = summary.latency): Figures {
         val answered = summary.warmUp.answered + summary.timed.answered
         val wrong = summary.warmUp.wrong + summary.timed.wrong
-        return mapOf(
-            Figure.THROUGHPUT.key to summary.throughput,
-            Figure.LATENCY_AVG.key to latency?.mean,
-            Figure.LATENCY_P50.key to latency?.p50,
-            Figure.LATENCY_P90.key to latency?.p90,
-            Figure.LATENCY_P95.key to latency?.p95,
-            Figure.LATENCY_P99.key to latency?.p99,
-            Figure.LATENCY_P999.key to latency?.p999,
-            Figure.LATENCY_MAX.key to latency?.max,
-            Figure.SEND_DELAY_P99.key to summary.sendDelay?.p99,
-            Figure.DRIVER_SWITCHES.key to summary.contextSwitches?.takeIf { summary.timed.answered > 0 }?.let { it.toDouble() / summary.timed.answered },
-            Figure.ERROR_RATE.key to if (answered > 0) wrong.toDouble() / answered else null,
-            Figure.DROPPED_ITERATIONS.key to (summary.warmUp.dropped + summary.timed.dropped).toDouble(),
+        return Figures.of(
+            Figure.THROUGHPUT to summary.throughput,
+            Figure.LATENCY_AVG to latency?.mean,
+            Figure.LATENCY_P50 to latency?.p50,
+            Figure.LATENCY_P90 to latency?.p90,
+            Figure.LATENCY_P95 to latency?.p95,
+            Figure.LATENCY_P99 to latency?.p99,
+            Figure.LATENCY_P999 to latency?.p999,
+            Figure.LATENCY_MAX to latency?.max,
+            Figure.SEND_DELAY_P99 to summary.sendDelay?.p99,
+            Figure.DRIVER_SWITCHES to summary.contextSwitches?.takeIf { summary.timed.answered > 0 }?.let { it.toDouble() / summary.timed.answered },
+            Figure.ERROR_RATE to if (answered > 0) wrong.toDouble() / answered else null,
+            Figure.DROPPED_ITERATIONS to (summary.warmUp.dropped + summary.timed.dropped).toDouble(),
         )
     }
 
@@ -64,27 +53,22 @@ object TrialFigures {
      * counters over the trial ([data]). The data-server is the only server, so its CPU per
      * request without its compiler threads is the "both servers" total.
      */
-    fun direct(summary: DriverSummary, data: ProcessUsage, cpu: CpuUsage): Map<String, Double?> {
-        val figures = linkedMapOf<String, Double?>()
-        figures.putAll(fromDriver(summary, summary.byPlace[WARM]))
-        figures.putAll(mapOf(
-            Figure.FIRST_MESSAGE_P50.key to summary.firstMessage?.p50,
-            Figure.FIRST_MESSAGE_P99.key to summary.firstMessage?.p99,
-            Figure.HOP_P50.key to figures[Figure.LATENCY_P50.key],
-            Figure.HOP_P99.key to figures[Figure.LATENCY_P99.key],
-            Figure.HOP_AVG.key to figures[Figure.LATENCY_AVG.key],
-            Figure.DATA_CPU_US.key to data.cpuUsPerRequest,
-            Figure.DATA_ALLOC.key to data.allocatedBytesPerRequest,
-            Figure.DATA_GC_COUNT.key to data.gcCount.toDouble(),
-            Figure.DATA_GC_TIME.key to data.gcTimeMs.toDouble(),
-            Figure.DATA_PEAK_HEAP.key to data.peakHeapMb,
-        ))
-        figures.putAll(gcFigures(data.gc, DATA_GC))
-        figures.putAll(fromCpu(cpu, (summary.warmUp.answered + summary.timed.answered).toDouble()))
-        val total = data.cpuUsPerRequest?.let { it - (figures[Figure.DATA_JIT_CPU_US.key] ?: 0.0) + (figures[Figure.DB_CPU_US.key] ?: 0.0) }
-        figures[Figure.TOTAL_CPU_US.key] = total
-        figures[Figure.REQ_PER_CPU_SECOND.key] = total?.takeIf { it > 0 }?.let { 1e6 / it }
-        return figures
+    fun direct(summary: DriverSummary, data: ProcessUsage, cpu: CpuUsage): Figures {
+        val driver = fromDriver(summary, summary.byPlace[WARM])
+        val measured = driver + Figures.of(
+            Figure.FIRST_MESSAGE_P50 to summary.firstMessage?.p50,
+            Figure.FIRST_MESSAGE_P99 to summary.firstMessage?.p99,
+            Figure.HOP_P50 to driver[Figure.LATENCY_P50],
+            Figure.HOP_P99 to driver[Figure.LATENCY_P99],
+            Figure.HOP_AVG to driver[Figure.LATENCY_AVG],
+            Figure.DATA_CPU_US to data.cpuUsPerRequest,
+            Figure.DATA_ALLOC to data.allocatedBytesPerRequest,
+            Figure.DATA_GC_COUNT to data.gcCount.toDouble(),
+            Figure.DATA_GC_TIME to data.gcTimeMs.toDouble(),
+            Figure.DATA_PEAK_HEAP to data.peakHeapMb,
+        ) + gcFigures(data.gc, DATA_GC) + fromCpu(cpu, (summary.warmUp.answered + summary.timed.answered).toDouble())
+        val total = data.cpuUsPerRequest?.let { it - (measured[Figure.DATA_JIT_CPU_US] ?: 0.0) + (measured[Figure.DB_CPU_US] ?: 0.0) }
+        return measured + (Figure.TOTAL_CPU_US to total) + (Figure.REQ_PER_CPU_SECOND to total?.takeIf { it > 0 }?.let { 1e6 / it })
     }
 
     /**
@@ -93,27 +77,27 @@ object TrialFigures {
      * server's processes are added: its work is the data-server's, done outside its JVM
      * (H2's is inside it), so that a variant on either database counts the same work.
      */
-    fun totals(figures: Map<String, Double?>): Map<String, Double?> {
-        val api = figures[Figure.API_CPU_US.key] ?: return emptyMap()
-        val data = figures[Figure.DATA_CPU_US.key] ?: return emptyMap()
-        val total = api + data - (figures[Figure.API_JIT_CPU_US.key] ?: 0.0) - (figures[Figure.DATA_JIT_CPU_US.key] ?: 0.0) +
-            (figures[Figure.DB_CPU_US.key] ?: 0.0)
-        return mapOf(Figure.TOTAL_CPU_US.key to total, Figure.REQ_PER_CPU_SECOND.key to if (total > 0) 1e6 / total else null)
+    fun totals(figures: Figures): Figures {
+        val api = figures[Figure.API_CPU_US] ?: return Figures.NONE
+        val data = figures[Figure.DATA_CPU_US] ?: return Figures.NONE
+        val total = api + data - (figures[Figure.API_JIT_CPU_US] ?: 0.0) - (figures[Figure.DATA_JIT_CPU_US] ?: 0.0) +
+            (figures[Figure.DB_CPU_US] ?: 0.0)
+        return Figures.of(Figure.TOTAL_CPU_US to total, Figure.REQ_PER_CPU_SECOND to if (total > 0) 1e6 / total else null)
     }
 
     /** CPU shares from /proc over the trial; the driver's CPU per request needs the trial's request count. */
-    fun fromCpu(usage: CpuUsage, requests: Double?): Map<String, Double?> = mapOf(
-        Figure.DRIVER_CPU_US.key to perRequest(usage.loadGeneratorCores, usage, requests),
-        Figure.DRIVER_KERNEL_CPU_US.key to perRequest(usage.kernelCoresUsed[CpuAccounting.DRIVER], usage, requests),
-        Figure.DB_CPU_US.key to perRequest(usage.coresUsed[CpuAccounting.DATABASE], usage, requests),
-        Figure.API_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["api-server"], usage, requests),
-        Figure.DATA_JIT_CPU_US.key to perRequest(usage.compilerCoresUsed["data-server"], usage, requests),
-        Figure.API_GC_CPU_US.key to perRequest(usage.collectorCoresUsed["api-server"], usage, requests),
-        Figure.DATA_GC_CPU_US.key to perRequest(usage.collectorCoresUsed["data-server"], usage, requests),
-        Figure.DRIVER_CORES.key to usage.loadGeneratorCores,
-        Figure.API_CORES.key to usage.coresUsed["api-server"],
-        Figure.DATA_CORES.key to usage.coresUsed["data-server"],
-        Figure.MACHINE_BUSY.key to usage.machineBusyShare,
+    fun fromCpu(usage: CpuUsage, requests: Double?): Figures = Figures.of(
+        Figure.DRIVER_CPU_US to perRequest(usage.loadGeneratorCores, usage, requests),
+        Figure.DRIVER_KERNEL_CPU_US to perRequest(usage.kernelCoresUsed[CpuAccounting.DRIVER], usage, requests),
+        Figure.DB_CPU_US to perRequest(usage.coresUsed[CpuAccounting.DATABASE], usage, requests),
+        Figure.API_JIT_CPU_US to perRequest(usage.compilerCoresUsed["api-server"], usage, requests),
+        Figure.DATA_JIT_CPU_US to perRequest(usage.compilerCoresUsed["data-server"], usage, requests),
+        Figure.API_GC_CPU_US to perRequest(usage.collectorCoresUsed["api-server"], usage, requests),
+        Figure.DATA_GC_CPU_US to perRequest(usage.collectorCoresUsed["data-server"], usage, requests),
+        Figure.DRIVER_CORES to usage.loadGeneratorCores,
+        Figure.API_CORES to usage.coresUsed["api-server"],
+        Figure.DATA_CORES to usage.coresUsed["data-server"],
+        Figure.MACHINE_BUSY to usage.machineBusyShare,
     )
 
     /** Cores used over the trial as CPU µs per request. */
@@ -225,41 +209,41 @@ object TrialFigures {
     const val LATE_SHARE = 0.01
 
     /** For an open-model trial: how much of the target rate was achieved; null for closed load. */
-    fun rateShare(figures: Map<String, Double?>, targetPerSecond: Int?): Map<String, Double?> {
-        val throughput = figures[Figure.THROUGHPUT.key]
-        if (targetPerSecond == null || throughput == null) return emptyMap()
-        return mapOf(Figure.TARGET_RATE_SHARE.key to throughput / targetPerSecond)
+    fun rateShare(figures: Figures, targetPerSecond: Int?): Figures {
+        val throughput = figures[Figure.THROUGHPUT]
+        if (targetPerSecond == null || throughput == null) return Figures.NONE
+        return Figures.of(Figure.TARGET_RATE_SHARE to throughput / targetPerSecond)
     }
 
     /** Open model: a trial that fell short of its target rate is flagged, not silently averaged. */
-    fun rateFlags(figures: Map<String, Double?>, targetPerSecond: Int?): List<Flag> {
-        val share = figures[Figure.TARGET_RATE_SHARE.key] ?: return emptyList()
-        val dropped = figures[Figure.DROPPED_ITERATIONS.key] ?: 0.0
+    fun rateFlags(figures: Figures, targetPerSecond: Int?): List<Flag> {
+        val share = figures[Figure.TARGET_RATE_SHARE] ?: return emptyList()
+        val dropped = figures[Figure.DROPPED_ITERATIONS] ?: 0.0
         if (share >= RATE_HELD && dropped == 0.0) return emptyList()
-        return listOf(Flag.RateNotHeld(figures[Figure.THROUGHPUT.key] ?: 0.0, targetPerSecond!!, dropped))
+        return listOf(Flag.RateNotHeld(figures[Figure.THROUGHPUT] ?: 0.0, targetPerSecond!!, dropped))
     }
 
     /** An open-model trial holds its rate when it achieves at least this share of it (and drops nothing). */
     const val RATE_HELD = 0.97
 
     /** Figures of the gateway's `/benchmark/end` answer; the data-server's are null when the gateway could not read them. */
-    fun fromGateway(end: WindowReport): Map<String, Double?> {
+    fun fromGateway(end: WindowReport): Figures {
         val api = end.processes.apiServer
         val data = end.processes.dataServer
-        return gcFigures(api.gc, API_GC) + gcFigures(data?.gc, DATA_GC) + mapOf(
-            Figure.HOP_P50.key to end.latency.p50Ms,
-            Figure.HOP_P99.key to end.latency.p99Ms,
-            Figure.HOP_AVG.key to end.latency.avgMs,
-            Figure.API_CPU_US.key to api.cpuUsPerRequest,
-            Figure.DATA_CPU_US.key to data?.cpuUsPerRequest,
-            Figure.API_ALLOC.key to api.allocatedBytesPerRequest,
-            Figure.DATA_ALLOC.key to data?.allocatedBytesPerRequest,
-            Figure.API_GC_COUNT.key to api.gcCount.toDouble(),
-            Figure.DATA_GC_COUNT.key to data?.gcCount?.toDouble(),
-            Figure.API_GC_TIME.key to api.gcTimeMs.toDouble(),
-            Figure.DATA_GC_TIME.key to data?.gcTimeMs?.toDouble(),
-            Figure.API_PEAK_HEAP.key to api.peakHeapMb,
-            Figure.DATA_PEAK_HEAP.key to data?.peakHeapMb,
+        return gcFigures(api.gc, API_GC) + gcFigures(data?.gc, DATA_GC) + Figures.of(
+            Figure.HOP_P50 to end.latency.p50Ms,
+            Figure.HOP_P99 to end.latency.p99Ms,
+            Figure.HOP_AVG to end.latency.avgMs,
+            Figure.API_CPU_US to api.cpuUsPerRequest,
+            Figure.DATA_CPU_US to data?.cpuUsPerRequest,
+            Figure.API_ALLOC to api.allocatedBytesPerRequest,
+            Figure.DATA_ALLOC to data?.allocatedBytesPerRequest,
+            Figure.API_GC_COUNT to api.gcCount.toDouble(),
+            Figure.DATA_GC_COUNT to data?.gcCount?.toDouble(),
+            Figure.API_GC_TIME to api.gcTimeMs.toDouble(),
+            Figure.DATA_GC_TIME to data?.gcTimeMs?.toDouble(),
+            Figure.API_PEAK_HEAP to api.peakHeapMb,
+            Figure.DATA_PEAK_HEAP to data?.peakHeapMb,
         )
     }
 
@@ -270,11 +254,11 @@ object TrialFigures {
     private val DATA_GC = GcFigures(Figure.DATA_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME, Figure.DATA_GC_CONCURRENT_CPU, Figure.DATA_HEAP_AFTER_GC)
 
     /** [gc]'s figures under [keys]; none when a server (or its snapshots) predates them, so they are missing rather than 0. */
-    private fun gcFigures(gc: GcUsage?, keys: GcFigures): Map<String, Double?> = if (gc == null) emptyMap() else mapOf(
-        keys.pauses.key to gc.pauses.toDouble(),
-        keys.pauseTime.key to gc.pauseTimeMs.toDouble(),
-        keys.concurrentCpu.key to gc.concurrentCpuMs,
-        keys.heapAfter.key to gc.heapAfterGcMb,
+    private fun gcFigures(gc: GcUsage?, keys: GcFigures): Figures = if (gc == null) Figures.NONE else Figures.of(
+        keys.pauses to gc.pauses.toDouble(),
+        keys.pauseTime to gc.pauseTimeMs.toDouble(),
+        keys.concurrentCpu to gc.concurrentCpuMs,
+        keys.heapAfter to gc.heapAfterGcMb,
     )
 
     private fun JsonNode.number(field: String): Double? = get(field)?.takeIf { it.isNumber }?.asDouble()

@@ -277,7 +277,7 @@ object Analysis {
      */
     private fun forkValues(trials: List<TrialRecord>, direct: Boolean): Map<String, ForkValues> {
         val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) ->
-            ts.groupBy { it.fork }.mapValues { (_, rounds) -> medianOfRounds(rounds.map { it.figures + Rounding.ofTrial(it, direct) }) }
+            ts.groupBy { it.fork }.mapValues { (_, rounds) -> medianOfRounds(rounds.map { it.figures.byKey() + Rounding.ofTrial(it, direct) }) }
         }
         return byArm.mapValues { (arm, forks) ->
             val nullHop = byArm[Variant.label(Arm.NullHop.LABEL, Variant.split(arm).second)].orEmpty()

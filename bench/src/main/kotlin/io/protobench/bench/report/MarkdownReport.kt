@@ -174,7 +174,7 @@ object MarkdownReport {
                 else -> networkLines(direct = false).forEach(::appendLine)
             }
             appendLine(t("header.design", t("mode.${s.mode.id}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
-                Numbers.percentText(s.soak["tolerance"] as? Double), s.soak["min"], s.soak["max"],
+                Numbers.percentText(s.soak.tolerance), s.soak.min, s.soak.max,
                 warmUpText(), s.durationMs / 1000.0,
                 when {
                     s.mode != Mode.COST -> t("header.closed")
@@ -307,7 +307,7 @@ object MarkdownReport {
             if (c.variant != null || r.scenario.variants.size < 2) return emptyList()
             val probes = r.trials.filter { it.condition == c.condition && it.fork == c.fork && it.kind == TrialKind.CAPACITY && it.valid }
             return probes.groupBy { Variant.split(it.arm).second }.mapNotNull { (variant, trials) ->
-                val slowest = trials.mapNotNull { trial -> trial.figures[Figure.THROUGHPUT.key]?.let { trial.arm to it } }.minByOrNull { it.second }
+                val slowest = trials.mapNotNull { trial -> trial.figures[Figure.THROUGHPUT]?.let { trial.arm to it } }.minByOrNull { it.second }
                     ?: return@mapNotNull null
                 val share = c.ratePerSecond / slowest.second
                 t("condition.calibration.share", variant ?: "–", Numbers.percentText(share), slowest.first, Numbers.number(slowest.second)) +

@@ -35,8 +35,8 @@ object Rounding {
      */
     fun ofTrial(trial: TrialRecord, direct: Boolean): Map<String, Double?> {
         val requests = trial.correctAnswers + trial.wrongAnswers
-        if (trial.figures[Figure.TOTAL_CPU_US.key] == null || requests <= 0) return emptyMap()
-        val processes = (if (direct) 1 else 2) + (if (trial.figures[Figure.DB_CPU_US.key] != null) 1 else 0)
+        if (trial.figures[Figure.TOTAL_CPU_US] == null || requests <= 0) return emptyMap()
+        val processes = (if (direct) 1 else 2) + (if (trial.figures[Figure.DB_CPU_US] != null) 1 else 0)
         val perRequest = TICK_US / requests
         return mapOf(key(Figure.TOTAL_CPU_US) to processes * TICKS_SQUARED_PER_PROCESS * perRequest * perRequest)
     }

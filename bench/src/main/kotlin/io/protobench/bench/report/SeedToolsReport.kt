@@ -29,8 +29,8 @@ object SeedToolsReport {
         val byTool = runs.groupBy { it.tool }
         for ((tool, toolRuns) in byTool) {
             val valid = toolRuns.filter(::usable)
-            fun mean(figure: Figure) = Estimate.of(valid.mapNotNull { it.figures[figure.key] })?.mean
-            val throughput = Estimate.ofRates(valid.mapNotNull { it.figures[Figure.THROUGHPUT.key] })
+            fun mean(figure: Figure) = Estimate.of(valid.mapNotNull { it.figures[figure] })?.mean
+            val throughput = Estimate.ofRates(valid.mapNotNull { it.figures[Figure.THROUGHPUT] })
             val failures = toolRuns.sumOf { run -> run.failures.values.sum() }
             appendLine("| $tool | ${toolRuns.first().protocol} | ${valid.size} | ${withInterval(throughput)} | " +
                 "${Numbers.number(mean(Figure.LATENCY_AVG))} / ${Numbers.number(mean(Figure.LATENCY_P95))} | " +
@@ -45,7 +45,7 @@ object SeedToolsReport {
 
     /** A run that produced figures and whose answers were (almost) all creations. */
     private fun usable(run: ToolRunRecord) = run.error == null && run.flags.none { it is Flag.RowsMismatch } &&
-        (run.figures[Figure.ERROR_RATE.key] ?: 1.0) <= TrialRecord.MAX_WRONG_SHARE
+        (run.figures[Figure.ERROR_RATE] ?: 1.0) <= TrialRecord.MAX_WRONG_SHARE
 
     private fun withInterval(e: Estimate?): String = when {
         e == null -> "–"
@@ -58,7 +58,7 @@ object SeedToolsReport {
         if (byTool.size != 2) return null
         val (a, b) = byTool.entries.sortedBy { it.key }.map { it.key to it.value.filter(::usable).associateBy { run -> run.fork } }
         val forks = (a.second.keys intersect b.second.keys).sorted()
-        val paired = PairedRatio.of(forks.map { a.second.getValue(it).figures[Figure.THROUGHPUT.key] }, forks.map { b.second.getValue(it).figures[Figure.THROUGHPUT.key] })
+        val paired = PairedRatio.of(forks.map { a.second.getValue(it).figures[Figure.THROUGHPUT] }, forks.map { b.second.getValue(it).figures[Figure.THROUGHPUT] })
         if (paired.n == 0) return null
         val interval = paired.interval()?.let { t("tools.interval", Numbers.signed(it.lowPercent), Numbers.signed(it.highPercent)) } ?: t("tools.no-interval")
         return t("tools.ratio", a.first, b.first, Numbers.signed(paired.percent), interval, paired.n)

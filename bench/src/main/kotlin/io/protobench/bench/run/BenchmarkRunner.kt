@@ -11,6 +11,7 @@ import io.protobench.bench.measure.ResumeRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.measure.SoakSettings
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.Scenario
@@ -134,8 +135,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     variants = variants,
     topology = topology,
     membersPerRequest = parts.map { it.workload }.filterIsInstance<Workload.Members>().firstOrNull()?.batch,
-    soak = mapOf("window" to DurationText.millis(soak.window), "min" to DurationText.millis(soak.min),
-        "max" to DurationText.millis(soak.max), "tolerance" to soak.tolerance, "vus" to soak.vus),
+    soak = SoakSettings(DurationText.millis(soak.window), DurationText.millis(soak.min), DurationText.millis(soak.max), soak.tolerance, soak.vus),
     rounds = rounds,
     costRates = costRates,
     seedTools = seedTools,

@@ -2,6 +2,7 @@ package io.protobench.bench.compare
 
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
@@ -47,9 +48,9 @@ class CompareTest {
                     val h = hop[arm] ?: 0.0
                     val k6 = 150.0 * machine * (1 + noise * (2 * k6Random.nextDouble() - 1))
                     Fixtures.cost((300 + h) * machine * wobble(), hopP50 = (0.2 + h / 100) * wobble()) +
-                        (Figure.LATENCY_P99.key to 5.0 * wobble()) + (Figure.DRIVER_CPU_US.key to k6)
+                        (Figure.LATENCY_P99 to 5.0 * wobble()) + (Figure.DRIVER_CPU_US to k6)
                 }
-                TrialKind.CAPACITY -> throughput[arm]?.let { mapOf(Figure.THROUGHPUT.key to it * wobble()) }
+                TrialKind.CAPACITY -> throughput[arm]?.let { Figures.of(Figure.THROUGHPUT to it * wobble()) }
             }
         }.copy(runId = id)
     }
@@ -311,7 +312,7 @@ class CompareTest {
         val a = run("a", mapOf(grpc to 100.0), noise = 0.05)
         val b = run("b", mapOf(grpc to 120.0), noise = 0.05)
         val p99 = compared(RunComparison.of(a, b)).change(grpc, Figure.LATENCY_P99)
-        fun values(r: RunRecord) = r.trials.filter { it.arm == grpc && it.kind == TrialKind.COST }.map { it.figures[Figure.LATENCY_P99.key] }
+        fun values(r: RunRecord) = r.trials.filter { it.arm == grpc && it.kind == TrialKind.COST }.map { it.figures[Figure.LATENCY_P99] }
         val reference = WelchRatio.of(values(b), values(a))
         assertThat(p99.estimate.meanLog).isCloseTo(reference.meanLog, within(1e-12))
         assertThat(p99.estimate.meanLog).isCloseTo(

@@ -7,6 +7,7 @@ import io.protobench.bench.design.LoadRun
 import io.protobench.bench.design.Mix
 import io.protobench.bench.design.Sample
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
@@ -64,8 +65,8 @@ class CrossoverRunTest {
                     val arm = run.cell.arm
                     val cost = if (arm is Arm.Of) hop(arm.protocol.label, bytes) * luck * (1 + trialNoise * random.nextGaussian()) else 0.0
                     val total = 300 * luck + cost
-                    return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
-                        Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to 0.1 + cost / 1000), Fixtures.FINE_ANSWERS, 0)
+                    return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
+                        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to 0.1 + cost / 1000), Fixtures.FINE_ANSWERS, 0)
                 }
 
                 override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {

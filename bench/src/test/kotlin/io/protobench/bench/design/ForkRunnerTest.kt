@@ -2,6 +2,7 @@ package io.protobench.bench.design
 
 import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.ForkCount
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
@@ -109,11 +110,11 @@ class ForkRunnerTest {
                     val hop = cost.getValue(protocol) * effect * luck * (1 + trialNoise * gaussian())
                     val total = harness + hop
                     val disturbed = run.offered is LoadLevel.Vus && probedArms.add(run.cell.arm.label)
-                    val figures = mapOf(
-                        Figure.THROUGHPUT.key to 2e6 / (total + 150) * (if (disturbed) firstProbeFactor[protocol] ?: 1.0 else 1.0),
-                        Figure.TOTAL_CPU_US.key to total,
-                        Figure.DRIVER_CPU_US.key to 150.0,
-                        Figure.HOP_P50.key to hop / 100,
+                    val figures = Figures.of(
+                        Figure.THROUGHPUT to 2e6 / (total + 150) * (if (disturbed) firstProbeFactor[protocol] ?: 1.0 else 1.0),
+                        Figure.TOTAL_CPU_US to total,
+                        Figure.DRIVER_CPU_US to 150.0,
+                        Figure.HOP_P50 to hop / 100,
                     )
                     return Sample(figures, Fixtures.FINE_ANSWERS, 0, dataServer = dataServerUsage)
                 }
@@ -134,7 +135,7 @@ class ForkRunnerTest {
                     clock.advance(Duration.ofSeconds(1))
                     log += "tool ${run.tool.label} -n ${run.requests} -c ${run.concurrency}"
                     val throughput = 2e6 / (300.0 + cost.getValue(protocolOf(cell.arm))) * luck
-                    return Sample(mapOf(Figure.THROUGHPUT.key to throughput, Figure.ERROR_RATE.key to 0.0), run.requests.toLong(), 0)
+                    return Sample(Figures.of(Figure.THROUGHPUT to throughput, Figure.ERROR_RATE to 0.0), run.requests.toLong(), 0)
                 }
 
                 override fun alive() = !dead && !closedNow
@@ -445,7 +446,7 @@ class ForkRunnerTest {
             seconds.forEach { (condition, total) ->
                 listOf("HTTP/JSON", "gRPC/Unary").forEach { arm ->
                     warmIns += WarmInRecord(condition, TrialLoad.rate(100), SoakRecord(emptyList(), true, 5.0), arm)
-                    trials += TrialRecord(condition, arm, TrialKind.COST, index, trials.size + 1, start.plusSeconds(t + 5).toString(), TrialLoad.rate(100), emptyMap())
+                    trials += TrialRecord(condition, arm, TrialKind.COST, index, trials.size + 1, start.plusSeconds(t + 5).toString(), TrialLoad.rate(100), Figures.NONE)
                     t += total / 2
                 }
             }
@@ -478,7 +479,7 @@ class ForkRunnerTest {
         val (small, large) = s.conditions.map { it.label }
         val probes = s.estimatedProbeSeconds()
         assertThat(probes).isPositive()
-        fun probe(condition: String, arm: String) = TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", TrialLoad.vus(10), emptyMap())
+        fun probe(condition: String, arm: String) = TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", TrialLoad.vus(10), Figures.NONE)
         // Fork 1 probed both conditions: 12 s of start-up (as the fork timed it), 100 s per condition and each condition's probes.
         val probed = ForkRecord(1, listOf(small, large), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE,
             trials = listOf(probe(small, "HTTP/JSON"), probe(small, "gRPC/Unary"), probe(large, "HTTP/JSON")),
@@ -675,8 +676,8 @@ class ForkRunnerTest {
 
     @Test
     fun `a fork's value of an arm is the median of its rounds, so one disturbed round does not move it`() {
-        val steady = mapOf(Figure.TOTAL_CPU_US.key to 300.0, Figure.HOP_P50.key to 0.30)
-        val rounds = listOf(steady, mapOf(Figure.TOTAL_CPU_US.key to 900.0, Figure.HOP_P50.key to 1.5), mapOf(Figure.TOTAL_CPU_US.key to 310.0, Figure.HOP_P50.key to null))
+        val steady = Figures.of(Figure.TOTAL_CPU_US to 300.0, Figure.HOP_P50 to 0.30).byKey()
+        val rounds = listOf(steady, Figures.of(Figure.TOTAL_CPU_US to 900.0, Figure.HOP_P50 to 1.5).byKey(), Figures.of(Figure.TOTAL_CPU_US to 310.0, Figure.HOP_P50 to null).byKey())
         val fork = Analysis.medianOfRounds(rounds)
         assertThat(fork[Figure.TOTAL_CPU_US.key]).isEqualTo(310.0)
         // A figure only some rounds have: the median of those that have it.
@@ -745,7 +746,7 @@ class ForkRunnerTest {
         // The better of the two probes: the undisturbed one.
         val probes = r.forks.first().trials.filter { it.kind == TrialKind.CAPACITY && it.arm == "HTTP/JSON" }
         assertThat(probes).hasSize(2)
-        assertThat(calibration.capacityRps).isEqualTo(probes.maxOf { it.figures[Figure.THROUGHPUT.key]!! })
+        assertThat(calibration.capacityRps).isEqualTo(probes.maxOf { it.figures[Figure.THROUGHPUT]!! })
         assertThat(said).anySatisfy { assertThat(it).contains("HTTP/JSON size=1kb vus=10 probed below what the scenario's fixed rate needs") }
         assertThat(MarkdownReport.render(r)).doesNotContain("too small for the scenario's fixed rates")
     }

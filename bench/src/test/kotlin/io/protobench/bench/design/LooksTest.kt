@@ -1,6 +1,7 @@
 package io.protobench.bench.design
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunEnvironment
@@ -90,8 +91,8 @@ class LooksTest {
                     val arm = run.cell.arm
                     val hop = if (arm is Arm.Of) (if (arm.protocol.label == "gRPC/Unary") 150.0 else 400.0) else 0.0
                     val total = (300 + hop) * luck * (1 + 0.02 * random.nextGaussian())
-                    return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
-                        Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to (0.2 + hop / 1000) * luck), Fixtures.FINE_ANSWERS, 0)
+                    return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
+                        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to (0.2 + hop / 1000) * luck), Fixtures.FINE_ANSWERS, 0)
                 }
 
                 override fun alive() = !(index == dyingFork && conditions.size > 1)

@@ -1,6 +1,7 @@
 package io.protobench.bench.design
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -98,8 +99,8 @@ class PlannerSimulationTest {
                     val arm = run.cell.arm
                     val cost = if (arm is Arm.Of) hop.getValue(arm.protocol.label) else 0.0
                     val total = (HARNESS_US + cost) * luck * lognormal(0.025)
-                    return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
-                        Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to (0.2 + cost / 1000) * luck * lognormal(0.05)),
+                    return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
+                        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to (0.2 + cost / 1000) * luck * lognormal(0.05)),
                         Fixtures.FINE_ANSWERS, 0)
                 }
             }

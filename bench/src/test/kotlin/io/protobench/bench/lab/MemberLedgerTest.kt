@@ -2,6 +2,7 @@ package io.protobench.bench.lab
 
 import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
@@ -28,9 +29,9 @@ class MemberLedgerTest {
         val (figures, flags) = ledger(MemberCounts(1000, 1500, dbTime(1000, 0.2)), membersPerRequest = 10, clears).close(100)
         assertThat(clears).describedAs("the table is emptied before the trial").hasSize(1)
         assertThat(flags).isEmpty()
-        assertThat(figures[Figure.ROWS_WRITTEN.key]).isEqualTo(1000.0)
-        assertThat(figures[Figure.DB_MS_PER_REQ.key]!!).isCloseTo(2.0, within(1e-9))
-        assertThat(figures[Figure.DB_TX_P99.key]).isEqualTo(0.6000000000000001)
+        assertThat(figures[Figure.ROWS_WRITTEN]).isEqualTo(1000.0)
+        assertThat(figures[Figure.DB_MS_PER_REQ]!!).isCloseTo(2.0, within(1e-9))
+        assertThat(figures[Figure.DB_TX_P99]).isEqualTo(0.6000000000000001)
     }
 
     @Test
@@ -39,7 +40,7 @@ class MemberLedgerTest {
         val mismatch = flags.single() as Flag.RowsMismatch
         assertThat(mismatch).isEqualTo(Flag.RowsMismatch(confirmed = 100, rows = 99, committed = 100))
         assertThat(mismatch.lost).isEqualTo(1)
-        val trial = TrialRecord("image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), emptyMap(), 100, 0, flags)
+        val trial = TrialRecord("image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 0, flags)
         assertThat(trial.valid).isFalse()
         assertThat(trial.invalidReason()).contains("99 new rows", "100 confirmed")
     }
@@ -48,7 +49,7 @@ class MemberLedgerTest {
     fun `a row whose creation the caller saw fail is flagged but leaves the trial to the wrong-answer rule`() {
         val (_, flags) = ledger(MemberCounts(101, 601, dbTime(101, 0.2))).close(100)
         assertThat((flags.single() as Flag.RowsMismatch).lost).isZero()
-        val trial = TrialRecord("image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), emptyMap(), 100, 1, flags)
+        val trial = TrialRecord("image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 1, flags)
         assertThat(trial.invalidReason()).describedAs("1 wrong answer in 101 is over 0.1%%").contains("wrong")
     }
 
@@ -56,16 +57,16 @@ class MemberLedgerTest {
     fun `the null hop creates nothing, and a row would be flagged`() {
         val (figures, flags) = ledger(MemberCounts(0, 500, DbTimeStats.EMPTY), membersPerRequest = 0).close(300)
         assertThat(flags).isEmpty()
-        assertThat(figures[Figure.DB_MS_PER_REQ.key]).isNull()
+        assertThat(figures[Figure.DB_MS_PER_REQ]).isNull()
         assertThat(ledger(MemberCounts(1, 501, dbTime(1, 0.1)), membersPerRequest = 0).close(300).second).hasSize(1)
     }
 
     @Test
     fun `closing into a sample keeps its figures and flags and checks the table against its correct answers`() {
         val busy = Flag.MachineBusy(0.97, 0.9, 2)
-        val sample = Sample(mapOf(Figure.THROUGHPUT.key to 50.0), correctAnswers = 100, wrongAnswers = 0, flags = listOf(busy))
+        val sample = Sample(Figures.of(Figure.THROUGHPUT to 50.0), correctAnswers = 100, wrongAnswers = 0, flags = listOf(busy))
         val closed = ledger(MemberCounts(99, 599, dbTime(99, 0.2))).closeInto(sample)
-        assertThat(closed.figures).containsEntry(Figure.THROUGHPUT.key, 50.0).containsEntry(Figure.ROWS_WRITTEN.key, 99.0)
+        assertThat(closed.figures.toMap()).containsEntry(Figure.THROUGHPUT, 50.0).containsEntry(Figure.ROWS_WRITTEN, 99.0)
         assertThat(closed.flags).containsExactly(busy, Flag.RowsMismatch(confirmed = 100, rows = 99, committed = 99))
     }
 }

@@ -67,7 +67,7 @@ class SeedToolsTest {
         assertThat(report.requests).isEqualTo(10_000)
         assertThat(report.failures).containsEntry("409", 2L).hasSize(2)
         assertThat(report.failures.keys).anyMatch { it.contains("connection refused") }
-        assertThat(report.figures()[Figure.ERROR_RATE.key]).isCloseTo(3e-4, within(1e-12))
+        assertThat(report.figures()[Figure.ERROR_RATE]).isCloseTo(3e-4, within(1e-12))
     }
 
     @Test

@@ -36,37 +36,37 @@ class DetectorsTest {
 
     @Test
     fun `an open-model trial that fell short of its rate is flagged with what it achieved`() {
-        val figures = mapOf(Figure.THROUGHPUT.key to 812.0, Figure.DROPPED_ITERATIONS.key to 1880.0)
+        val figures = Figures.of(Figure.THROUGHPUT to 812.0, Figure.DROPPED_ITERATIONS to 1880.0)
         val withShare = figures + TrialFigures.rateShare(figures, 1000)
-        assertThat(withShare[Figure.TARGET_RATE_SHARE.key]).isEqualTo(0.812)
+        assertThat(withShare[Figure.TARGET_RATE_SHARE]).isEqualTo(0.812)
         assertThat(TrialFigures.rateFlags(withShare, 1000)).containsExactly(Flag.RateNotHeld(812.0, 1000, 1880.0))
         assertThat(TrialFigures.rateFlags(withShare, 1000).single().describe()).isEqualTo("achieved 812/s of 1000/s, 1880 iterations dropped")
     }
 
     @Test
     fun `an open-model trial that held its rate, and any closed trial, is not flagged`() {
-        val held = mapOf(Figure.THROUGHPUT.key to 998.0, Figure.DROPPED_ITERATIONS.key to 0.0)
+        val held = Figures.of(Figure.THROUGHPUT to 998.0, Figure.DROPPED_ITERATIONS to 0.0)
         assertThat(TrialFigures.rateFlags(held + TrialFigures.rateShare(held, 1000), 1000)).isEmpty()
-        assertThat(TrialFigures.rateShare(held, null)).isEmpty()
+        assertThat(TrialFigures.rateShare(held, null)).isEqualTo(Figures.NONE)
     }
 
     @Test
     fun `dropped iterations alone are enough to flag`() {
-        val f = mapOf(Figure.THROUGHPUT.key to 1000.0, Figure.DROPPED_ITERATIONS.key to 3.0)
+        val f = Figures.of(Figure.THROUGHPUT to 1000.0, Figure.DROPPED_ITERATIONS to 3.0)
         assertThat(TrialFigures.rateFlags(f + TrialFigures.rateShare(f, 1000), 1000)).hasSize(1)
     }
 
     @Test
     fun `a trial whose JIT compilers took a tenth of the servers' CPU or more is flagged with their share`() {
-        fun figures(apiJit: Double, dataJit: Double?) = mapOf(
-            Figure.API_CPU_US.key to 400.0, Figure.DATA_CPU_US.key to 200.0,
-            Figure.API_JIT_CPU_US.key to apiJit, Figure.DATA_JIT_CPU_US.key to dataJit,
+        fun figures(apiJit: Double, dataJit: Double?) = Figures.of(
+            Figure.API_CPU_US to 400.0, Figure.DATA_CPU_US to 200.0,
+            Figure.API_JIT_CPU_US to apiJit, Figure.DATA_JIT_CPU_US to dataJit,
         )
         val flag = Flag.JitActive.of(figures(apiJit = 45.0, dataJit = 15.0))!!
         assertThat(flag.compilerShare).isEqualTo(0.10)
         assertThat(flag.describe()).contains("10%")
         assertThat(Flag.JitActive.of(figures(apiJit = 40.0, dataJit = 15.0))).isNull()
         // Without /proc's per-thread figures there is nothing to judge.
-        assertThat(Flag.JitActive.of(mapOf(Figure.API_CPU_US.key to 400.0))).isNull()
+        assertThat(Flag.JitActive.of(Figures.of(Figure.API_CPU_US to 400.0))).isNull()
     }
 }

@@ -37,7 +37,7 @@ class PublishedRecordsTest {
     @Test
     fun `a k6-era record reads k6's CPU as the load generator's figure and names k6 as its load generator`() {
         val record = RunStore.load(published.first())
-        val keys = record.trials.flatMap { it.figures.keys }.toSet()
+        val keys = record.trials.flatMap { it.figures.byKey().keys }.toSet()
         assertThat(keys).contains(Figure.DRIVER_CPU_US.key).noneMatch { it.startsWith("k6_") }
         assertThat(record.environment.loadGenerator).startsWith("k6 v1.")
         assertThat(MarkdownReport.render(record)).contains("load generator `k6 v1.")
@@ -97,6 +97,7 @@ class PublishedRecordsTest {
 
             assertThat(text(written["environment"])).describedAs(dir.toString()).isEqualTo(text(original["environment"]))
             assertThat(loads(written)).describedAs(dir.toString()).isEqualTo(loads(original)).isNotEmpty()
+            assertThat(figures(written)).describedAs(dir.toString()).isEqualTo(figures(upgraded(original))).isNotEmpty()
             assertThat(RunStore.load(store.dir)).describedAs(dir.toString()).isEqualTo(record)
         }
     }
@@ -108,6 +109,25 @@ class PublishedRecordsTest {
         record["forks"].flatMap { fork -> (fork["trials"].orEmpty() + fork["warmIns"].orEmpty()).map { it["load"].asText() } }
 
     private fun JsonNode?.orEmpty(): List<JsonNode> = this?.toList().orEmpty()
+
+    /** Every trial's and seed tool run's figures object as run.json writes it (keys, order, nulls), in record order. */
+    private fun figures(record: JsonNode): List<String> =
+        record["forks"].flatMap { fork -> (fork["trials"].orEmpty() + fork["toolRuns"].orEmpty()).map { text(it["figures"]) } }
+
+    /**
+     * [record] as `RunStore.load` reads it: a schema-2 record's k6 figure keys renamed ([Figure.FORMER_KEYS]),
+     * each moved last, as the upgrade has always put it; a record of schema 3 as it is.
+     */
+    private fun upgraded(record: JsonNode): JsonNode {
+        if (record["schemaVersion"].asInt() == RunRecord.SCHEMA_VERSION) return record
+        val copy = record.deepCopy<JsonNode>()
+        copy["forks"].forEach { fork ->
+            fork["trials"].orEmpty().map { it["figures"] as com.fasterxml.jackson.databind.node.ObjectNode }.forEach { figures ->
+                Figure.FORMER_KEYS.forEach { (former, figure) -> figures.remove(former)?.let { figures.set<JsonNode>(figure.key, it) } }
+            }
+        }
+        return copy
+    }
 
     @Test
     fun `a record written today reads back equal, its choices under their stable names`(@org.junit.jupiter.api.io.TempDir tmp: Path) {

@@ -88,7 +88,7 @@ class SaturationTest {
         assertThat(usage.coresUsed[CpuAccounting.DRIVER]!!).isCloseTo(0.7, within(1e-9))       // 30 + 40 ticks in 1 s
         assertThat(usage.kernelCoresUsed[CpuAccounting.DRIVER]!!).isCloseTo(0.4, within(1e-9)) // the 40 in stime
         val figures = io.protobench.bench.measure.TrialFigures.fromCpu(usage, 1_000.0)
-        assertThat(figures[io.protobench.bench.measure.Figure.DRIVER_KERNEL_CPU_US.key]!!).isCloseTo(400.0, within(1e-9))
+        assertThat(figures[io.protobench.bench.measure.Figure.DRIVER_KERNEL_CPU_US]!!).isCloseTo(400.0, within(1e-9))
     }
 
     @Test

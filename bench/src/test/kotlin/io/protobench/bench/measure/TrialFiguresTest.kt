@@ -63,39 +63,39 @@ class TrialFiguresTest {
         val gateway = window(usage(120.0, 5000.0, 2, 300.0), usage(80.0, 3000.0, 1, 200.0))
         val f = TrialFigures.from(summary, gateway, CpuUsage(3.0, mapOf(CpuAccounting.DRIVER to 0.1), 0.5, 2), 3010.0)
         // Throughput counts the timed phase's correct answers only: status 200 with the exact size.
-        assertThat(f[Figure.THROUGHPUT.key]!!).isCloseTo(2998 / 3.0, within(1e-9))
-        assertThat(f[Figure.LATENCY_P50.key]).isEqualTo(2.0)
-        assertThat(f[Figure.LATENCY_P999.key]).isEqualTo(9.0)
-        assertThat(f[Figure.ERROR_RATE.key]!!).isCloseTo(2 / 3010.0, within(1e-12))
-        assertThat(f[Figure.TOTAL_CPU_US.key]).isEqualTo(200.0)
-        assertThat(f[Figure.REQ_PER_CPU_SECOND.key]).isEqualTo(5000.0)
-        assertThat(f[Figure.DATA_PEAK_HEAP.key]).isEqualTo(200.0)
+        assertThat(f[Figure.THROUGHPUT]!!).isCloseTo(2998 / 3.0, within(1e-9))
+        assertThat(f[Figure.LATENCY_P50]).isEqualTo(2.0)
+        assertThat(f[Figure.LATENCY_P999]).isEqualTo(9.0)
+        assertThat(f[Figure.ERROR_RATE]!!).isCloseTo(2 / 3010.0, within(1e-12))
+        assertThat(f[Figure.TOTAL_CPU_US]).isEqualTo(200.0)
+        assertThat(f[Figure.REQ_PER_CPU_SECOND]).isEqualTo(5000.0)
+        assertThat(f[Figure.DATA_PEAK_HEAP]).isEqualTo(200.0)
         // 0.1 cores for 3 s over 3,010 answers.
-        assertThat(f[Figure.DRIVER_CPU_US.key]!!).isCloseTo(0.1 * 3e6 / 3010, within(1e-9))
+        assertThat(f[Figure.DRIVER_CPU_US]!!).isCloseTo(0.1 * 3e6 / 3010, within(1e-9))
         // A closed load has no due times, so no send delay; an open one gives its p99.
-        assertThat(f[Figure.SEND_DELAY_P99.key]).isNull()
+        assertThat(f[Figure.SEND_DELAY_P99]).isNull()
         val open = summary.copy(sendDelay = Latency(3000, 0.1, 0.05, 0.1, 0.2, 0.7, 3.0, 4.0, 5.0))
-        assertThat(TrialFigures.from(open, gateway, CpuUsage(3.0, mapOf(CpuAccounting.DRIVER to 0.1), 0.5, 2), 3010.0)[Figure.SEND_DELAY_P99.key]).isEqualTo(0.7)
+        assertThat(TrialFigures.from(open, gateway, CpuUsage(3.0, mapOf(CpuAccounting.DRIVER to 0.1), 0.5, 2), 3010.0)[Figure.SEND_DELAY_P99]).isEqualTo(0.7)
     }
 
     @Test
     fun `both servers' CPU per request leaves out their JIT compiler threads`() {
-        val figures = mapOf(Figure.API_CPU_US.key to 300.0, Figure.DATA_CPU_US.key to 200.0,
-            Figure.API_JIT_CPU_US.key to 40.0, Figure.DATA_JIT_CPU_US.key to 10.0)
-        assertThat(TrialFigures.totals(figures)[Figure.TOTAL_CPU_US.key]).isEqualTo(450.0)
-        assertThat(TrialFigures.totals(figures - Figure.API_JIT_CPU_US.key)[Figure.TOTAL_CPU_US.key]).isEqualTo(490.0)
+        val figures = Figures.of(Figure.API_CPU_US to 300.0, Figure.DATA_CPU_US to 200.0,
+            Figure.API_JIT_CPU_US to 40.0, Figure.DATA_JIT_CPU_US to 10.0)
+        assertThat(TrialFigures.totals(figures)[Figure.TOTAL_CPU_US]).isEqualTo(450.0)
+        assertThat(TrialFigures.totals(Figures.of(figures.toMap() - Figure.API_JIT_CPU_US))[Figure.TOTAL_CPU_US]).isEqualTo(490.0)
     }
 
     @Test
     fun `a PostgreSQL server's CPU per request is counted with the servers', as H2's is inside the data-server's`() {
         val usage = CpuUsage(2.0, mapOf(CpuAccounting.DRIVER to 0.5, CpuAccounting.DATABASE to 0.25), 0.5, 2)
         val figures = TrialFigures.fromCpu(usage, requests = 1000.0)
-        assertThat(figures[Figure.DB_CPU_US.key]).isEqualTo(500.0) // 0.25 cores for 2 s over 1000 requests
-        val servers = mapOf(Figure.API_CPU_US.key to 300.0, Figure.DATA_CPU_US.key to 200.0)
-        assertThat(TrialFigures.totals(servers + figures)[Figure.TOTAL_CPU_US.key]).isEqualTo(1000.0)
+        assertThat(figures[Figure.DB_CPU_US]).isEqualTo(500.0) // 0.25 cores for 2 s over 1000 requests
+        val servers = Figures.of(Figure.API_CPU_US to 300.0, Figure.DATA_CPU_US to 200.0)
+        assertThat(TrialFigures.totals(servers + figures)[Figure.TOTAL_CPU_US]).isEqualTo(1000.0)
         // Without a database apart (H2), nothing is added.
-        assertThat(TrialFigures.fromCpu(usage.copy(coresUsed = mapOf(CpuAccounting.DRIVER to 0.5)), 1000.0)[Figure.DB_CPU_US.key]).isNull()
-        assertThat(TrialFigures.totals(servers)[Figure.TOTAL_CPU_US.key]).isEqualTo(500.0)
+        assertThat(TrialFigures.fromCpu(usage.copy(coresUsed = mapOf(CpuAccounting.DRIVER to 0.5)), 1000.0)[Figure.DB_CPU_US]).isNull()
+        assertThat(TrialFigures.totals(servers)[Figure.TOTAL_CPU_US]).isEqualTo(500.0)
     }
 
     @Test
@@ -105,27 +105,27 @@ class TrialFiguresTest {
 
         val f = TrialFigures.from(window(api, data))
 
-        assertThat(f).containsEntry(Figure.API_GC_PAUSES.key, 6.0).containsEntry(Figure.API_GC_PAUSE_TIME.key, 2.0)
-            .containsEntry(Figure.API_GC_CONCURRENT_CPU.key, 41.5).containsEntry(Figure.API_HEAP_AFTER_GC.key, 22.0)
-            .containsEntry(Figure.DATA_GC_PAUSES.key, 4.0).containsEntry(Figure.DATA_GC_PAUSE_TIME.key, 35.0)
-            .containsEntry(Figure.DATA_GC_CONCURRENT_CPU.key, 0.0).containsEntry(Figure.DATA_HEAP_AFTER_GC.key, 61.25)
+        assertThat(f.toMap()).containsEntry(Figure.API_GC_PAUSES, 6.0).containsEntry(Figure.API_GC_PAUSE_TIME, 2.0)
+            .containsEntry(Figure.API_GC_CONCURRENT_CPU, 41.5).containsEntry(Figure.API_HEAP_AFTER_GC, 22.0)
+            .containsEntry(Figure.DATA_GC_PAUSES, 4.0).containsEntry(Figure.DATA_GC_PAUSE_TIME, 35.0)
+            .containsEntry(Figure.DATA_GC_CONCURRENT_CPU, 0.0).containsEntry(Figure.DATA_HEAP_AFTER_GC, 61.25)
         // The beans' sums stay as they were, cycles and pauses together.
-        assertThat(f).containsEntry(Figure.API_GC_COUNT.key, 9.0).containsEntry(Figure.API_GC_TIME.key, 27.0)
+        assertThat(f.toMap()).containsEntry(Figure.API_GC_COUNT, 9.0).containsEntry(Figure.API_GC_TIME, 27.0)
         // Servers that predate the notifications give none of these figures rather than zeros.
         val old = TrialFigures.from(window(usage(120.0, 5000.0, 9, 300.0), usage(80.0, 3000.0, 4, 200.0)))
-        assertThat(old.keys).doesNotContain(Figure.API_GC_PAUSES.key, Figure.DATA_GC_PAUSE_TIME.key, Figure.API_GC_CONCURRENT_CPU.key, Figure.DATA_HEAP_AFTER_GC.key)
+        assertThat(old.toMap().keys).doesNotContain(Figure.API_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME, Figure.API_GC_CONCURRENT_CPU, Figure.DATA_HEAP_AFTER_GC)
         // Topology direct: the data-server's own.
         val cpu = CpuUsage(2.0, mapOf("data-server" to 0.1, CpuAccounting.DRIVER to 0.2), 0.4, 2)
         val direct = TrialFigures.direct(driven(), data, cpu)
-        assertThat(direct).containsEntry(Figure.DATA_GC_PAUSES.key, 4.0).containsEntry(Figure.DATA_HEAP_AFTER_GC.key, 61.25)
-            .doesNotContainKey(Figure.API_GC_PAUSES.key)
+        assertThat(direct.toMap()).containsEntry(Figure.DATA_GC_PAUSES, 4.0).containsEntry(Figure.DATA_HEAP_AFTER_GC, 61.25)
+            .doesNotContainKey(Figure.API_GC_PAUSES)
     }
 
     @Test
     fun `a gateway without data-server figures leaves them empty instead of inventing them`() {
         val f = TrialFigures.from(window(usage(10.0, 100.0, 0, 10.0), null))
-        assertThat(f[Figure.DATA_CPU_US.key]).isNull()
-        assertThat(f).doesNotContainKey(Figure.TOTAL_CPU_US.key)
+        assertThat(f[Figure.DATA_CPU_US]).isNull()
+        assertThat(f.toMap()).doesNotContainKey(Figure.TOTAL_CPU_US)
     }
 
     @Test
@@ -197,22 +197,22 @@ class TrialFiguresTest {
         val cpu = CpuUsage(2.0, mapOf("data-server" to 0.1, CpuAccounting.DRIVER to 0.2), 0.4, 2, compilerCoresUsed = mapOf("data-server" to 0.005))
         val f = TrialFigures.direct(driven(correct = 940, warmUpCorrect = 60, p50 = 1.0, calls = 940, warm = 900), usage(100.0, 2000.0, 1, 50.0), cpu)
         // The timed phase's answers over its seconds; the warm-up's count for CPU per request.
-        assertThat(f[Figure.THROUGHPUT.key]).isEqualTo(470.0)
-        assertThat(f[Figure.HOP_P50.key]).isEqualTo(1.0)
-        assertThat(f[Figure.HOP_P99.key]).isEqualTo(4.0)
-        assertThat(f[Figure.LATENCY_P50.key]).isEqualTo(1.0)
-        assertThat(f[Figure.DATA_CPU_US.key]).isEqualTo(100.0)
-        assertThat(f[Figure.API_CPU_US.key]).isNull()
+        assertThat(f[Figure.THROUGHPUT]).isEqualTo(470.0)
+        assertThat(f[Figure.HOP_P50]).isEqualTo(1.0)
+        assertThat(f[Figure.HOP_P99]).isEqualTo(4.0)
+        assertThat(f[Figure.LATENCY_P50]).isEqualTo(1.0)
+        assertThat(f[Figure.DATA_CPU_US]).isEqualTo(100.0)
+        assertThat(f[Figure.API_CPU_US]).isNull()
         // 0.005 cores for 2 s over 1,000 answers = 10 µs of compiler work per request, left out of the total.
-        assertThat(f[Figure.TOTAL_CPU_US.key]!!).isCloseTo(90.0, within(1e-9))
-        assertThat(f[Figure.DRIVER_CPU_US.key]!!).isCloseTo(400.0, within(1e-9))
-        assertThat(f[Figure.FIRST_MESSAGE_P50.key]).isNull() // no stream, no first message
+        assertThat(f[Figure.TOTAL_CPU_US]!!).isCloseTo(90.0, within(1e-9))
+        assertThat(f[Figure.DRIVER_CPU_US]!!).isCloseTo(400.0, within(1e-9))
+        assertThat(f[Figure.FIRST_MESSAGE_P50]).isNull() // no stream, no first message
         // A trial too short to warm any connection has no latency, rather than the new connections'.
-        assertThat(TrialFigures.direct(driven(calls = 30, warm = 0), usage(100.0, 2000.0, 1, 50.0), cpu)[Figure.LATENCY_P50.key]).isNull()
+        assertThat(TrialFigures.direct(driven(calls = 30, warm = 0), usage(100.0, 2000.0, 1, 50.0), cpu)[Figure.LATENCY_P50]).isNull()
         // A stream's time to its first message.
         val streamed = TrialFigures.direct(driven(firstMessage = Latency(100, 41.2, 41.0, 44.0, 45.0, 47.0, 48.0, 48.0, 49.0)), usage(100.0, 2000.0, 1, 50.0), cpu)
-        assertThat(streamed[Figure.FIRST_MESSAGE_P50.key]).isEqualTo(41.0)
-        assertThat(streamed[Figure.FIRST_MESSAGE_P99.key]).isEqualTo(47.0)
+        assertThat(streamed[Figure.FIRST_MESSAGE_P50]).isEqualTo(41.0)
+        assertThat(streamed[Figure.FIRST_MESSAGE_P99]).isEqualTo(47.0)
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.protobench.bench.report
 
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.PlanningRecord
 import io.protobench.bench.measure.TrialFigures
@@ -256,7 +257,7 @@ class ReportTest {
         val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(json, grpc), 4) { _, kind, arm, fork ->
             if (kind != TrialKind.CAPACITY) return@record null
             val throughput = (if (arm == grpc) 5800.0 else 3500.0) * jitter[fork - 1] * (1 + 0.03 * kotlin.math.sin(arm.length * 1.7 + fork * 2.9))
-            mapOf(Figure.THROUGHPUT.key to throughput, Figure.LATENCY_AVG.key to 10_000.0 / throughput)
+            Figures.of(Figure.THROUGHPUT to throughput, Figure.LATENCY_AVG to 10_000.0 / throughput)
         }
         val phase2 = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(phases = listOf("phase2")) }))
         val checks = SeedClaims.check(Analysis.of(phase2))
@@ -279,7 +280,7 @@ class ReportTest {
         assertThat(claims.filter { it.phase == "phase4" && it.condition == "size=10kb vus=10" && it.figure == "throughput_rps" }).hasSize(1)
         val r = Fixtures.record(listOf("size=10kb vus=10"), listOf(binary, grpc), 4) { _, kind, arm, fork ->
             if (kind != TrialKind.CAPACITY) null
-            else mapOf(Figure.THROUGHPUT.key to (if (arm == grpc) 5750.0 else 4000.0) * jitter[fork - 1] * (1 + 0.04 * kotlin.math.sin(arm.length * 1.9 + fork * 2.1)))
+            else Figures.of(Figure.THROUGHPUT to (if (arm == grpc) 5750.0 else 4000.0) * jitter[fork - 1] * (1 + 0.04 * kotlin.math.sin(arm.length * 1.9 + fork * 2.1)))
         }
         val phase2 = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(phases = listOf("phase2")) }))
         val checks = SeedClaims.check(Analysis.of(phase2)).filter { it.claim.figure == "throughput_rps" }
@@ -336,7 +337,7 @@ class ReportTest {
             val (arm, variant) = Variant.split(label)
             // A tenth of the pauses with the large heap; gRPC/Unary 8 to HTTP/JSON's 30 with either.
             val pauses = (if (arm == json) 30.0 else 8.0) * (if (variant == "large") 0.1 else 1.0) * (1 + 0.05 * kotlin.math.sin(arm.length * 1.3 + fork * 2.3))
-            mapOf(Figure.API_GC_PAUSES.key to pauses, Figure.API_PEAK_HEAP.key to 200.0 * jitter[fork - 1])
+            Figures.of(Figure.API_GC_PAUSES to pauses, Figure.API_PEAK_HEAP to 200.0 * jitter[fork - 1])
         }
         val r = base.copy(scenario = base.scenario.copy(protocols = listOf(json, grpc), variants = variants.map { Variant(it) }))
 
@@ -458,7 +459,7 @@ class ReportTest {
     fun `a figure that is not finite does not break the report`() {
         val base = record()
         val odd = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
-            t.copy(figures = t.figures + (Figure.LATENCY_P99.key to Double.POSITIVE_INFINITY) + (Figure.HOP_P50.key to Double.NaN))
+            t.copy(figures = t.figures + (Figure.LATENCY_P99 to Double.POSITIVE_INFINITY) + (Figure.HOP_P50 to Double.NaN))
         }) })
         assertThat(MarkdownReport.render(odd)).contains("## size=1kb vus=10")
     }
@@ -469,9 +470,9 @@ class ReportTest {
         val older = MarkdownReport.render(base)
         assertThat(older).contains("GCs / GC ms api", "GCs / GC ms data").doesNotContain("pause ms", "Concurrent GC CPU")
 
-        val gc = mapOf(
-            Figure.API_GC_PAUSES.key to 6.0, Figure.API_GC_PAUSE_TIME.key to 2.0, Figure.API_GC_CONCURRENT_CPU.key to 41.5,
-            Figure.DATA_GC_PAUSES.key to 4.0, Figure.DATA_GC_PAUSE_TIME.key to 35.0, Figure.DATA_GC_CONCURRENT_CPU.key to 0.0,
+        val gc = Figures.of(
+            Figure.API_GC_PAUSES to 6.0, Figure.API_GC_PAUSE_TIME to 2.0, Figure.API_GC_CONCURRENT_CPU to 41.5,
+            Figure.DATA_GC_PAUSES to 4.0, Figure.DATA_GC_PAUSE_TIME to 35.0, Figure.DATA_GC_CONCURRENT_CPU to 0.0,
         )
         val newer = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { it.copy(figures = it.figures + gc) }) })
         val header = MarkdownReport.render(newer).lines().first { it.startsWith("| ") && "Hop CPU" in it }
@@ -521,7 +522,7 @@ class ReportTest {
         val condition = "image=1kb vus=10"
         val capacity = mapOf("HTTP/JSON · h2" to 2000.0, "gRPC/Unary · h2" to 2400.0, "HTTP/JSON · pg" to 1300.0, "gRPC/Unary · pg" to 900.0)
         val base = Fixtures.record(listOf(condition), capacity.keys.toList(), 1) { _, kind, arm, _ ->
-            if (kind == TrialKind.CAPACITY) mapOf(Figure.THROUGHPUT.key to capacity.getValue(arm)) else null
+            if (kind == TrialKind.CAPACITY) Figures.of(Figure.THROUGHPUT to capacity.getValue(arm)) else null
         }
         val r = base.copy(
             scenario = base.scenario.copy(variants = listOf(Variant("h2"), Variant("pg"))),

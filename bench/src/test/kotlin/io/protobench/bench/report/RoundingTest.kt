@@ -1,6 +1,7 @@
 package io.protobench.bench.report
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.TrialRecord
@@ -14,20 +15,20 @@ import org.junit.jupiter.api.Test
 
 /** CPU per request counted in clock ticks: how coarse that is, and what it does to verdicts. */
 class RoundingTest {
-    private fun trial(answers: Long, figures: Map<String, Double?>) =
+    private fun trial(answers: Long, figures: Figures) =
         TrialRecord("size=1kb", "gRPC/Unary", TrialKind.COST, 1, 1, "2026-11-26T00:00:00Z", TrialLoad.rate(107), figures, answers, 0)
 
     @Test
     fun `a trial's rounding counts each process read, spread over its answers`() {
-        val total = mapOf(Figure.TOTAL_CPU_US.key to 800.0)
+        val total = Figures.of(Figure.TOTAL_CPU_US to 800.0)
         // One tick over 322 answers is 31.06 µs; a third of its square per process.
         val direct = Rounding.ofTrial(trial(322, total), direct = true).getValue(Rounding.key(Figure.TOTAL_CPU_US))!!
         assertThat(direct).isCloseTo(31.0559 * 31.0559 / 3, within(0.01))
         assertThat(Rounding.ofTrial(trial(322, total), direct = false).getValue(Rounding.key(Figure.TOTAL_CPU_US))).isCloseTo(2 * direct, within(1e-9))
-        val withDatabase = total + (Figure.DB_CPU_US.key to 100.0)
+        val withDatabase = total + (Figure.DB_CPU_US to 100.0)
         assertThat(Rounding.ofTrial(trial(322, withDatabase), direct = true).getValue(Rounding.key(Figure.TOTAL_CPU_US))).isCloseTo(2 * direct, within(1e-9))
         assertThat(Rounding.ofTrial(trial(0, total), direct = true)).isEmpty()
-        assertThat(Rounding.ofTrial(trial(322, emptyMap()), direct = true)).isEmpty()
+        assertThat(Rounding.ofTrial(trial(322, Figures.NONE), direct = true)).isEmpty()
     }
 
     @Test

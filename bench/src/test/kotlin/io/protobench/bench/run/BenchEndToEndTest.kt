@@ -7,6 +7,7 @@ import io.protobench.bench.lab.LocalLabSource
 import io.protobench.bench.lab.RemoteCheck
 import io.protobench.bench.lab.RemoteUnreachable
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.LinkRecord
@@ -75,12 +76,12 @@ class BenchEndToEndTest {
             assertThat(trial.error).isNull()
             assertThat(trial.valid).isTrue()
             assertThat(trial.correctAnswers).isPositive()
-            assertThat(trial.figures[Figure.THROUGHPUT.key]).isPositive()
-            assertThat(trial.figures[Figure.API_CPU_US.key]).isPositive()
+            assertThat(trial.figures[Figure.THROUGHPUT]).isPositive()
+            assertThat(trial.figures[Figure.API_CPU_US]).isPositive()
             assertThat(trial.gateway!!.protocol).isEqualTo(trial.arm)
             if (trial.kind == TrialKind.COST) assertThat(trial.load.label).isEqualTo("rate=$rate/s")
             // A fixed rate has due times, so the driver's own send delay is known; a closed probe has none.
-            assertThat(trial.figures[Figure.SEND_DELAY_P99.key] != null).describedAs(trial.arm).isEqualTo(trial.kind == TrialKind.COST)
+            assertThat(trial.figures[Figure.SEND_DELAY_P99] != null).describedAs(trial.arm).isEqualTo(trial.kind == TrialKind.COST)
         }
         // The null hop never calls the data-server: its hop latency is zero and it moves no bytes on the hop.
         val nullHop = record.trials.filter { it.arm == "Null hop" }
@@ -90,7 +91,7 @@ class BenchEndToEndTest {
         // Every trial was driven by the lab's driver: its own summary, and its CPU measured apart.
         assertThat(record.trials).allSatisfy { trial ->
             assertThat(trial.driver!!.timed.answered + trial.driver!!.warmUp.answered).isEqualTo(trial.correctAnswers + trial.wrongAnswers)
-            assertThat(trial.figures[Figure.DRIVER_CPU_US.key]).isPositive()
+            assertThat(trial.figures[Figure.DRIVER_CPU_US]).isPositive()
             assertThat(trial.k6?.isNull ?: true).isTrue() // JSON null reads back as a NullNode
             // Its latency as a standard HdrHistogram log, one per trial, as many calls as it timed.
             val log = store.dir.resolve(trial.driver!!.histogramLog!!)
@@ -158,17 +159,17 @@ class BenchEndToEndTest {
             assertThat(trial.error).describedAs(trial.arm).isNull()
             assertThat(trial.correctAnswers).describedAs(trial.arm).isPositive()
             assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
-            assertThat(trial.figures[Figure.HOP_P50.key]).describedAs(trial.arm).isGreaterThanOrEqualTo(roundTrip)
+            assertThat(trial.figures[Figure.HOP_P50]).describedAs(trial.arm).isGreaterThanOrEqualTo(roundTrip)
             // Each connection's first calls are timed apart and left out of the latency.
             val driver = trial.driver!!
             val warm = driver.byPlace.getValue("warm")
             assertThat(driver.bySteps).describedAs(trial.arm).containsKey("1")
-            assertThat(trial.figures[Figure.LATENCY_P50.key]).describedAs(trial.arm).isEqualTo(warm.p50)
+            assertThat(trial.figures[Figure.LATENCY_P50]).describedAs(trial.arm).isEqualTo(warm.p50)
             if (trial.arm == "gRPC/Stream") {
-                assertThat(trial.figures[Figure.FIRST_MESSAGE_P50.key]).describedAs(trial.arm).isGreaterThanOrEqualTo(floor(roundTrip))
-                    .isLessThanOrEqualTo(trial.figures[Figure.LATENCY_P50.key]!!)
+                assertThat(trial.figures[Figure.FIRST_MESSAGE_P50]).describedAs(trial.arm).isGreaterThanOrEqualTo(floor(roundTrip))
+                    .isLessThanOrEqualTo(trial.figures[Figure.LATENCY_P50]!!)
             } else {
-                assertThat(trial.figures[Figure.FIRST_MESSAGE_P50.key]).describedAs(trial.arm).isNull()
+                assertThat(trial.figures[Figure.FIRST_MESSAGE_P50]).describedAs(trial.arm).isNull()
             }
         }
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "Latency on warm connections", "network rtt=30ms", "Stream first message")
@@ -193,9 +194,9 @@ class BenchEndToEndTest {
             assertThat(trial.gateway).isNull()
             assertThat(trial.correctAnswers).describedAs(trial.arm).isPositive()
             assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero() // every answer's payload checked by the driver
-            assertThat(trial.figures[Figure.HOP_P50.key]).describedAs(trial.arm).isPositive()
-            assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
-            assertThat(trial.figures[Figure.API_CPU_US.key]).isNull()
+            assertThat(trial.figures[Figure.HOP_P50]).describedAs(trial.arm).isPositive()
+            assertThat(trial.figures[Figure.DATA_CPU_US]).describedAs(trial.arm).isPositive()
+            assertThat(trial.figures[Figure.API_CPU_US]).isNull()
         }
         // Each cost trial's connections first made their cold calls in a warm-up; gRPC opens its 4 channels (2 users -> 4 started).
         assertThat(record.trials.filter { it.kind == TrialKind.COST }).allSatisfy { trial ->
@@ -242,8 +243,8 @@ class BenchEndToEndTest {
             assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
             assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
             val membersPerRequest = if (trial.arm == "Null hop") 0 else 3
-            assertThat(trial.figures[Figure.ROWS_WRITTEN.key]).describedAs(trial.arm).isEqualTo(trial.correctAnswers * membersPerRequest.toDouble())
-            if (membersPerRequest > 0) assertThat(trial.figures[Figure.DB_MS_PER_REQ.key]).describedAs(trial.arm).isPositive()
+            assertThat(trial.figures[Figure.ROWS_WRITTEN]).describedAs(trial.arm).isEqualTo(trial.correctAnswers * membersPerRequest.toDouble())
+            if (membersPerRequest > 0) assertThat(trial.figures[Figure.DB_MS_PER_REQ]).describedAs(trial.arm).isPositive()
         }
         assertThat(Files.readString(store.dir.resolve("logs/data-server.log"))).contains("members=on")
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Member creation (seed 003): each request creates 3", "DB time/req")
@@ -262,8 +263,8 @@ class BenchEndToEndTest {
             assertThat(trial.error).describedAs(trial.arm).isNull()
             assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero() // every answer carried a new id (or a count of one)
             assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
-            assertThat(trial.figures[Figure.ROWS_WRITTEN.key]).describedAs(trial.arm).isEqualTo(trial.correctAnswers.toDouble()).isPositive()
-            assertThat(trial.figures[Figure.DB_MS_PER_REQ.key]).describedAs(trial.arm).isPositive()
+            assertThat(trial.figures[Figure.ROWS_WRITTEN]).describedAs(trial.arm).isEqualTo(trial.correctAnswers.toDouble()).isPositive()
+            assertThat(trial.figures[Figure.DB_MS_PER_REQ]).describedAs(trial.arm).isPositive()
         }
         assertThat(store.dir.resolve("member-bodies")).isDirectoryContaining { it.fileName.toString().endsWith(".pb") }
         // Seed 003's hey and ghz, one run each per fork, posting one fixed body into a table without the unique email index.
@@ -274,9 +275,9 @@ class BenchEndToEndTest {
             assertThat(run.error).describedAs(run.tool).isNull()
             assertThat(run.failures).describedAs(run.tool).isEmpty()
             assertThat(run.created).describedAs(run.tool).isEqualTo(50)
-            assertThat(run.figures[Figure.ROWS_WRITTEN.key]).describedAs(run.tool).isEqualTo(50.0)
-            assertThat(run.figures[Figure.THROUGHPUT.key]).describedAs(run.tool).isPositive()
-            assertThat(run.figures[Figure.DATA_CPU_US.key]).describedAs(run.tool).isPositive()
+            assertThat(run.figures[Figure.ROWS_WRITTEN]).describedAs(run.tool).isEqualTo(50.0)
+            assertThat(run.figures[Figure.THROUGHPUT]).describedAs(run.tool).isPositive()
+            assertThat(run.figures[Figure.DATA_CPU_US]).describedAs(run.tool).isPositive()
         }
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Seed 003's own tools", "ghz against hey in requests/s")
     }
@@ -310,7 +311,7 @@ class BenchEndToEndTest {
         written.forEach { trial ->
             assertThat(trial.error).describedAs(trial.arm).isNull()
             assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
-            assertThat(trial.figures[Figure.ROWS_WRITTEN.key]).describedAs(trial.arm).isEqualTo(trial.correctAnswers.toDouble()).isPositive()
+            assertThat(trial.figures[Figure.ROWS_WRITTEN]).describedAs(trial.arm).isEqualTo(trial.correctAnswers.toDouble()).isPositive()
         }
         return written
     }
@@ -324,7 +325,7 @@ class BenchEndToEndTest {
 
         everyCreationLanded(record, "gRPC/Stream").forEach { trial ->
             // PostgreSQL's processes are counted with the servers; H2 has none apart from the data-server.
-            val database = trial.figures[Figure.DB_CPU_US.key]
+            val database = trial.figures[Figure.DB_CPU_US]
             if (trial.arm.endsWith("pg")) assertThat(database).describedAs(trial.arm).isPositive() else assertThat(database).describedAs(trial.arm).isNull()
         }
         // The pg variant's data-servers were pointed at the cluster, its password kept out of the recorded commands.
@@ -360,7 +361,7 @@ class BenchEndToEndTest {
             val record = RunStore.load(store.dir)
 
             everyCreationLanded(record, "gRPC/Unary").forEach { trial ->
-                assertThat(trial.figures[Figure.DB_CPU_US.key]).describedAs("%s: the external database's CPU is not the run's", trial.arm).isNull()
+                assertThat(trial.figures[Figure.DB_CPU_US]).describedAs("%s: the external database's CPU is not the run's", trial.arm).isNull()
             }
             assertThat(record.externalDatabase!!.variants).containsExactly("pg")
             assertThat(record.externalDatabase!!.schema).isEqualTo("lab_run")
@@ -402,8 +403,8 @@ class BenchEndToEndTest {
             assertThat(trial.kind).isEqualTo(TrialKind.COST)
             assertThat(trial.condition).isEqualTo("complexity=medium rate=40/s")
             assertThat(trial.wrongAnswers).isZero() // serializedSize checked exactly against the level's shape
-            assertThat(trial.figures[Figure.TARGET_RATE_SHARE.key]).isBetween(0.5, 1.1)
-            assertThat(trial.figures[Figure.DRIVER_CORES.key]).isNotNull()
+            assertThat(trial.figures[Figure.TARGET_RATE_SHARE]).isBetween(0.5, 1.1)
+            assertThat(trial.figures[Figure.DRIVER_CORES]).isNotNull()
         }
     }
 
@@ -495,10 +496,10 @@ class BenchEndToEndTest {
         assertThat(protocols).allSatisfy { trial ->
             assertThat(trial.error).isNull()
             assertThat(trial.correctAnswers).isPositive()
-            assertThat(trial.figures[Figure.HOP_P50.key]).isGreaterThanOrEqualTo(least.getValue(Variant.split(trial.arm).second!!))
+            assertThat(trial.figures[Figure.HOP_P50]).isGreaterThanOrEqualTo(least.getValue(Variant.split(trial.arm).second!!))
             // The gateway read the data-server's figures across every link (a loopback-only guard refused the far address).
             assertThat(trial.gateway!!.processes.dataServer).`as`(trial.arm).isNotNull()
-            assertThat(trial.figures[Figure.DATA_CPU_US.key]).`as`(trial.arm).isNotNull()
+            assertThat(trial.figures[Figure.DATA_CPU_US]).`as`(trial.arm).isNotNull()
         }
         if (!caps.works("netem")) {
             // Rejected once, at its first pair, and not started again.
@@ -534,8 +535,8 @@ class BenchEndToEndTest {
                 assertThat(trial.error).describedAs(trial.arm).isNull()
                 assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
                 // The served data-server answers for its own CPU: the hop is still whole.
-                assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
-                assertThat(trial.figures[Figure.API_CPU_US.key]).describedAs(trial.arm).isPositive()
+                assertThat(trial.figures[Figure.DATA_CPU_US]).describedAs(trial.arm).isPositive()
+                assertThat(trial.figures[Figure.API_CPU_US]).describedAs(trial.arm).isPositive()
             }
             assertThat(store.dir.resolve("logs/data-server.log")).doesNotExist()
             assertThat(Files.readString(ReportWriter.write(store.dir, record)))
@@ -564,8 +565,8 @@ class BenchEndToEndTest {
             assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
             record.trials.filter { it.arm != "Null hop" }.forEach { trial ->
                 assertThat(trial.error).describedAs(trial.arm).isNull()
-                assertThat(trial.figures[Figure.API_CPU_US.key]).describedAs(trial.arm).isPositive()
-                assertThat(trial.figures[Figure.DATA_CPU_US.key]).describedAs(trial.arm).isPositive()
+                assertThat(trial.figures[Figure.API_CPU_US]).describedAs(trial.arm).isPositive()
+                assertThat(trial.figures[Figure.DATA_CPU_US]).describedAs(trial.arm).isPositive()
             }
             assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
             assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("only driver runs on this machine", "the gateway at http://127.0.0.1:$gatewayPort",

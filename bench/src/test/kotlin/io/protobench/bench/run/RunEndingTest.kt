@@ -1,5 +1,7 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.testkit.Fixtures
 import org.assertj.core.api.Assertions.assertThat
@@ -8,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Path
 
 class RunEndingTest {
-    private val run = Fixtures.record(listOf("1kb"), listOf("gRPC/Unary"), forks = 1) { _, _, _, _ -> mapOf("hop_p50_ms" to 1.0) }
+    private val run = Fixtures.record(listOf("1kb"), listOf("gRPC/Unary"), forks = 1) { _, _, _, _ -> Figures.of(Figure.HOP_P50 to 1.0) }
     private val complete = run.copy(status = RunStatus.COMPLETE)
     private val failed = run.copy(forks = emptyList(), status = RunStatus.FAILED, failure = "no fork completed; see the fork failures")
     private val interrupted = run.copy(status = RunStatus.INTERRUPTED, failure = "stopped by a signal (Ctrl-C or SIGTERM)")

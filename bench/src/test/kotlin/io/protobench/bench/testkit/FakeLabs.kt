@@ -7,6 +7,7 @@ import io.protobench.bench.design.Mix
 import io.protobench.bench.design.Sample
 import io.protobench.bench.measure.ExternalDatabaseRecord
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.run.LabSource
@@ -85,8 +86,8 @@ internal class SyntheticLab(
                 val arm = run.cell.arm
                 val hop = ((arm as? Arm.Of)?.let { hopCost.getValue(it.protocol.label) } ?: 0.0) * luck * (1 + 0.02 * random.nextGaussian())
                 val total = 300 + hop
-                return Sample(mapOf(Figure.THROUGHPUT.key to 2e6 / (total + 150), Figure.TOTAL_CPU_US.key to total,
-                    Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to hop / 100), Fixtures.FINE_ANSWERS, 0)
+                return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
+                    Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to hop / 100), Fixtures.FINE_ANSWERS, 0)
             }
         }
     }

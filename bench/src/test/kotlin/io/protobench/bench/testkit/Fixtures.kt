@@ -3,12 +3,14 @@ package io.protobench.bench.testkit
 import com.fasterxml.jackson.databind.ObjectMapper
 import io.protobench.bench.measure.ConditionRecord
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
+import io.protobench.bench.measure.SoakSettings
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.TrialRecord
@@ -34,7 +36,7 @@ object Fixtures {
 
     fun scenario(conditions: List<String>, arms: List<String>, protocols: List<String> = arms.filter { it != NULL_HOP && "(A/A)" !in it }) =
         ScenarioRecord("fixed", "A fixed run", io.protobench.bench.scenario.Mode.COST, conditions.map { ConditionRecord(it, emptyList()) }, protocols, arms,
-            5_000, 3, 3, 0.05, 0.5, null, mapOf("min" to "10s", "max" to "60s", "tolerance" to 0.05))
+            5_000, 3, 3, 0.05, 0.5, null, SoakSettings("5s", "10s", "60s", 0.05, 2))
 
     /**
      * A run whose trial in fork i of (condition, kind, arm) has the figures [figures] gives for
@@ -44,7 +46,7 @@ object Fixtures {
         conditions: List<String>,
         arms: List<String>,
         forks: Int,
-        figures: (condition: String, kind: TrialKind, arm: String, fork: Int) -> Map<String, Double?>?,
+        figures: (condition: String, kind: TrialKind, arm: String, fork: Int) -> Figures?,
     ): RunRecord {
         var sequence = 0
         val forkRecords = (1..forks).map { fork ->
@@ -81,8 +83,8 @@ object Fixtures {
         ProcessUsage(1.0, cpuUs, 0, allocated, gcs, gcs * 3, 0.0, 0.0, peakHeapMb, 0.0)
 
     /** Cost-trial figures of an arm whose servers spend [totalCpuUs] per request. */
-    fun cost(totalCpuUs: Double, hopP50: Double = 1.0) = mapOf(
-        Figure.TOTAL_CPU_US.key to totalCpuUs, Figure.API_CPU_US.key to totalCpuUs * 0.7, Figure.DATA_CPU_US.key to totalCpuUs * 0.3,
-        Figure.DRIVER_CPU_US.key to 150.0, Figure.HOP_P50.key to hopP50,
+    fun cost(totalCpuUs: Double, hopP50: Double = 1.0) = Figures.of(
+        Figure.TOTAL_CPU_US to totalCpuUs, Figure.API_CPU_US to totalCpuUs * 0.7, Figure.DATA_CPU_US to totalCpuUs * 0.3,
+        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to hopP50,
     )
 }

@@ -1,6 +1,7 @@
 package io.protobench.bench.report.html
 
 import io.protobench.bench.measure.Figure
+import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.ReportWriter
@@ -31,7 +32,7 @@ class HtmlReportTest {
     private val record = Fixtures.record(conditions, listOf(grpc, binary, NULL_HOP), 5) { condition, kind, arm, fork ->
         val small = condition.startsWith("size=1kb")
         when {
-            kind == TrialKind.CAPACITY && fork == 1 && arm != NULL_HOP -> mapOf(Figure.THROUGHPUT.key to if (arm == grpc) 4000.0 else 3500.0)
+            kind == TrialKind.CAPACITY && fork == 1 && arm != NULL_HOP -> Figures.of(Figure.THROUGHPUT to if (arm == grpc) 4000.0 else 3500.0)
             kind == TrialKind.CAPACITY -> null
             else -> {
                 val hop = when (arm) {
@@ -41,8 +42,8 @@ class HtmlReportTest {
                 }
                 val wobble = 1 + 0.02 * kotlin.math.sin(arm.hashCode() * 0.7 + fork * 2.3)
                 cost((300 + hop * wobble) * jitter[fork - 1], hopP50 = hop / 100 + 0.01) +
-                    mapOf(Figure.LATENCY_P50.key to 1.0, Figure.LATENCY_P90.key to 1.5, Figure.LATENCY_P95.key to 2.0,
-                        Figure.LATENCY_P99.key to 4.0, Figure.LATENCY_P999.key to 9.0)
+                    Figures.of(Figure.LATENCY_P50 to 1.0, Figure.LATENCY_P90 to 1.5, Figure.LATENCY_P95 to 2.0,
+                        Figure.LATENCY_P99 to 4.0, Figure.LATENCY_P999 to 9.0)
             }
         }
     }.let { r ->
