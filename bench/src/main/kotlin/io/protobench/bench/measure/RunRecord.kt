@@ -119,9 +119,17 @@ data class ConditionRecord(val label: String, val phases: List<String>)
 /**
  * The scenario's soak as run.json keeps it: [window], [min] and [max] as the scenario's
  * duration text in milliseconds ("3000ms"), the [tolerance] of a steady window (0.05 = 5%)
- * and the soak mix's virtual users.
+ * and the soak mix's virtual users. Each may be missing (null, and left out when written
+ * again) in a record from the first days of schema 2, written before the soak kept its users.
  */
-data class SoakSettings(val window: String, val min: String, val max: String, val tolerance: Double, val vus: Int)
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+data class SoakSettings(
+    val window: String? = null,
+    val min: String? = null,
+    val max: String? = null,
+    val tolerance: Double? = null,
+    val vus: Int? = null,
+)
 
 data class Calibration(
     val condition: String,

@@ -33,4 +33,14 @@ class FiguresTest {
             java.util.Map.entry(Figure.THROUGHPUT.key, 1.0), java.util.Map.entry(Figure.HOP_P50.key, 2.0), java.util.Map.entry(Figure.API_CPU_US.key, 3.0))
         assertThat((figures + (Figure.THROUGHPUT to 5.0)).toMap().keys.first()).isEqualTo(Figure.THROUGHPUT)
     }
+
+    @Test
+    fun `a soak written before it kept its users reads and is written back without them`() {
+        val old = """{"window":"3000ms","min":"30000ms","max":"150000ms","tolerance":0.05}"""
+        val soak = JsonFiles.mapper.readValue(old, SoakSettings::class.java)
+        assertThat(soak.vus).isNull()
+        assertThat(soak.tolerance).isEqualTo(0.05)
+        assertThat(com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(JsonFiles.mapper.readTree(JsonFiles.mapper.writeValueAsString(soak))))
+            .isEqualTo(old)
+    }
 }

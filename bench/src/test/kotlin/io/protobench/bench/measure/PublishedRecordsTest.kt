@@ -98,6 +98,7 @@ class PublishedRecordsTest {
             assertThat(text(written["environment"])).describedAs(dir.toString()).isEqualTo(text(original["environment"]))
             assertThat(loads(written)).describedAs(dir.toString()).isEqualTo(loads(original)).isNotEmpty()
             assertThat(figures(written)).describedAs(dir.toString()).isEqualTo(figures(upgraded(original))).isNotEmpty()
+            assertThat(text(written["scenario"]["soak"])).describedAs(dir.toString()).isEqualTo(text(original["scenario"]["soak"]))
             assertThat(RunStore.load(store.dir)).describedAs(dir.toString()).isEqualTo(record)
         }
     }
