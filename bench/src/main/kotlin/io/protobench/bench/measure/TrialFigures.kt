@@ -3,6 +3,7 @@ package io.protobench.bench.measure
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.driver.Summary as DriverSummary
 import io.protobench.driver.Latency
+import io.protobench.driver.Place
 import io.protobench.contract.metrics.GcUsage
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
@@ -161,7 +162,8 @@ object TrialFigures {
     /** k6's trends that timed a call, in records of schema 2. */
     private val K6_CALL_TRENDS = listOf("http_req_duration", "grpc_req_duration")
 
-    private const val WARM = "warm"
+    /** The driver's own name for calls on a connection past its first few ([Place.WARM]). */
+    private val WARM = Place.WARM.label
     private const val NEXT = "next"
     private const val LATER = "later"
 
