@@ -22,10 +22,6 @@ data class TrialLoad(val vus: Int?, val ratePerSecond: Int?) {
     override fun toString() = label
 
     companion object {
-        private const val VUS = LoadLevel.VUS_PREFIX
-        private const val RATE = LoadLevel.RATE_PREFIX
-        private const val PER_SECOND = LoadLevel.PER_SECOND
-
         fun vus(vus: Int) = TrialLoad(vus, null)
 
         fun rate(perSecond: Int) = TrialLoad(null, perSecond)
@@ -39,8 +35,9 @@ data class TrialLoad(val vus: Int?, val ratePerSecond: Int?) {
         @JvmStatic
         @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
         fun parse(label: String): TrialLoad {
-            val vus = label.takeIf { it.startsWith(VUS) }?.removePrefix(VUS)?.toIntOrNull()
-            val rate = label.takeIf { it.startsWith(RATE) && it.endsWith(PER_SECOND) }?.removePrefix(RATE)?.removeSuffix(PER_SECOND)?.toIntOrNull()
+            val vus = label.takeIf { it.startsWith(LoadLevel.VUS_PREFIX) }?.removePrefix(LoadLevel.VUS_PREFIX)?.toIntOrNull()
+            val rate = label.takeIf { it.startsWith(LoadLevel.RATE_PREFIX) && it.endsWith(LoadLevel.PER_SECOND) }
+                ?.removePrefix(LoadLevel.RATE_PREFIX)?.removeSuffix(LoadLevel.PER_SECOND)?.toIntOrNull()
             require(vus != null || rate != null) { "not a trial's load: \"$label\" (expected vus=N or rate=N/s)" }
             return TrialLoad(vus, rate)
         }
