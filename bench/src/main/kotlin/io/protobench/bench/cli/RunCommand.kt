@@ -107,9 +107,9 @@ class RunCommand : CliktCommand(name = "run") {
         )
         echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.armLabels.size} arms" +
             (if (scenario.variants.isEmpty()) "" else " (${scenario.arms.size} under each of ${scenario.variants.size} variants)") + ", " +
-            "${scenario.forks}-${scenario.maxForks} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
+            "${scenario.forksRange()} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
             (scenario.budget?.let { ", budget ${it.toMinutes()} min" }
-                ?: if (scenario.maxForks > scenario.forks) ", ${scenario.estimatedSeconds(scenario.maxForks) / 60 + 1} min if every condition takes ${scenario.maxForks}" else ""))
+                ?: if (scenario.maxForks > scenario.forks) ", ${scenario.estimatedSeconds(atMost = true) / 60 + 1} min if every condition takes its most" else ""))
         budgetShortfall(scenario)?.let { echo(it) }
         val store = try {
             BenchmarkRunner(LocalLabSource(projectDir()), Analysis.judge, onFinished = { store, record -> writeReport(store, record, texts) }).run(scenario, options)
@@ -140,7 +140,7 @@ class RunCommand : CliktCommand(name = "run") {
         val first = Planner(scenario).firstFork()
         if (first.size == scenario.conditions.size) return null
         return "the budget of ${budget.toMinutes()} min is expected to bring ${first.size} of ${scenario.conditions.size} conditions " +
-            "to the minimum ${scenario.forks} forks, in the scenario's order; the report will name the others " +
+            "to the minimum ${scenario.forksText()} forks, in the scenario's order; the report will name the others " +
             "(--budget ${scenario.estimatedSeconds() / 60 + 1}m would cover all)"
     }
 

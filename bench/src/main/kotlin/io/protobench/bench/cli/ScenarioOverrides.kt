@@ -17,7 +17,8 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
     val mode by option("--mode", help = "cost (fixed rate at a share of capacity; default) or capacity (closed model, saturated; " +
         "the scenario's fixed costRates are dropped)")
     val duration by option("--duration", help = "Measured time per arm per fork, e.g. 5s")
-    val forks by option("--forks", "--repetitions", "-r", help = "Forks (fresh JVM pairs) every condition gets at least").int()
+    val forks by option("--forks", "--repetitions", "-r", help = "Forks (fresh JVM pairs) every condition gets at least " +
+        "(the scenario's fewer forks for some targets, forksByTarget, are dropped)").int()
     val maxForks by option("--max-forks", help = "Most forks a condition gets while its comparisons are undecided").int()
     val budget by option("--budget", help = "Wall-time budget for adding forks where comparisons are undecided, e.g. 40m")
     val margin by option("--margin", help = "Practical margin of equivalence, e.g. 5%")
@@ -35,6 +36,8 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
             costRates = if (toCapacity) null else file.costRates,
             duration = duration ?: file.duration,
             forks = changedForks,
+            // --forks gives every condition its number: one a target had of its own could exceed it.
+            forksByTarget = if (forks != null) null else file.forksByTarget,
             // Raising the minimum raises the maximum with it unless that is given too.
             maxForks = maxForks ?: file.maxForks?.let { maxOf(it, changedForks ?: it) },
             budget = budget ?: file.budget,

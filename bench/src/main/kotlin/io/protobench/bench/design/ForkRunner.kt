@@ -108,7 +108,7 @@ class ForkRunner(
         val index = (r.forks.maxOfOrNull { it.index } ?: 0) + 1
         val needed = (elapsed.seconds + planner.secondsToMinimum(r, short) + 59) / 60
         val (them, they) = if (newlyLeft.size == 1) "it" to "it" else "them" to "they"
-        progress("fork $index leaves out ${newlyLeft.joinToString { "${it.condition} (${it.forks} of ${scenario.forks} forks)" }}: " +
+        progress("fork $index leaves out ${newlyLeft.joinToString { "${it.condition} (${it.forks} of ${scenario.forksOf(scenario.condition(it.condition))} forks)" }}: " +
             "the earlier forks took longer than estimated, and the ${(budget - elapsed).toMinutes()} min left of the budget of ${budget.toMinutes()} min " +
             "cannot bring $them to the minimum beside the others, so $they will decide nothing unless a later fork makes room " +
             "(--budget ${needed}m would cover every condition)")
@@ -127,8 +127,8 @@ class ForkRunner(
         val short = planner.belowMinimum(r).takeIf { it.isNotEmpty() } ?: return
         val index = r.forks.maxOfOrNull { it.index } ?: return
         val left = (planner.secondsToMinimum(r, short) + 59) / 60
-        val more = if (scenario.maxForks > scenario.forks) ", more where a comparison stays open (up to ${scenario.maxForks} forks)" else ""
-        progress("fork $index done after ${elapsed.toMinutes()} min; about $left min left for the minimum of ${scenario.forks} forks at this run's pace$more")
+        val more = if (scenario.maxForks > scenario.forks) ", more where a comparison stays open (up to ${scenario.forksText(atMost = true)} forks)" else ""
+        progress("fork $index done after ${elapsed.toMinutes()} min; about $left min left for the minimum of ${scenario.forksText()} forks at this run's pace$more")
     }
 
     private fun planning(r: RunRecord, stop: Step.Stop, open: Map<String, List<OpenComparison>>): PlanningRecord {
@@ -230,7 +230,7 @@ class ForkRunner(
             if (stopping.get()) return true
             val sequence = r.trials.size + 1
             val compared = if (scenario.mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
-            val rounds = if (kind == compared && scenario.rounds > 1) " round $round/${scenario.rounds}" else ""
+            val rounds = if (kind == compared && scenario.roundsOf(condition) > 1) " round $round/${scenario.roundsOf(condition)}" else ""
             progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
                 "${kind.name.lowercase()} ${offered.label}$rounds")
             val startedAt = clock.instant().toString()
@@ -253,7 +253,7 @@ class ForkRunner(
         val calibration = calibrationOf(r, condition, variant)
         val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || calibration == null || calibration.fork == fork.index
         // In capacity mode the probes are the compared trials: they get the rounds.
-        val probeRounds = if (scenario.mode == Mode.CAPACITY) scenario.rounds else 1
+        val probeRounds = if (scenario.mode == Mode.CAPACITY) scenario.roundsOf(condition) else 1
         if (closed != null && probe) {
             for (round in 1..probeRounds) for (arm in probed.shuffled(random)) {
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round)) return ConditionOutcome(fork, r, true)
@@ -277,7 +277,7 @@ class ForkRunner(
             if (offered == null) {
                 progress("fork ${fork.index}: ${condition.label} has no valid capacity probe to calibrate its rate; cost trials skipped")
             } else {
-                for (round in 1..scenario.rounds) for (arm in scenario.arms.shuffled(random)) {
+                for (round in 1..scenario.roundsOf(condition)) for (arm in scenario.arms.shuffled(random)) {
                     if (!measure(Cell(condition, arm), TrialKind.COST, offered, round)) return ConditionOutcome(fork, r, true)
                 }
             }

@@ -32,11 +32,11 @@ object Looks {
     /**
      * The fork indices whose valid trials of [condition] the verdicts pair: every completed fork
      * that measured it, and a fork that did not complete (failed, interrupted, cut short) only
-     * when fewer than the scenario's minimum of the condition's completed forks came before it.
+     * when fewer than the condition's minimum of its completed forks came before it.
      */
     fun paired(record: RunRecord, condition: String): Set<Int> {
         val done = completed(record).filterValues { condition in it }.keys
-        val minimum = record.scenario.forks
+        val minimum = record.scenario.forksOf(condition)
         val early = record.forks.map { it.index }.distinct()
             .filter { index -> index !in done && done.count { it < index } < minimum }
         return done + early

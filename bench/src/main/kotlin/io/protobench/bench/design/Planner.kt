@@ -50,7 +50,7 @@ class Planner(private val scenario: Scenario) {
         val counts = completedForks(record)
         val wanted = scenario.conditions.filter { c ->
             val forks = counts[c.label] ?: 0
-            forks < scenario.forks || (forks < scenario.maxForks && open[c.label].orEmpty().any { it.withinReach(forks) })
+            forks < scenario.forksOf(c) || (forks < scenario.maxForksOf(c) && open[c.label].orEmpty().any { it.withinReach(forks, c) })
         }
         if (wanted.isEmpty()) return Step.Stop(stopReason(counts, open))
         if (liveVariants(record, scenario).isEmpty()) return Step.Stop(en("planning.reason.all-rejected"))
@@ -78,13 +78,14 @@ class Planner(private val scenario: Scenario) {
     /** Conditions with fewer completed forks than the minimum, with their count, in the scenario's order. */
     fun belowMinimum(record: RunRecord): List<ForkCount> {
         val counts = completedForks(record)
-        return scenario.conditions.map { ForkCount(it.label, counts[it.label] ?: 0) }.filter { it.forks < scenario.forks }
+        return scenario.conditions.filter { (counts[it.label] ?: 0) < scenario.forksOf(it) }.map { ForkCount(it.label, counts[it.label] ?: 0) }
     }
 
     /** Seconds it would take to bring [short] to the minimum forks, at the costs measured so far. */
     fun secondsToMinimum(record: RunRecord, short: List<ForkCount>): Long {
         if (short.isEmpty()) return 0
-        return forkCosts(record).toReach(short.associate { it.condition to scenario.forks - it.forks }).toLong()
+        val minimum = scenario.conditions.associate { it.label to scenario.forksOf(it) }
+        return forkCosts(record).toReach(short.associate { it.condition to minimum.getValue(it.condition) - it.forks }).toLong()
     }
 
     /**
@@ -98,10 +99,10 @@ class Planner(private val scenario: Scenario) {
      */
     private fun withinBudget(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long): List<Condition> {
         fun forks(c: Condition) = counts[c.label] ?: 0
-        fun forksLeft(c: Condition) = maxOf(1, scenario.forks - forks(c))
+        fun forksLeft(c: Condition) = maxOf(1, scenario.forksOf(c) - forks(c))
         val (started, fresh) = wanted.partition { forks(it) > 0 }
         val chosen = mutableListOf<Condition>()
-        for (c in started.sortedBy { if (forks(it) < scenario.forks) 0 else 1 } + fresh) {
+        for (c in started.sortedBy { if (forks(it) < scenario.forksOf(it)) 0 else 1 } + fresh) {
             val fits = costs.toReach((chosen + c).associate { it.label to forksLeft(it) }) <= remaining
             if (fits) chosen += c else if (c in fresh) break
         }
@@ -114,12 +115,12 @@ class Planner(private val scenario: Scenario) {
      * at one or two forks decides nothing, so the reason names what did not fit.
      */
     private fun budgetStopReason(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long, budget: Duration): String {
-        val forksLeft = wanted.associate { it.label to scenario.forks - (counts[it.label] ?: 0) }
+        val forksLeft = wanted.associate { it.label to scenario.forksOf(it) - (counts[it.label] ?: 0) }
         val (short, owedExtra) = forksLeft.entries.partition { it.value > 0 }
         val cheapestExtra = owedExtra.minOfOrNull { costs.fork(it.key) } ?: costs.fork(1)
         val (nearest, seconds) = short.map { it to costs.toReach(mapOf(it.toPair())) }.minByOrNull { it.second }
             ?: return en("planning.reason.budget", budget.toMinutes(), roundedUp(cheapestExtra))
-        return en("planning.reason.budget-minimum", remaining.coerceAtLeast(0) / 60, budget.toMinutes(), scenario.forks, nearest.value, roundedUp(seconds)) +
+        return en("planning.reason.budget-minimum", remaining.coerceAtLeast(0) / 60, budget.toMinutes(), scenario.forksText(), nearest.value, roundedUp(seconds)) +
             if (owedExtra.isEmpty()) "" else en("planning.reason.budget-extra", roundedUp(cheapestExtra))
     }
 
@@ -127,22 +128,23 @@ class Planner(private val scenario: Scenario) {
 
     /**
      * An open comparison is worth another fork when its estimate says it would be decided by
-     * [Scenario.maxForks]; one without an estimate yet (under 2 usable forks) counts as worth
-     * it, one that no number of forks up to the engine's limit would decide does not.
+     * its condition's maximum ([Scenario.maxForksOf]); one without an estimate yet (under 2 usable
+     * forks) counts as worth it, one that no number of forks up to the engine's limit would decide does not.
      */
-    private fun OpenComparison.withinReach(forks: Int) = !beyondReach && (moreForks == null || forks + moreForks <= scenario.maxForks)
+    private fun OpenComparison.withinReach(forks: Int, c: Condition) =
+        !beyondReach && (moreForks == null || forks + moreForks <= scenario.maxForksOf(c))
 
     private fun stopReason(counts: Map<String, Int>, open: Map<String, List<OpenComparison>>): String {
-        val atCap = scenario.conditions.filter { !open[it.label].isNullOrEmpty() && (counts[it.label] ?: 0) >= scenario.maxForks }
+        val atCap = scenario.conditions.filter { !open[it.label].isNullOrEmpty() && (counts[it.label] ?: 0) >= scenario.maxForksOf(it) }
         val beyondReach = scenario.conditions.sumOf { c ->
             val forks = counts[c.label] ?: 0
-            if (forks >= scenario.maxForks) 0 else open[c.label].orEmpty().count { !it.withinReach(forks) }
+            if (forks >= scenario.maxForksOf(c)) 0 else open[c.label].orEmpty().count { !it.withinReach(forks, c) }
         }
         val reasons = listOfNotNull(
-            atCap.takeIf { it.isNotEmpty() }?.let { en("planning.reason.at-most", it.size, scenario.maxForks) },
-            beyondReach.takeIf { it > 0 }?.let { en("planning.reason.beyond-reach", it, scenario.maxForks) },
+            atCap.takeIf { it.isNotEmpty() }?.let { en("planning.reason.at-most", it.size, scenario.forksText(atMost = true)) },
+            beyondReach.takeIf { it > 0 }?.let { en("planning.reason.beyond-reach", it, scenario.forksText(atMost = true)) },
         )
-        return reasons.joinToString("; ").ifEmpty { en("planning.reason.decided", scenario.forks) }
+        return reasons.joinToString("; ").ifEmpty { en("planning.reason.decided", scenario.forksText()) }
     }
 
     /**
@@ -181,7 +183,8 @@ class Planner(private val scenario: Scenario) {
             (forksLeft.values.max() * overhead + forksLeft.entries.sumOf { (c, n) -> n * of(c) }) * pairs
     }
 
-    private fun estimatedCosts() = ForkCosts(scenario.estimatedForkOverheadSeconds(), scenario.estimatedConditionSeconds(), scenario.variantNames.size)
+    private fun estimatedCosts() = ForkCosts(scenario.estimatedForkOverheadSeconds(), scenario.estimatedConditionSeconds(), scenario.variantNames.size,
+        scenario.conditions.associate { it.label to scenario.estimatedConditionSeconds(it) })
 
     /**
      * Costs as measured by the completed forks. Each condition measured so far costs what

@@ -112,9 +112,29 @@ data class ScenarioRecord(
     val costRates: Map<String, Int> = emptyMap(),
     /** Requests per run of seed 003's own tools by virtual users; empty = the tools did not run. */
     val seedTools: Map<Int, Int> = emptyMap(),
-)
+) {
+    /** Forks the condition labelled [condition] gets at least: its own number, else [forks]. */
+    fun forksOf(condition: String): Int = conditions.firstOrNull { it.label == condition }?.forks ?: forks
 
-data class ConditionRecord(val label: String, val phases: List<String>)
+    /** Most forks it may get: as far beyond its own minimum as [maxForks] is beyond [forks]. */
+    fun maxForksOf(condition: String): Int = forksOf(condition) + (maxForks - forks)
+
+    /** Trials of every arm per fork in the condition labelled [condition]. */
+    fun roundsOf(condition: String): Int = conditions.firstOrNull { it.label == condition }?.rounds ?: rounds
+}
+
+/**
+ * A condition as run.json keeps it, with its own [forks] and [rounds] where its target has
+ * them (scenario `forksByTarget`, `roundsByTarget`); null, and left out, where the scenario's apply.
+ */
+data class ConditionRecord(
+    val label: String,
+    val phases: List<String>,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    val forks: Int? = null,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    val rounds: Int? = null,
+)
 
 /**
  * The scenario's soak as run.json keeps it: [window], [min] and [max] as the scenario's

@@ -11,6 +11,7 @@ import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RemoteServersRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Variant
@@ -184,6 +185,7 @@ object MarkdownReport {
                 r.seed, Numbers.percentText(s.margin),
                 if (s.mode == Mode.COST && s.minRequests > 0) t("header.min-requests", s.minRequests) else "",
                 if (s.rounds > 1) t("header.rounds", s.rounds) else ""))
+            ownDesign(s)?.let(::appendLine)
             timeLine(out)
             ratesCut(out)
             appendLine()
@@ -240,11 +242,11 @@ object MarkdownReport {
             if (r.status == RunStatus.COMPLETE) return
             val primary = analyses.associate { it.condition to if (r.scenario.mode == Mode.CAPACITY) it.capacity else it.cost }
             val absent = primary.filterValues { it.isEmpty() }.keys
-            val short = primary.filterValues { arms -> arms.isNotEmpty() && arms.minOf { it.forks } < r.scenario.forks }
+            val short = primary.filter { (c, arms) -> arms.isNotEmpty() && arms.minOf { it.forks } < r.scenario.forksOf(c) }
                 .mapValues { (_, arms) -> arms.minOf { it.forks } }
             appendLine(t("missing.intro", t("status.${r.status.name.lowercase()}")) + " " +
                 (if (absent.isEmpty()) t("missing.none") else t("missing.absent", absent.joinToString(", "))) +
-                (if (short.isEmpty()) "." else t("missing.short", r.scenario.forks, short.entries.joinToString(", ") { "${it.key} (${it.value})" })) +
+                (if (short.isEmpty()) "." else t("missing.short", short.entries.joinToString(", ") { "${it.key} (${it.value} of ${r.scenario.forksOf(it.key)})" })) +
                 " " + t("missing.resume"))
             appendLine()
         }
@@ -504,6 +506,17 @@ object MarkdownReport {
         }
 
         /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */
+        /**
+         * The conditions whose forks or rounds are their own (scenario `forksByTarget`,
+         * `roundsByTarget`), each with what it got; null when every condition has the design line's.
+         */
+        private fun ownDesign(s: ScenarioRecord): String? {
+            val own = s.conditions.filter { it.forks != null || it.rounds != null }.ifEmpty { return null }
+            return t("header.own-design", own.joinToString("; ") { c ->
+                t("header.own-design.condition", c.label, s.forksOf(c.label), s.maxForksOf(c.label), s.roundsOf(c.label))
+            })
+        }
+
         private fun warmUpText(): String = when {
             r.forks.any { f -> f.warmIns.any { it.collected != null } } -> t("header.warm-up.collected")
             r.forks.any { f -> f.warmIns.any { it.arm != null } } -> t("header.warm-up")

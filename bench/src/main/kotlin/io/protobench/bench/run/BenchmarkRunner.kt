@@ -121,7 +121,9 @@ fun Scenario.toRecord() = ScenarioRecord(
     name = name,
     description = description,
     mode = mode,
-    conditions = conditions.map { ConditionRecord(it.label, it.phases) },
+    conditions = conditions.map { c ->
+        ConditionRecord(c.label, c.phases, forks = forksOf(c).takeIf { it != forks }, rounds = roundsOf(c).takeIf { it != rounds })
+    },
     protocols = protocols.map { it.label },
     arms = armLabels,
     durationMs = duration.toMillis(),

@@ -60,6 +60,15 @@ data class Scenario(
      */
     val rounds: Int = 1,
     /**
+     * Fewer forks than [forks] for the conditions of these targets (by target name, as
+     * [costRates]): where the published runs show every comparison decided with fewer, the
+     * forks they would take are spent elsewhere. A condition's maximum keeps the scenario's
+     * distance from its minimum, so every condition has the same number of looks.
+     */
+    val forksByTarget: Map<String, Int> = emptyMap(),
+    /** Rounds for the conditions of these targets instead of [rounds] (by target name). */
+    val roundsByTarget: Map<String, Int> = emptyMap(),
+    /**
      * Seed 003's own tools beside the load driver (hey for HTTP/JSON, ghz for gRPC/Unary): requests per
      * run by virtual users (the run's `-c`), e.g. {10: 100, 100: 10000}; empty = none.
      */
@@ -84,6 +93,28 @@ data class Scenario(
             .groupBy { it.label }
             .map { (_, same) -> same.first().copy(phases = same.flatMap { it.phases }.distinct()) }
 
+    /** The condition labelled [label]. */
+    fun condition(label: String): Condition = conditions.first { it.label == label }
+
+    /** Forks [condition] gets before the planner may stop it: its target's own number, else [forks]. */
+    fun forksOf(condition: Condition): Int = forksByTarget[condition.target.name] ?: forks
+
+    /** Most forks [condition] may get: as many beyond its own minimum as [maxForks] is beyond [forks]. */
+    fun maxForksOf(condition: Condition): Int = forksOf(condition) + (maxForks - forks)
+
+    /** The conditions' minimum forks ([atMost]: maximum) as a sentence gives them: "5", or "4–5" when they differ. */
+    fun forksText(atMost: Boolean = false): String {
+        val counts = conditions.map { if (atMost) maxForksOf(it) else forksOf(it) }.ifEmpty { listOf(if (atMost) maxForks else forks) }
+        return if (counts.min() == counts.max()) "${counts.min()}" else "${counts.min()}–${counts.max()}"
+    }
+
+    /** From the fewest forks a condition gets to the most it may get, as `list` and `run` give them: "3-9", "4-5". */
+    fun forksRange(): String =
+        "${conditions.minOfOrNull { forksOf(it) } ?: forks}-${conditions.maxOfOrNull { maxForksOf(it) } ?: maxForks}"
+
+    /** Trials of every arm of [condition] per fork: its target's own number, else [rounds]. */
+    fun roundsOf(condition: Condition): Int = roundsByTarget[condition.target.name] ?: rounds
+
     /** The arms of every condition: the protocols, then the controls. */
     val arms: List<Arm>
         get() = protocols.map { Arm.Of(it) } +
@@ -107,19 +138,23 @@ data class Scenario(
     val probesOnce: Boolean get() = mode == Mode.COST && probes == Probes.FIRST_FORK
 
     /**
-     * Rough wall time of [forks] forks of every condition (by default the minimum; the planner
-     * may add forks up to [maxForks]): each fork starts its JVMs and soaks
-     * ([estimatedForkOverheadSeconds]), then measures every condition
-     * ([estimatedConditionSeconds]), once per variant.
+     * Rough wall time of every condition's minimum forks ([atMost]: its maximum): the run
+     * takes as many forks as the condition that needs the most, and each fork starts its
+     * JVMs and soaks ([estimatedForkOverheadSeconds]), then measures the conditions that
+     * still need it ([estimatedConditionSeconds]), once per variant.
      */
-    fun estimatedSeconds(forks: Int = this.forks): Long =
-        (forks * (estimatedForkOverheadSeconds() + conditions.size * estimatedConditionSeconds()) * variantNames.size).toLong()
+    fun estimatedSeconds(atMost: Boolean = false): Long {
+        fun forksOf(c: Condition): Int = if (atMost) maxForksOf(c) else this.forksOf(c)
+        val forks = conditions.maxOfOrNull { forksOf(it) } ?: 0
+        val measuring = conditions.sumOf { forksOf(it) * estimatedConditionSeconds(it) }
+        return ((forks * estimatedForkOverheadSeconds() + measuring) * variantNames.size).toLong()
+    }
 
     /** The estimate in whole minutes as `list` and `run` print it: "14-24" from the minimum to the most forks, or the budget's "≤40". */
     fun estimatedMinutesText(): String {
         budget?.let { return "≤${it.toMinutes()}" }
         val least = estimatedSeconds() / 60 + 1
-        val most = estimatedSeconds(maxForks) / 60 + 1
+        val most = estimatedSeconds(atMost = true) / 60 + 1
         return if (most > least) "$least-$most" else "$least"
     }
 
@@ -127,19 +162,22 @@ data class Scenario(
     fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds + RUNNER_SECONDS
 
     /**
-     * One condition in one fork: capacity probed once per protocol (cost mode), every arm
-     * warmed up and measured in each of the [rounds].
+     * One condition in one fork: capacity probed once per protocol (cost mode; with probes
+     * in the first fork only, spread over the condition's forks), every arm warmed up and
+     * measured in each of its rounds. Without a condition: one of [forks] forks and [rounds] rounds.
      */
-    fun estimatedConditionSeconds(): Double {
+    fun estimatedConditionSeconds(condition: Condition? = null): Double {
+        val forks = condition?.let(::forksOf) ?: forks
+        val rounds = condition?.let(::roundsOf) ?: rounds
         val probing = if (probes == Probes.FIRST_FORK) estimatedProbeSeconds() / forks else estimatedProbeSeconds()
-        return probing + arms.size * estimatedArmSeconds()
+        return probing + arms.size * estimatedArmSeconds(rounds)
     }
 
     /** The capacity probes of one condition in a fork that probes it: each protocol once in cost mode (none apart in capacity mode). */
-    fun estimatedProbeSeconds(): Double = if (mode == Mode.COST) protocols.size * estimatedArmSeconds() else 0.0
+    fun estimatedProbeSeconds(): Double = if (mode == Mode.COST) protocols.size * estimatedArmSeconds(1) else 0.0
 
-    /** One arm of a condition: its rounds, after its own warm-up (a full collection, then windows until the JIT is quiet). */
-    private fun estimatedArmSeconds(): Double = rounds * (duration.toMillis() / 1000.0 + TRIAL_GAP_SECONDS) + TYPICAL_WARM_UP_SECONDS
+    /** One arm of a condition: its [rounds], after its own warm-up (a full collection, then windows until the JIT is quiet). */
+    private fun estimatedArmSeconds(rounds: Int): Double = rounds * (duration.toMillis() / 1000.0 + TRIAL_GAP_SECONDS) + TYPICAL_WARM_UP_SECONDS
 
     companion object {
         /**

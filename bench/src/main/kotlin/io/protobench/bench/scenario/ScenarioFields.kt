@@ -13,7 +13,7 @@ internal object ScenarioFields {
         "" to listOf(
             "name", "description", "seedPhase", "sizes", "complexities", "members", "protocols", "load", "include", "mode",
             "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests", "topology",
-            "variants", "costRates", "rounds", "seedTools",
+            "variants", "costRates", "rounds", "forksByTarget", "roundsByTarget", "seedTools",
         ),
         "members" to listOf("images", "batch"),
         "load" to listOf("model", "vus", "rates", "maxVus"),

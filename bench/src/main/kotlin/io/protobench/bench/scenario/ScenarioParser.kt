@@ -51,6 +51,10 @@ data class ScenarioFile(
     val costRates: Map<String, Int>? = null,
     /** Trials of every arm per fork (the fork keeps their median). */
     val rounds: Int? = null,
+    /** Fewer forks for the conditions of these targets, e.g. {1mb: 4}: their comparisons are decided sooner. */
+    val forksByTarget: Map<String, Int>? = null,
+    /** Rounds for the conditions of these targets instead of [rounds], e.g. {1mb: 2}. */
+    val roundsByTarget: Map<String, Int>? = null,
     /** Seed 003's own tools beside the load driver: requests per run by virtual users, e.g. {10: 100, 100: 10000}. */
     val seedTools: Map<String, Int>? = null,
 )
@@ -227,6 +231,8 @@ object ScenarioParser {
         val costRates = costRates(file, parts, mode, ::violation)
         val rounds = file.rounds ?: 1
         if (rounds !in 1..MAX_ROUNDS) violation("rounds", rounds, ROUNDS_ACCEPTED)
+        val forksByTarget = byTarget("forksByTarget", file.forksByTarget, parts, 2..forks, "a whole number of forks from 2 to forks ($forks)", ::violation)
+        val roundsByTarget = byTarget("roundsByTarget", file.roundsByTarget, parts, 1..MAX_ROUNDS, ROUNDS_ACCEPTED, ::violation)
         val seedTools = seedTools(file, parts, topology, protocols, ::violation)
 
         if (violations.isNotEmpty()) return Checked(null, violations)
@@ -251,6 +257,8 @@ object ScenarioParser {
             topology = topology!!,
             costRates = costRates,
             rounds = rounds,
+            forksByTarget = forksByTarget,
+            roundsByTarget = roundsByTarget,
             seedTools = seedTools,
             included = file.include.orEmpty(),
         ), violations)
@@ -271,6 +279,21 @@ object ScenarioParser {
             if (rate !in 1..MAX_RATE) violation("costRates.$name", rate, RATE_ACCEPTED)
         }
         return rates
+    }
+
+    /**
+     * A number per target name ([forksByTarget][Scenario.forksByTarget], [roundsByTarget][Scenario.roundsByTarget]):
+     * each name one of the workload's targets, each number in [range].
+     */
+    private fun byTarget(field: String, given: Map<String, Int>?, parts: List<Part>?, range: IntRange, accepted: String,
+                         violation: (String, Any?, String) -> Unit): Map<String, Int> {
+        val numbers = given ?: return emptyMap()
+        val names = parts.orEmpty().flatMap { part -> part.workload.targets.map { it.name } }.distinct()
+        numbers.forEach { (name, n) ->
+            if (parts != null && name !in names) violation("$field.$name", n, "the names of the workload's targets: ${names.joinToString()}")
+            if (n !in range) violation("$field.$name", n, accepted)
+        }
+        return numbers
     }
 
     /**
@@ -535,6 +558,8 @@ fun Scenario.toFile(): ScenarioFile {
         variants = variants.map { it.toFile() }.ifEmpty { null },
         costRates = costRates.ifEmpty { null },
         rounds = rounds.takeIf { it != 1 },
+        forksByTarget = forksByTarget.ifEmpty { null },
+        roundsByTarget = roundsByTarget.ifEmpty { null },
         seedTools = seedTools.mapKeys { (vus, _) -> vus.toString() }.ifEmpty { null },
     )
 }

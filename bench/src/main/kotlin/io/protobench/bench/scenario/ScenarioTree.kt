@@ -50,6 +50,8 @@ internal class ScenarioTree private constructor(private val source: String) {
             variants = list(top, "variants", VARIANTS, ::variant),
             costRates = costRates(top),
             rounds = number(top, "rounds", ScenarioParser.ROUNDS_ACCEPTED),
+            forksByTarget = wholeNumbers(top, "forksByTarget", FORKS_BY_TARGET, "a whole number of forks"),
+            roundsByTarget = wholeNumbers(top, "roundsByTarget", ROUNDS_BY_TARGET, ScenarioParser.ROUNDS_ACCEPTED),
             seedTools = wholeNumbers(top, "seedTools", SEED_TOOLS),
         )
     }
@@ -241,6 +243,8 @@ internal class ScenarioTree private constructor(private val source: String) {
         private const val VARIANTS = "a list of variants, each $VARIANT"
         private const val VALUE = VariantChecks.VALUE_ACCEPTED
         private const val SEED_TOOLS = "a mapping of virtual users to requests per run of the seed's tools, e.g. {10: 100, 100: 10000}"
+        private const val FORKS_BY_TARGET = "a mapping of the workload's sizes, levels or images to fewer forks than forks, e.g. {1mb: 4}"
+        private const val ROUNDS_BY_TARGET = "a mapping of the workload's sizes, levels or images to rounds, e.g. {1mb: 2}"
         private const val COST_RATES = "a mapping of the workload's sizes, levels or images to requests per second, e.g. {1kb: 1500, 1mb: 150}"
 
         fun read(root: JsonNode, source: String): Read {

@@ -34,6 +34,19 @@ class ScenarioOverridesTest {
     }
 
     @Test
+    fun `--forks gives every condition its number, dropping quick's fewer forks at 1mb, while --max-forks and the rounds keep theirs`() {
+        val quick = ScenarioCatalog.load("quick")
+        val (small, large) = quick.conditions
+        assertThat(quick.forksOf(large)).isLessThan(quick.forksOf(small))
+        val two = applied("quick", "--forks", "2", "--max-forks", "2")
+        assertThat(two.conditions.map { two.forksOf(it) to two.maxForksOf(it) }).containsOnly(2 to 2)
+        assertThat(two.roundsOf(large)).isEqualTo(quick.roundsOf(large)).isLessThan(quick.roundsOf(small))
+        val more = applied("quick", "--max-forks", "7")
+        assertThat(more.maxForksOf(large) - more.forksOf(large)).isEqualTo(2)
+        assertThat(more.forksOf(large)).isEqualTo(quick.forksOf(large))
+    }
+
+    @Test
     fun `a refused flag is named as the user may have typed it, aliases included, not as a scenario field`() {
         fun refusal(vararg argv: String) = org.assertj.core.api.Assertions.catchThrowable { applied("quick", *argv) }.message!!
         assertThat(refusal("--repetitions", "0")).contains("flag '--forks/--repetitions/-r' = '0'").doesNotContain("field 'forks'")

@@ -166,7 +166,7 @@ class ForkRunnerTest {
         forks: $forks
         maxForks: $maxForks
         soak: {window: 3s, min: 6s, max: 30s}
-        $extra
+        ${extra.replace("\n", "\n" + " ".repeat(8))}
     """.trimIndent(), "fake.yaml")
 
     private fun start(s: Scenario) = RunRecord(
@@ -475,7 +475,7 @@ class ForkRunnerTest {
 
     @Test
     fun `with probes in the first fork only, the forks that probed nothing set the cost of the next`() {
-        val s = scenario("budget: 60m\n        probes: first-fork", sizes = "1kb, 10kb")
+        val s = scenario("budget: 60m\nprobes: first-fork", sizes = "1kb, 10kb")
         val (small, large) = s.conditions.map { it.label }
         val probes = s.estimatedProbeSeconds()
         assertThat(probes).isPositive()
@@ -672,6 +672,23 @@ class ForkRunnerTest {
         }
         assertThat(orders).`as`("rounds are shuffled afresh").hasSizeGreaterThan(1)
         assertThat(MarkdownReport.render(r)).contains("in each of 3 rounds")
+    }
+
+    @Test
+    fun `a target with forks and rounds of its own gets just those, the last fork measures the others alone, and the report says so`() {
+        val lab = FakeLab(StepClock(), clearCosts)
+        val r = run(scenario("rounds: 3\nprobes: first-fork\nforksByTarget: {1mb: 2}\nroundsByTarget: {1mb: 2}", sizes = "1kb, 1mb"), lab)
+        val (small, large) = r.scenario.conditions.map { it.label }
+        assertThat(r.forks.map { it.conditions }).containsExactly(listOf(small, large), listOf(small, large), listOf(small))
+        fun rounds(condition: String) = r.trials.filter { it.kind == TrialKind.COST && it.condition == condition }
+            .groupBy { it.fork to it.arm }.values.map { ts -> ts.map { it.round } }.distinct()
+        assertThat(rounds(small)).containsExactly(listOf(1, 2, 3))
+        assertThat(rounds(large)).containsExactly(listOf(1, 2))
+        val analyses = Analysis.of(r).associateBy { it.condition }
+        assertThat(analyses.getValue(large).cost.map { it.forks }).containsOnly(2)
+        assertThat(analyses.getValue(small).cost.map { it.forks }).containsOnly(3)
+        assertThat(r.planning!!.stoppedBecause).contains("minimum of 2–3 forks")
+        assertThat(MarkdownReport.render(r)).contains("Forks and rounds of their own", "$large: at least 2, at most 2 forks, 2 round(s) each")
     }
 
     @Test

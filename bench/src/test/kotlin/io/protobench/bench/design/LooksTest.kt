@@ -75,6 +75,15 @@ class LooksTest {
         assertThat(decisions(r)).allSatisfy { assertThat(it.estimate.n).isEqualTo(4) }
     }
 
+    @Test
+    fun `a condition with a minimum of its own pairs a failed fork only below that minimum`() {
+        val r = record(4, failed = setOf(3))
+        val own = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(forks = 2) }))
+        // Fork 3 failed with two completed forks before it: below the scenario's 3, at the condition's own 2.
+        assertThat(Looks.paired(r, condition)).containsExactlyInAnyOrder(1, 2, 3, 4)
+        assertThat(Looks.paired(own, condition)).containsExactlyInAnyOrder(1, 2, 4)
+    }
+
     /** Synthetic forks of clear costs; in fork [dyingFork] the servers die at the first trial of its second condition. */
     private class DyingLab(val clock: StepClock, val dyingFork: Int) : Lab {
         private val random = java.util.Random(11)

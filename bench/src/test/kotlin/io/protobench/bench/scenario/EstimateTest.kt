@@ -24,6 +24,18 @@ class EstimateTest {
     private val calibrating = listOf("2026-11-29-aa-2core-a", "2026-11-29-aa-2core-b", "2026-12-02-quick-2core-v", "2026-12-02-quick-2core-w")
 
     @Test
+    fun `a target with fewer forks and rounds saves its own trials, not the forks the other targets still need`() {
+        val base = "name: x\nsizes: [1kb, 1mb]\nduration: 3s\nforks: 5\nmaxForks: 5\nrounds: 3\nprobes: first-fork\nnoiseControl: true\n"
+        val uniform = ScenarioParser.parse(base, "t")
+        val own = ScenarioParser.parse(base + "forksByTarget: {1mb: 4}\nroundsByTarget: {1mb: 2}", "t")
+        val arm = 3 + Scenario.TRIAL_GAP_SECONDS
+        // 1mb's fifth fork (a warm-up and 3 rounds per arm) and the third round of its other four forks;
+        // the five forks' start and soak stay (1kb needs them), and so does 1mb's one probe per protocol.
+        val saved = own.arms.size * (Scenario.TYPICAL_WARM_UP_SECONDS + 3 * arm) + 4 * own.arms.size * arm
+        assertThat((uniform.estimatedSeconds() - own.estimatedSeconds()).toDouble()).isCloseTo(saved, org.assertj.core.api.Assertions.within(1.0))
+    }
+
+    @Test
     fun `the estimate of a calibrating run's own scenario is within 15 percent of its wall time`() {
         for (name in calibrating) {
             val record = RunStore.load(results.resolve(name))

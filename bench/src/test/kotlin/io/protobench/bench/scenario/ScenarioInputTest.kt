@@ -256,10 +256,10 @@ class ScenarioInputTest {
         val listed = protobench("list")
         assertThat(listed.statusCode).isZero()
         val direct = ScenarioCatalog.load("direct")
-        val (least, most) = listOf(direct.forks, direct.maxForks).map { direct.estimatedSeconds(it) / 60 + 1 }
+        val (least, most) = listOf(false, true).map { direct.estimatedSeconds(atMost = it) / 60 + 1 }
         assertThat(most).describedAs("5 forks take longer than 3").isGreaterThan(least)
         assertThat(listed.stdout.lines().single { it.startsWith("direct ") }).contains("$least-$most m")
-        // A fixed design (quick: 5 forks) has one figure.
+        // A fixed design (quick: 5 forks, 4 at 1mb) has one figure.
         val quick = ScenarioCatalog.load("quick")
         assertThat(listed.stdout.lines().single { it.startsWith("quick ") }).contains(" ${quick.estimatedSeconds() / 60 + 1} m")
         assertThat(listed.stdout.lines().single { it.startsWith("seeds ") }).contains("≤40 m")

@@ -10,6 +10,7 @@ import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Workload
 import io.protobench.bench.scenario.toFile
 import io.protobench.contract.Protocol
+import io.protobench.bench.run.toRecord
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
 import org.junit.jupiter.api.Test
@@ -194,6 +195,37 @@ class ScenarioParserTest {
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nload: {model: open, rates: [100]}\ncostRates: {1kb: 900}").single().accepted)
             .contains("only with a closed load")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nrounds: 0").single().accepted).contains("from 1 to")
+    }
+
+    @Test
+    fun `a target may have fewer forks and other rounds of its own, and keeps them through the round trip`() {
+        val own = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb, 1mb]\nforks: 5\nmaxForks: 7\nrounds: 3\n" +
+            "forksByTarget: {1mb: 4}\nroundsByTarget: {1mb: 2}", "t")
+        val (small, large) = own.conditions
+        assertThat(listOf(own.forksOf(small), own.maxForksOf(small), own.roundsOf(small))).containsExactly(5, 7, 3)
+        // The maximum keeps the scenario's distance from the minimum: the same looks in every condition.
+        assertThat(listOf(own.forksOf(large), own.maxForksOf(large), own.roundsOf(large))).containsExactly(4, 6, 2)
+        assertThat(own.forksRange()).isEqualTo("4-7")
+        assertThat(own.forksText()).isEqualTo("4–5")
+        assertThat(ScenarioParser.validate(own.toFile(), "again")).isEqualTo(own)
+        // The record keeps each condition's own numbers, and only those.
+        val record = own.toRecord()
+        assertThat(record.conditions.map { it.forks to it.rounds }).containsExactly(null to null, 4 to 2)
+        assertThat(listOf(record.forksOf(large.label), record.maxForksOf(large.label), record.roundsOf(large.label))).containsExactly(4, 6, 2)
+        assertThat(record.forksOf(small.label)).isEqualTo(5)
+    }
+
+    @Test
+    fun `forks of a target outside 2 to forks, rounds outside 1 to 9 or a name no target has are refused with what is accepted`() {
+        val sizes = "name: x\nduration: 1s\nsizes: [1kb, 1mb]\nforks: 5\n"
+        assertThat(violations(sizes + "forksByTarget: {1mb: 6}").single().accepted).contains("from 2 to forks (5)")
+        assertThat(violations(sizes + "forksByTarget: {1mb: 1}").single().field).isEqualTo("forksByTarget.1mb")
+        val unknown = violations(sizes + "forksByTarget: {10kb: 3}").single()
+        assertThat(unknown.field).isEqualTo("forksByTarget.10kb")
+        assertThat(unknown.accepted).contains("1kb, 1mb")
+        assertThat(violations(sizes + "roundsByTarget: {1mb: 10}").single().accepted).contains("from 1 to 9")
+        assertThat(violations(sizes + "roundsByTarget: {1mb: two}").single().field).isEqualTo("roundsByTarget.1mb")
+        assertThat(violations(sizes + "forksByTarget: [4]").single().accepted).contains("{1mb: 4}")
     }
 
     @Test

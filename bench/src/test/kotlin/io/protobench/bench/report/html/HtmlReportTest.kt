@@ -123,7 +123,7 @@ class HtmlReportTest {
         })
         val doc = parse(HtmlReport.render(cut))
         assertThat(doc.select("blockquote").text()).contains("This run is interrupted", "Not measured: size=1mb vus=10",
-            "fewer forks than the scenario's 3: size=1kb vus=10 (2)")
+            "fewer forks than the condition's minimum: size=1kb vus=10 (2 of 3)")
         assertThat(doc.select("section.condition")).hasSize(2)
         assertThat(doc.select("section.condition").last()!!.select("figure")).isEmpty()
     }
