@@ -7,6 +7,7 @@ import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.ConditionAnalysis
+import io.protobench.bench.report.ForkValues
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
@@ -195,8 +196,8 @@ object RunComparison {
     }
 
     /** One arm's values of [figure], one per fork in fork order (null where the fork has none). */
-    private fun perFork(forks: Map<Int, Map<String, Double?>>?, figure: Figure): List<Double?> =
-        forks.orEmpty().toSortedMap().values.map { it[figure.key] }
+    private fun perFork(forks: ForkValues?, figure: Figure): List<Double?> =
+        forks.orEmpty().toSortedMap().values.map { it[figure] }
 
     /**
      * What must be the same for two runs to be compared: the machine (CPU model, cores,

@@ -22,8 +22,17 @@ import io.protobench.bench.design.Judge
 import io.protobench.bench.design.Looks
 import kotlin.math.hypot
 
-/** Per-fork values of one arm: fork index → figure key → value, from its valid trials of one kind. */
-typealias ForkValues = Map<Int, Map<String, Double?>>
+/**
+ * One arm's values in one fork, from its valid trials of one kind: each figure (the median
+ * of the fork's rounds that have it), and for CPU per request, which /proc counts in clock
+ * ticks, the variance that rounding gives it ([Rounding]).
+ */
+data class ForkValue(val figures: Map<Figure, Double> = emptyMap(), val rounding: Map<Figure, Double> = emptyMap()) {
+    operator fun get(figure: Figure): Double? = figures[figure]
+}
+
+/** Per-fork values of one arm: fork index → its [ForkValue]. */
+typealias ForkValues = Map<Int, ForkValue>
 
 /** One arm under one condition: its figures as mean over forks with a 95% t interval. */
 data class ArmSummary(val arm: String, val forks: Int, val estimates: Map<Figure, Estimate>) {
@@ -82,9 +91,10 @@ data class ConditionAnalysis(
     fun paired(kind: TrialKind, figure: Figure, a: String, b: String): PairedRatio {
         val arms = values[kind].orEmpty()
         val forks = (arms[a].orEmpty().keys + arms[b].orEmpty().keys).sorted()
-        val valuesOf = { arm: String, key: String -> forks.map { arms[arm]?.get(it)?.get(key) } }
-        val (x, y) = valuesOf(a, figure.key) to valuesOf(b, figure.key)
-        val rounding = Rounding.logRatioSd(x, y, valuesOf(a, Rounding.key(figure)), valuesOf(b, Rounding.key(figure)))
+        fun valuesOf(arm: String) = forks.map { arms[arm]?.get(it)?.get(figure) }
+        fun roundingOf(arm: String) = forks.map { arms[arm]?.get(it)?.rounding?.get(figure) }
+        val (x, y) = valuesOf(a) to valuesOf(b)
+        val rounding = Rounding.logRatioSd(x, y, roundingOf(a), roundingOf(b))
         return PairedRatio.of(x, y, rounding)
     }
 
@@ -98,9 +108,10 @@ data class ConditionAnalysis(
         val arms = values[kind].orEmpty()
         val labels = listOf(Variant.label(x, variant), Variant.label(y, variant), Variant.label(x, baseline), Variant.label(y, baseline))
         val forks = labels.flatMap { arms[it].orEmpty().keys }.distinct().sorted()
-        fun column(label: String, key: String) = forks.map { arms[label]?.get(it)?.get(key) }
-        val (xv, yv, xb, yb) = labels.map { column(it, figure.key) }
-        val (rxv, ryv, rxb, ryb) = labels.map { column(it, Rounding.key(figure)) }
+        fun column(label: String) = forks.map { arms[label]?.get(it)?.get(figure) }
+        fun roundingColumn(label: String) = forks.map { arms[label]?.get(it)?.rounding?.get(figure) }
+        val (xv, yv, xb, yb) = labels.map(::column)
+        val (rxv, ryv, rxb, ryb) = labels.map(::roundingColumn)
         fun gap(a: List<Double?>, b: List<Double?>) = a.zip(b) { p, q -> if (p != null && q != null && q > 0) p / q else null }
         val rounding = hypot(Rounding.logRatioSd(xv, yv, rxv, ryv), Rounding.logRatioSd(xb, yb, rxb, ryb))
         return PairedRatio.of(gap(xv, yv), gap(xb, yb), rounding)
@@ -277,11 +288,11 @@ object Analysis {
      */
     private fun forkValues(trials: List<TrialRecord>, direct: Boolean): Map<String, ForkValues> {
         val byArm = trials.groupBy { it.arm }.mapValues { (_, ts) ->
-            ts.groupBy { it.fork }.mapValues { (_, rounds) -> medianOfRounds(rounds.map { it.figures.byKey() + Rounding.ofTrial(it, direct) }) }
+            ts.groupBy { it.fork }.mapValues { (_, rounds) -> medianOfRounds(rounds.map { ofTrial(it, direct) }) }
         }
         return byArm.mapValues { (arm, forks) ->
             val nullHop = byArm[Variant.label(Arm.NullHop.LABEL, Variant.split(arm).second)].orEmpty()
-            forks.mapValues { (fork, figures) -> figures + derived(figures, nullHop[fork], direct) }
+            forks.mapValues { (fork, value) -> withHop(value, nullHop[fork], direct) }
         }
     }
 
@@ -292,39 +303,52 @@ object Analysis {
      * servers). [direct]: no gateway stands between the driver and the data-server, so
      * nothing is subtracted: the data-server's CPU per request is the server side of the hop.
      */
-    private fun derived(figures: Map<String, Double?>, nullHop: Map<String, Double?>?, direct: Boolean): Map<String, Double?> {
-        val total = figures[Figure.TOTAL_CPU_US.key]
-        val harness = if (direct) 0.0 else nullHop?.get(Figure.TOTAL_CPU_US.key)
+    private fun withHop(value: ForkValue, nullHop: ForkValue?, direct: Boolean): ForkValue {
+        val total = value[Figure.TOTAL_CPU_US]
+        val harness = if (direct) 0.0 else nullHop?.get(Figure.TOTAL_CPU_US)
         val hop = if (total != null && harness != null) total - harness else null
-        val all = total?.let { t -> figures[Figure.DRIVER_CPU_US.key]?.let { t + it } }
-        val totalRounding = figures[Rounding.key(Figure.TOTAL_CPU_US)]
-        val harnessRounding = if (direct) 0.0 else nullHop?.get(Rounding.key(Figure.TOTAL_CPU_US))
-        return mapOf(
-            Figure.HOP_CPU_US.key to hop,
-            Figure.HOP_SHARE.key to if (hop != null && all != null && all > 0) hop / all else null,
-            Rounding.key(Figure.HOP_CPU_US) to if (totalRounding != null && harnessRounding != null) totalRounding + harnessRounding else null,
+        val all = total?.let { t -> value[Figure.DRIVER_CPU_US]?.let { t + it } }
+        val share = if (hop != null && all != null && all > 0) hop / all else null
+        val totalRounding = value.rounding[Figure.TOTAL_CPU_US]
+        val harnessRounding = if (direct) 0.0 else nullHop?.rounding?.get(Figure.TOTAL_CPU_US)
+        val hopRounding = if (totalRounding != null && harnessRounding != null) totalRounding + harnessRounding else null
+        return ForkValue(
+            value.figures - Figure.HOP_CPU_US - Figure.HOP_SHARE + listOfNotNull(hop?.let { Figure.HOP_CPU_US to it }, share?.let { Figure.HOP_SHARE to it }),
+            value.rounding - Figure.HOP_CPU_US + listOfNotNull(hopRounding?.let { Figure.HOP_CPU_US to it }),
         )
     }
+
+    /** One trial's figures as a fork value, with the rounding variance of its CPU per request. */
+    private fun ofTrial(trial: TrialRecord, direct: Boolean) = ForkValue(
+        trial.figures.toMap().filterNotNullValues(),
+        listOfNotNull(Rounding.ofTrial(trial, direct)?.let { Figure.TOTAL_CPU_US to it }).toMap(),
+    )
+
+    private fun Map<Figure, Double?>.filterNotNullValues(): Map<Figure, Double> =
+        entries.mapNotNull { (f, v) -> v?.let { f to it } }.toMap()
 
     /**
      * One arm's figures in one fork from its rounds: per figure, the median of the rounds
      * that have it. The median, not the mean: a trial disturbed by something outside the
      * servers (another process, a late compilation) is one round of three and is left out.
      */
-    internal fun medianOfRounds(rounds: List<Map<String, Double?>>): Map<String, Double?> {
+    internal fun medianOfRounds(rounds: List<ForkValue>): ForkValue {
         if (rounds.size == 1) return rounds.single()
-        val keys = rounds.flatMap { it.keys }.distinct()
-        return keys.associateWith { key ->
-            rounds.mapNotNull { it[key] }.takeIf { it.isNotEmpty() }?.let { Median.withDefaults().evaluate(it.toDoubleArray()) }
-        }
+        return ForkValue(median(rounds.map { it.figures }), median(rounds.map { it.rounding }))
     }
+
+    /** Per figure, the median of the maps that have it. */
+    private fun median(rounds: List<Map<Figure, Double>>): Map<Figure, Double> =
+        rounds.flatMap { it.keys }.distinct().associateWith { figure ->
+            Median.withDefaults().evaluate(rounds.mapNotNull { it[figure] }.toDoubleArray())
+        }
 
     private fun summaries(arms: List<String>, values: Map<String, ForkValues>): List<ArmSummary> =
         arms.filter { it in values }.map { arm ->
             val forks = values.getValue(arm)
             val estimates = Figure.entries.mapNotNull { figure ->
-                val sdFloor = Rounding.sd(forks.values.mapNotNull { it[Rounding.key(figure)] })
-                Estimate.of(forks.values.mapNotNull { it[figure.key] }.filter { it.isFinite() }, sdFloor)?.let { figure to it }
+                val sdFloor = Rounding.sd(forks.values.mapNotNull { it.rounding[figure] })
+                Estimate.of(forks.values.mapNotNull { it[figure] }.filter { it.isFinite() }, sdFloor)?.let { figure to it }
             }.toMap()
             ArmSummary(arm, forks.size, estimates)
         }

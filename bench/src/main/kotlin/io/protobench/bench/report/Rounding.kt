@@ -15,8 +15,8 @@ import kotlin.math.sqrt
  * (docs/journal/2026-11-26-cpu-clock-ticks.md). The rounding's scatter is the least a
  * fork's log ratio can scatter ([io.protobench.bench.verdict.PairedRatio.roundingSd]).
  *
- * The variances ride in the per-fork values under [key]; a fork's median of rounds takes
- * the median of theirs, which does not understate one round's.
+ * The variances ride in the per-fork values ([ForkValue.rounding]); a fork's median of rounds
+ * takes the median of theirs, which does not understate one round's.
  */
 object Rounding {
     /** One clock tick (USER_HZ 100, Linux's) in µs. */
@@ -25,20 +25,17 @@ object Rounding {
     /** Variance of one process's CPU over a trial, in ticks²: user and system time, each rounded at both ends. */
     const val TICKS_SQUARED_PER_PROCESS = 4.0 / 12
 
-    /** The per-fork value key of [figure]'s rounding variance (µs²). */
-    fun key(figure: Figure) = "${figure.key}.rounding-variance"
-
     /**
-     * The rounding variance of a trial's [Figure.TOTAL_CPU_US]: one process read for the
+     * The rounding variance (µs²) of a trial's [Figure.TOTAL_CPU_US]: one process read for the
      * data-server, one more for the gateway unless [direct], one for a database server
-     * when its CPU is counted; spread over the trial's answers.
+     * when its CPU is counted; spread over the trial's answers. Null without that figure or answers.
      */
-    fun ofTrial(trial: TrialRecord, direct: Boolean): Map<String, Double?> {
+    fun ofTrial(trial: TrialRecord, direct: Boolean): Double? {
         val requests = trial.correctAnswers + trial.wrongAnswers
-        if (trial.figures[Figure.TOTAL_CPU_US] == null || requests <= 0) return emptyMap()
+        if (trial.figures[Figure.TOTAL_CPU_US] == null || requests <= 0) return null
         val processes = (if (direct) 1 else 2) + (if (trial.figures[Figure.DB_CPU_US] != null) 1 else 0)
         val perRequest = TICK_US / requests
-        return mapOf(key(Figure.TOTAL_CPU_US) to processes * TICKS_SQUARED_PER_PROCESS * perRequest * perRequest)
+        return processes * TICKS_SQUARED_PER_PROCESS * perRequest * perRequest
     }
 
     /**

@@ -19,6 +19,7 @@ import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.report.Analysis
+import io.protobench.bench.report.ForkValue
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.run.RunStore
 import io.protobench.bench.run.toRecord
@@ -222,11 +223,11 @@ class ForkRunnerTest {
         assertThat(r.trials.map { it.arm }).doesNotContain(Arm.NullHop.LABEL)
         val cost = Analysis.of(r).single().values.getValue(TrialKind.COST)
         assertThat(cost.getValue("gRPC/Unary").values).allSatisfy { figures ->
-            assertThat(figures[Figure.HOP_CPU_US.key]).isNotNull().isEqualTo(figures[Figure.TOTAL_CPU_US.key])
+            assertThat(figures[Figure.HOP_CPU_US]).isNotNull().isEqualTo(figures[Figure.TOTAL_CPU_US])
         }
         // Through the gateway the same figures lose the null hop's cost; without a null hop there is no hop figure.
         val gateway = Analysis.of(r.copy(scenario = r.scenario.copy(topology = io.protobench.bench.scenario.Topology.GATEWAY))).single().values.getValue(TrialKind.COST)
-        assertThat(gateway.getValue("gRPC/Unary").values).allSatisfy { assertThat(it[Figure.HOP_CPU_US.key]).isNull() }
+        assertThat(gateway.getValue("gRPC/Unary").values).allSatisfy { assertThat(it[Figure.HOP_CPU_US]).isNull() }
     }
 
     @Test
@@ -693,12 +694,15 @@ class ForkRunnerTest {
 
     @Test
     fun `a fork's value of an arm is the median of its rounds, so one disturbed round does not move it`() {
-        val steady = Figures.of(Figure.TOTAL_CPU_US to 300.0, Figure.HOP_P50 to 0.30).byKey()
-        val rounds = listOf(steady, Figures.of(Figure.TOTAL_CPU_US to 900.0, Figure.HOP_P50 to 1.5).byKey(), Figures.of(Figure.TOTAL_CPU_US to 310.0, Figure.HOP_P50 to null).byKey())
+        val steady = ForkValue(mapOf(Figure.TOTAL_CPU_US to 300.0, Figure.HOP_P50 to 0.30), mapOf(Figure.TOTAL_CPU_US to 4.0))
+        val rounds = listOf(steady, ForkValue(mapOf(Figure.TOTAL_CPU_US to 900.0, Figure.HOP_P50 to 1.5), mapOf(Figure.TOTAL_CPU_US to 1.0)),
+            ForkValue(mapOf(Figure.TOTAL_CPU_US to 310.0), mapOf(Figure.TOTAL_CPU_US to 9.0)))
         val fork = Analysis.medianOfRounds(rounds)
-        assertThat(fork[Figure.TOTAL_CPU_US.key]).isEqualTo(310.0)
+        assertThat(fork[Figure.TOTAL_CPU_US]).isEqualTo(310.0)
         // A figure only some rounds have: the median of those that have it.
-        assertThat(fork[Figure.HOP_P50.key]).isEqualTo(0.9)
+        assertThat(fork[Figure.HOP_P50]).isEqualTo(0.9)
+        // The rounding variances ride along, each the median of its own.
+        assertThat(fork.rounding[Figure.TOTAL_CPU_US]).isEqualTo(4.0)
         assertThat(Analysis.medianOfRounds(listOf(steady))).isEqualTo(steady)
     }
 

@@ -22,13 +22,13 @@ class RoundingTest {
     fun `a trial's rounding counts each process read, spread over its answers`() {
         val total = Figures.of(Figure.TOTAL_CPU_US to 800.0)
         // One tick over 322 answers is 31.06 µs; a third of its square per process.
-        val direct = Rounding.ofTrial(trial(322, total), direct = true).getValue(Rounding.key(Figure.TOTAL_CPU_US))!!
+        val direct = Rounding.ofTrial(trial(322, total), direct = true)!!
         assertThat(direct).isCloseTo(31.0559 * 31.0559 / 3, within(0.01))
-        assertThat(Rounding.ofTrial(trial(322, total), direct = false).getValue(Rounding.key(Figure.TOTAL_CPU_US))).isCloseTo(2 * direct, within(1e-9))
+        assertThat(Rounding.ofTrial(trial(322, total), direct = false)).isCloseTo(2 * direct, within(1e-9))
         val withDatabase = total + (Figure.DB_CPU_US to 100.0)
-        assertThat(Rounding.ofTrial(trial(322, withDatabase), direct = true).getValue(Rounding.key(Figure.TOTAL_CPU_US))).isCloseTo(2 * direct, within(1e-9))
-        assertThat(Rounding.ofTrial(trial(0, total), direct = true)).isEmpty()
-        assertThat(Rounding.ofTrial(trial(322, Figures.NONE), direct = true)).isEmpty()
+        assertThat(Rounding.ofTrial(trial(322, withDatabase), direct = true)).isCloseTo(2 * direct, within(1e-9))
+        assertThat(Rounding.ofTrial(trial(0, total), direct = true)).isNull()
+        assertThat(Rounding.ofTrial(trial(322, Figures.NONE), direct = true)).isNull()
     }
 
     @Test
