@@ -505,7 +505,6 @@ object MarkdownReport {
             return t("header.network.link", network.profile, Recorded.asked(network, t), network.applied?.joinToString("; ") { Recorded.applied(it, t) }, measured, relay)
         }
 
-        /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */
         /**
          * The conditions whose forks or rounds are their own (scenario `forksByTarget`,
          * `roundsByTarget`), each with what it got; null when every condition has the design line's.
@@ -517,6 +516,7 @@ object MarkdownReport {
             })
         }
 
+        /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */
         private fun warmUpText(): String = when {
             r.forks.any { f -> f.warmIns.any { it.collected != null } } -> t("header.warm-up.collected")
             r.forks.any { f -> f.warmIns.any { it.arm != null } } -> t("header.warm-up")
