@@ -273,16 +273,11 @@ object ScenarioParser {
         val rates = file.costRates ?: return emptyMap()
         if (mode != Mode.COST) violation("costRates", rates, "costRates only in cost mode (capacity mode saturates the machine)")
         if (parts != null && parts.any { it.load is Load.Open }) violation("costRates", rates, "costRates only with a closed load; an open load's rates are the trials' rates")
-        val names = parts.orEmpty().flatMap { part -> part.workload.targets.map { it.name } }.distinct()
-        rates.forEach { (name, rate) ->
-            if (parts != null && name !in names) violation("costRates.$name", rate, "the names of the workload's targets: ${names.joinToString()}")
-            if (rate !in 1..MAX_RATE) violation("costRates.$name", rate, RATE_ACCEPTED)
-        }
-        return rates
+        return byTarget("costRates", rates, parts, 1..MAX_RATE, RATE_ACCEPTED, violation)
     }
 
     /**
-     * A number per target name ([forksByTarget][Scenario.forksByTarget], [roundsByTarget][Scenario.roundsByTarget]):
+     * A number per target name ([costRates][Scenario.costRates], [forksByTarget][Scenario.forksByTarget], [roundsByTarget][Scenario.roundsByTarget]):
      * each name one of the workload's targets, each number in [range].
      */
     private fun byTarget(field: String, given: Map<String, Int>?, parts: List<Part>?, range: IntRange, accepted: String,
