@@ -158,8 +158,8 @@ data class Scenario(
         return if (most > least) "$least-$most" else "$least"
     }
 
-    /** A fork's start-up, soak (the middle of the soak's floor and cap) and the runner's own part. */
-    fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds + RUNNER_SECONDS
+    /** A fork's start-up, soak (the middle of the soak's floor and cap), its first condition's longer warm-ups and the runner's own part. */
+    fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds + FIRST_WARM_UPS_EXTRA_SECONDS + RUNNER_SECONDS
 
     /**
      * One condition in one fork: capacity probed once per protocol (cost mode; with probes
@@ -177,7 +177,7 @@ data class Scenario(
     fun estimatedProbeSeconds(): Double = if (mode == Mode.COST) protocols.size * estimatedArmSeconds(1) else 0.0
 
     /** One arm of a condition: its [rounds], after its own warm-up (a full collection, then windows until the JIT is quiet). */
-    private fun estimatedArmSeconds(rounds: Int): Double = rounds * (duration.toMillis() / 1000.0 + TRIAL_GAP_SECONDS) + TYPICAL_WARM_UP_SECONDS
+    private fun estimatedArmSeconds(rounds: Int): Double = rounds * (duration.toMillis() / 1000.0 + TRIAL_GAP_SECONDS) + WARM_UP_SECONDS
 
     companion object {
         /**
@@ -187,12 +187,20 @@ data class Scenario(
          */
         const val TRIAL_GAP_SECONDS = 0.1
         /**
-         * For estimates, an arm's warm-up with the full collection before it. Its floor is
-         * [Soak.ARM_QUIET_WINDOWS] windows of [Soak.WARM_UP_WINDOW]; on the reference machine
-         * warm-ups averaged 4–8 s per run through the gateway on loopback (longer at 1 MB under
-         * small heaps), 11–14 s in direct runs and across links.
+         * For estimates, an arm's warm-up with the full collection before it, once a fork's
+         * first condition has compiled what the soak's light mix left. Its floor is
+         * [Soak.ARM_QUIET_WINDOWS] windows of [Soak.WARM_UP_WINDOW]; after the first condition
+         * warm-ups averaged 2.7–4.1 s per arm a fork in two quicks of the Intel Xeon VM
+         * (docs/journal/2026-12-02-time-to-a-verdict.md); 11–14 s in direct runs and across
+         * links on the AMD EPYC VM.
          */
-        const val TYPICAL_WARM_UP_SECONDS = 6.0
+        const val WARM_UP_SECONDS = 3.5
+        /**
+         * For estimates, what the warm-ups of a fork's first condition take beyond
+         * [WARM_UP_SECONDS] per arm: its first arms still compile (5–14 s each, the capacity
+         * probes' included): 7–40 s a fork, 18 on average, in the same two quicks.
+         */
+        const val FIRST_WARM_UPS_EXTRA_SECONDS = 18.0
         /**
          * For estimates, starting a fork's driver and servers until both answer: 16.0–21.3 s a
          * fork (`forks[].time.start`) on the slower 2-core VM of

@@ -32,7 +32,7 @@ class EstimateTest {
         val arm = 3 + Scenario.TRIAL_GAP_SECONDS
         // 1mb's fifth fork (a warm-up and 3 rounds per arm) and the third round of its other four forks;
         // the five forks' start and soak stay (1kb needs them), and so does 1mb's one probe per protocol.
-        val saved = own.arms.size * (Scenario.TYPICAL_WARM_UP_SECONDS + 3 * arm) + 4 * own.arms.size * arm
+        val saved = own.arms.size * (Scenario.WARM_UP_SECONDS + 3 * arm) + 4 * own.arms.size * arm
         assertThat((uniform.estimatedSeconds() - own.estimatedSeconds()).toDouble()).isCloseTo(saved, org.assertj.core.api.Assertions.within(1.0))
     }
 

@@ -65,7 +65,8 @@ class ScenarioParserTest {
         assertThat(byLabel.getValue("size=10kb vus=10").phases).containsExactly("phase2", "phase4")
         assertThat(byLabel.getValue("complexity=ultra vus=10").phases).containsExactly("phase6", "phase7")
         assertThat(seeds.conditions).hasSize(1 + 2 + 4 + 5 + 3 + 2 - 1)
-        assertThat(seeds.budget).isEqualTo(Duration.ofMinutes(40))
+        assertThat(seeds.budget).isNull()
+        assertThat(seeds.conditions.map { seeds.forksOf(it) to seeds.maxForksOf(it) }.distinct()).containsExactly(5 to 5)
     }
 
     @Test
