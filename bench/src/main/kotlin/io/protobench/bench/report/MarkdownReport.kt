@@ -79,7 +79,7 @@ object MarkdownReport {
     )
 
     /** What a part of the report is about: the HTML report places charts by it and moves the guide to the top. */
-    enum class Part { HEADER, VARIANTS, CONDITION, GUIDE, DECISION_MAP, SEEDS, FORKS, PLANNING, PROBLEMS }
+    enum class Part { HEADER, VARIANTS, CONDITION, GUIDE, DECISION_MAP, SEED_GUIDE, SEEDS, FORKS, PLANNING, PROBLEMS }
 
     /** One part of the report in Markdown; [condition] names a condition's part. */
     data class Section(val part: Part, val markdown: String, val condition: String? = null)
@@ -94,6 +94,7 @@ object MarkdownReport {
             listOf(
                 section(Part.GUIDE) { w.guide(this) },
                 section(Part.DECISION_MAP) { w.decisionMaps(this) },
+                section(Part.SEED_GUIDE) { w.seedGuide(this) },
                 section(Part.SEEDS) { w.seeds(this) },
                 section(Part.FORKS) { w.forks(this) },
                 section(Part.PLANNING) { w.planning(this) },
@@ -403,6 +404,11 @@ object MarkdownReport {
                 append(map.markdown(t))
                 appendLine()
             }
+        }
+
+        /** The seeds' selection guide row by row, in a run of seed phases (the phases are what its rows summarise). */
+        fun seedGuide(out: StringBuilder) {
+            if (analyses.any { it.phases.isNotEmpty() }) out.append(SeedGuideMarkdown.render(analyses, t))
         }
 
         fun seeds(out: StringBuilder): Unit = with(out) {

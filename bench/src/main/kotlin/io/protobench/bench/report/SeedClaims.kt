@@ -1,10 +1,6 @@
 package io.protobench.bench.report
 
-import com.fasterxml.jackson.databind.DeserializationFeature
-import com.fasterxml.jackson.databind.ObjectMapper
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory
-import com.fasterxml.jackson.module.kotlin.readValue
-import com.fasterxml.jackson.module.kotlin.registerKotlinModule
+import com.fasterxml.jackson.module.kotlin.jacksonTypeRef
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.scenario.Variant
@@ -91,10 +87,7 @@ object SeedClaims {
     /** Seed figures about the garbage collector: the report says beside them how the seeds measured them. */
     fun isGc(claim: SeedClaim) = claim.figure == "gc_count" || claim.figure == "peak_heap_mb"
 
-    val all: List<SeedClaim> by lazy {
-        val yaml = ObjectMapper(YAMLFactory()).registerKotlinModule().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        javaClass.getResourceAsStream("/reference/seed-claims.yaml")!!.use { yaml.readValue<List<SeedClaim>>(it) }
-    }
+    val all: List<SeedClaim> by lazy { Reference.read("seed-claims.yaml", jacksonTypeRef<List<SeedClaim>>()) }
 
     fun check(analyses: List<ConditionAnalysis>, variants: List<String> = emptyList()): List<ClaimCheck> = analyses.flatMap { a ->
         val under = variants.ifEmpty { listOf(null) }

@@ -141,7 +141,8 @@ data class Decision(
 
     private fun droppedText(t: Texts) = if (estimate.dropped > 0) t("verdict.dropped", estimate.dropped) else ""
 
-    private fun signedWithInterval(): String {
+    /** A relative to B, "+x% [lo%, hi%]" (the interval of [interval]; the estimate alone without one). */
+    fun signedWithInterval(): String {
         val ci = interval ?: return formatPercent(estimate.percent, signed = true)
         return "${formatPercent(estimate.percent, signed = true)} [${formatPercent(ci.lowPercent)}, ${formatPercent(ci.highPercent)}]"
     }

@@ -39,7 +39,7 @@ object HtmlReport {
                 append(MarkdownHtml.toHtml(rest))
                 append("</section>\n")
             }
-            listOf(Part.SEEDS, Part.FORKS, Part.PLANNING, Part.PROBLEMS).flatMap(::of).forEach { append(MarkdownHtml.toHtml(it.markdown)) }
+            listOf(Part.SEED_GUIDE, Part.SEEDS, Part.FORKS, Part.PLANNING, Part.PROBLEMS).flatMap(::of).forEach { append(MarkdownHtml.toHtml(it.markdown)) }
         }
         return Html.page(t("header.title", record.scenario.name).removePrefix("# "), t.lang.id, body)
     }
