@@ -96,10 +96,6 @@ object SeedGuide {
         GuideFinding(figure, points, crossoverLabel(crossover, points, flips), moreForks(points), flips)
     }
 
-    /** Whether the run measured any row's or crossover's pair under any of its conditions: the report shows the guide then. */
-    fun judged(analyses: List<ConditionAnalysis>): Boolean =
-        claims.rows.any { row(it, analyses).isNotEmpty() } || claims.crossovers.any { crossover(it, analyses).isNotEmpty() }
-
     /** The decision between [x] and [y] on [figure] under [condition] in the run's own configuration; null when not measured. */
     private fun decision(analyses: List<ConditionAnalysis>, condition: String, kind: TrialKind, figure: Figure, x: String, y: String): Decision? =
         analyses.firstOrNull { it.condition == condition && !it.untrustworthy }?.family(kind)?.protocolDecisions

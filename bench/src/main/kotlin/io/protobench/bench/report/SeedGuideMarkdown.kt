@@ -16,20 +16,21 @@ import io.protobench.bench.verdict.formatPercent
  */
 object SeedGuideMarkdown {
     fun render(analyses: List<ConditionAnalysis>, t: Texts): String = buildString {
-        if (!SeedGuide.judged(analyses)) return@buildString
+        val rows = SeedGuide.claims.rows.map { it to SeedGuide.row(it, analyses) }
+        val crossovers = SeedGuide.claims.crossovers.map { it to SeedGuide.crossover(it, analyses) }
+        if ((rows + crossovers).all { it.second.isEmpty() }) return@buildString
         appendLine(t("seed-guide.title"))
         appendLine()
         appendLine(t("seed-guide.intro"))
         appendLine()
         appendLine(t("seed-guide.rows.columns"))
         appendLine("|---:|---|---|---|---|")
-        for (row in SeedGuide.claims.rows) {
+        for ((row, findings) in rows) {
             val claim = claimText(row.claim, row.original, t)
             if (row.than == null) {
                 appendLine("| ${row.row} | $claim | – | ${t("seed-guide.need", row.better)} | ${t("seed-guide.label.need")} |")
                 continue
             }
-            val findings = SeedGuide.row(row, analyses)
             if (findings.isEmpty()) appendLine("| ${row.row} | $claim | – | ${t("seed-guide.not-measured")} | – |")
             for (f in findings) {
                 appendLine("| ${row.row} | $claim | ${measure(f.figure, t)} | ${f.points.joinToString("; ") { point(it.condition, it.decision, t) }} | ${label(f, t)} |")
@@ -38,9 +39,8 @@ object SeedGuideMarkdown {
         appendLine()
         appendLine(t("seed-guide.crossovers.columns"))
         appendLine("|---|---|---|---|---|---|")
-        for (c in SeedGuide.claims.crossovers) {
+        for ((c, findings) in crossovers) {
             val claim = claimText(c.claim, c.original, t)
-            val findings = SeedGuide.crossover(c, analyses)
             if (findings.isEmpty()) appendLine("| ${c.id} | $claim | – | ${t("seed-guide.not-measured")} | – | – |")
             for (f in findings) {
                 val along = f.points.joinToString("; ") { "${it.condition}: ${side(it.decision, t)}" }
