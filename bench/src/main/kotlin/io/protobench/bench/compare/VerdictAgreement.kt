@@ -12,10 +12,12 @@ import io.protobench.bench.verdict.Outcome
  *
  * Each run decides its comparisons from its own forks (a paired ratio per fork, Holm over
  * the condition's family); nothing is pooled here. Two verdicts:
- * - **agree** when both name the same winner, or both find the arms equivalent, or one finds
- *   them equivalent and the other a winner whose whole interval lies inside the margin;
- * - **contradict** when they name opposite winners, or one finds the arms equivalent and the
- *   other a winner beyond the margin;
+ * - **agree** when both can hold: both name the same winner, or both find the arms equivalent,
+ *   or one finds them equivalent and the other a winner whose interval reaches inside the
+ *   margin (a small difference, which the equivalence allows);
+ * - **contradict** when both cannot hold: they name opposite winners, or one finds the arms
+ *   equivalent and the other a winner whose whole interval lies beyond the margin (the test a
+ *   regression must pass too);
  * - are **decided in one run only** when the other left the comparison open.
  */
 enum class Agreement { AGREE, ONE_RUN_ONLY, CONTRADICT }
@@ -87,21 +89,21 @@ object VerdictAgreement {
             (x == null || x == Said.Open) && (y == null || y == Said.Open) -> null
             x == null || x == Said.Open || y == null || y == Said.Open -> Agreement.ONE_RUN_ONLY
             x is Said.Winner && y is Said.Winner -> if (x.arm == y.arm) Agreement.AGREE else Agreement.CONTRADICT
-            x is Said.Winner -> if (x.insideMargin) Agreement.AGREE else Agreement.CONTRADICT
-            y is Said.Winner -> if (y.insideMargin) Agreement.AGREE else Agreement.CONTRADICT
+            x is Said.Winner -> if (x.beyondMargin) Agreement.CONTRADICT else Agreement.AGREE
+            y is Said.Winner -> if (y.beyondMargin) Agreement.CONTRADICT else Agreement.AGREE
             else -> Agreement.AGREE // both equivalent
         }
     }
 
     private sealed interface Said {
-        /** [arm] is better; [insideMargin]: see [Decision.insideMargin]. */
-        data class Winner(val arm: String, val insideMargin: Boolean) : Said
+        /** [arm] is better; [beyondMargin]: see [Decision.beyondMargin]. */
+        data class Winner(val arm: String, val beyondMargin: Boolean) : Said
         data object Equivalent : Said
         data object Open : Said
     }
 
     private fun said(d: Decision): Said = when (val o = d.outcome) {
-        is Outcome.Better -> Said.Winner(o.winner, d.insideMargin)
+        is Outcome.Better -> Said.Winner(o.winner, d.beyondMargin)
         Outcome.Equivalent -> Said.Equivalent
         is Outcome.Inconclusive -> Said.Open
     }

@@ -46,7 +46,9 @@ import kotlin.random.Random
  * shuffled order; every trial, probes included, right after its own arm's warm-up at
  * the trial's load (until the JIT is quiet). After every fork the [judge] says which
  * comparisons are still open and the planner decides where the next fork goes. [save]
- * is called after every trial, so a run that is cut short keeps what it measured.
+ * is called at every step of a fork (start, soak, each condition's end, the fork's end) and
+ * between trials once [SAVE_EVERY] has passed since the last save, so a run that is cut short
+ * keeps what it measured: a signal's hook saves [record] itself, a crash loses at most that much.
  */
 class ForkRunner(
     private val scenario: Scenario,
@@ -62,6 +64,8 @@ class ForkRunner(
     @Volatile private var current: Fork? = null
     /** Where the server pair in progress has spent its time so far ([ForkRecord.time] when it ends). */
     private var spent = ForkTime()
+    /** When [save] last ran, on [clock]. */
+    private var lastSaved: Instant? = null
 
     /** The latest record, for a shutdown hook that must seal it. */
     @Volatile var record: RunRecord? = null
@@ -139,6 +143,20 @@ class ForkRunner(
     private fun keep(r: RunRecord): RunRecord {
         record = r
         save(r)
+        lastSaved = clock.instant()
+        return r
+    }
+
+    /**
+     * Keeps [r] between trials: saved only once [SAVE_EVERY] has passed since the last save.
+     * Writing run.json is the runner's own time between trials, and the record grows with
+     * every trial, so a save after each one costs more with every fork
+     * (docs/journal/2026-12-02-time-to-a-verdict.md).
+     */
+    private fun keepBetweenTrials(r: RunRecord): RunRecord {
+        val last = lastSaved
+        if (last == null || Duration.between(last, clock.instant()) >= SAVE_EVERY) return keep(r)
+        record = r
         return r
     }
 
@@ -225,7 +243,7 @@ class ForkRunner(
             // rounds follow trials at the same load, with every arm's code already warm.
             if (round == 1) {
                 fork = fork.copy(warmIns = fork.warmIns + timed(ForkPart.WARM_UPS) { warmUp(servers, cell, arm, offered, fork.index) })
-                r = keep(r.withFork(fork))
+                r = keepBetweenTrials(r.withFork(fork))
             }
             if (stopping.get()) return true
             val sequence = r.trials.size + 1
@@ -243,7 +261,7 @@ class ForkRunner(
                 sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, null, sample.gateway, round, sample.driver,
                 sample.dataServer)
             fork = fork.copy(trials = fork.trials + trial)
-            r = keep(r.withFork(fork))
+            r = keepBetweenTrials(r.withFork(fork))
             return alive
         }
 
@@ -282,7 +300,7 @@ class ForkRunner(
                 }
             }
         }
-        return ConditionOutcome(fork, r, false)
+        return ConditionOutcome(fork, keep(r), false)
     }
 
     /**
@@ -486,6 +504,11 @@ class ForkRunner(
         val now = clock.instant()
         val wall = Duration.between(Instant.parse(startedAt), now).toMillis() / 1000.0
         return copy(status = status, failure = failure, finishedAt = now.toString(), time = spent.closed(wall))
+    }
+
+    companion object {
+        /** Between trials, how much measuring a crash (not a signal) may cost: the longest run.json goes unsaved. */
+        val SAVE_EVERY: Duration = Duration.ofSeconds(30)
     }
 }
 

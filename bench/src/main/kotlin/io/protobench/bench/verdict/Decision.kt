@@ -99,6 +99,9 @@ data class Decision(
     /** Better, but by less than the margin even at its interval's far end: true, and too small to matter in practice. */
     val insideMargin: Boolean get() = (outcome as? Outcome.Better)?.let { it.highPercent < margin * 100 } ?: false
 
+    /** Better by more than the margin even at its interval's near end: no equivalence within the margin can hold beside it. */
+    val beyondMargin: Boolean get() = (outcome as? Outcome.Better)?.let { it.lowPercent >= margin * 100 } ?: false
+
     /**
      * One line of plain English. [better] is the caller's word for "better" on this figure
      * ("faster", "cheaper"). Numbers:

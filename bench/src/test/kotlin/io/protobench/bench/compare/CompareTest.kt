@@ -133,6 +133,22 @@ class CompareTest {
     }
 
     @Test
+    fun `equivalence and a winner contradict only when the winner's whole interval lies beyond the margin`() {
+        val tie = run("a", mapOf(json to 100.0, grpc to 100.0), noise = 0.0005)
+        val equivalent = compared(RunComparison.of(tie, run("b", mapOf(json to 100.0, grpc to 100.0), noise = 0.0005))).verdict(Figure.HOP_CPU_US).a!!
+        assertThat(equivalent.outcome).isEqualTo(io.protobench.bench.verdict.Outcome.Equivalent)
+        fun winner(low: Double, high: Double) =
+            equivalent.copy(outcome = io.protobench.bench.verdict.Outcome.Better(true, json, grpc, (low + high) / 2, low, high))
+
+        // The seeds pair's case: cheaper by 2.9% [0.4%, 5.3%] in one run, within ±5% in the other: both hold at 3%.
+        assertThat(VerdictAgreement.agreement(winner(0.4, 5.3), equivalent)).isEqualTo(Agreement.AGREE)
+        assertThat(VerdictAgreement.agreement(equivalent, winner(0.4, 5.3))).isEqualTo(Agreement.AGREE)
+        assertThat(VerdictAgreement.agreement(winner(1.0, 4.0), equivalent)).isEqualTo(Agreement.AGREE)
+        assertThat(VerdictAgreement.agreement(winner(5.0, 12.0), equivalent)).isEqualTo(Agreement.CONTRADICT)
+        assertThat(VerdictAgreement.agreement(equivalent, winner(6.0, 12.0))).isEqualTo(Agreement.CONTRADICT)
+    }
+
+    @Test
     fun `a comparison one run left open is decided in the other only, and one open in both is not listed`() {
         val decided = run("a", mapOf(json to 200.0, grpc to 100.0))
         val open = run("b", mapOf(json to 200.0, grpc to 100.0), forks = 1) // one fork: no verdict at all

@@ -201,8 +201,30 @@ class ForkRunnerTest {
         assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond })
             .containsOnly(calibration.ratePerSecond)
         assertThat(lab.closed).isEqualTo(3)
-        assertThat(saves.size).isGreaterThan(r.trials.size) // saved after every trial
         assertThat(r.planning!!.stoppedBecause).contains("decided")
+    }
+
+    @Test
+    fun `run json is saved at every step of a fork and between trials once SAVE_EVERY has passed, so a crash loses at most that much`() {
+        // 5 rounds of 3 arms at 5 s: a condition measures for well over SAVE_EVERY.
+        val s = scenario("rounds: 5")
+        val lab = FakeLab(StepClock(), clearCosts)
+        val saves = mutableListOf<Pair<Instant, RunRecord>>()
+        val r = ForkRunner(s, lab, Analysis.judge, lab.clock, { saves += lab.clock.instant() to it }).run(start(s))
+
+        assertThat(saves.last().second).isEqualTo(r)
+        assertThat(saves.size).isLessThan(r.trials.size) // not after every trial
+        // The longest step between two trials' starts (a trial, the next arm's warm-up); a trial
+        // is saved at the first step after SAVE_EVERY has passed since the save before it.
+        val step = r.forks.flatMap { fork -> fork.trials.map { Instant.parse(it.startedAt) }.zipWithNext { a, b -> Duration.between(a, b) } }.max()
+        assertThat(ForkRunner.SAVE_EVERY.plus(step.multipliedBy(2))).isLessThan(Duration.ofSeconds(80))
+        for (trial in r.trials) {
+            val saved = saves.first { (_, record) -> record.trials.any { it.sequence == trial.sequence } }.first
+            assertThat(Duration.between(Instant.parse(trial.startedAt), saved)).isLessThanOrEqualTo(ForkRunner.SAVE_EVERY.plus(step.multipliedBy(2)))
+        }
+        assertThat(r.forks.map { it.index }).allSatisfy { index ->
+            assertThat(saves.any { (_, saved) -> saved.forks.any { it.index == index && it.status == ForkStatus.COMPLETE } }).isTrue()
+        }
     }
 
     @Test
