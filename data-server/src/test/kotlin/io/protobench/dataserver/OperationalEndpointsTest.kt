@@ -120,7 +120,8 @@ class OperationalEndpointsTest {
         assertThat(settings["httpBinaryPayloadMode"].asText()).isEqualTo("shared")
         assertThat(settings["grpc"]["executor"].asText()).isEqualTo("pool")
         assertThat(settings["grpc"]["eventLoopThreads"].asInt()).isEqualTo(0)
-        assertThat(settings["db"].fieldNames().asSequence().toList()).containsExactly("url", "user", "poolSize", "connectionTimeoutMs", "schema")
+        assertThat(settings["db"].fieldNames().asSequence().toList())
+            .containsExactly("url", "user", "poolSize", "connectionTimeoutMs", "schema")
         assertThat(settings["db"]["url"].asText()).startsWith("jdbc:h2:mem:members-")
         assertThat(settings["db"]["poolSize"].asInt()).isEqualTo(10)
         assertThat(settings.toString()).doesNotContain("-X", "java.", "PATH")
@@ -133,7 +134,9 @@ class OperationalEndpointsTest {
         "Sec-Fetch-Site, cross-site,          cross-site",
     )
     fun `internal endpoints refuse foreign and cross-site requests with a JSON 403`(header: String, value: String, reason: String) {
-        for (uri in listOf("/internal/metrics", "/internal/settings", "/internal/members", "/INTERNAL/settings", "/internal;x=1/settings")) {
+        for (uri in listOf(
+            "/internal/metrics", "/internal/settings", "/internal/members", "/INTERNAL/settings", "/internal;x=1/settings",
+        )) {
             web.get().uri(uri).header(header, value).exchange()
                 .expectStatus().isForbidden
                 .expectHeader().contentType(MediaType.APPLICATION_JSON)
@@ -167,7 +170,9 @@ class OperationalEndpointsTest {
     }
 
     @Test
-    fun `the read paths are served by the plain beans, not by proxies the database layer could add`(@Autowired context: ApplicationContext) {
+    fun `the read paths are served by the plain beans, not by proxies the database layer could add`(
+        @Autowired context: ApplicationContext,
+    ) {
         val readPath = listOf(PayloadController::class, ComplexController::class, InternalController::class, DataGrpcService::class)
         assertThat(readPath.map { context.getBean(it.java) }).noneMatch { AopUtils.isAopProxy(it) }
     }

@@ -22,7 +22,8 @@ class ServedRequestsTest {
     private lateinit var grpcServer: GrpcServer
 
     private fun served(): Long =
-        String(web.bodyOf("/internal/served", MediaType.APPLICATION_JSON_VALUE)).substringAfter("\"requests\":").trimEnd('}').trim().toLong()
+        String(web.bodyOf("/internal/served", MediaType.APPLICATION_JSON_VALUE)).substringAfter("\"requests\":")
+            .trimEnd('}').trim().toLong()
 
     @Test
     fun `each data call counts once, over HTTP and gRPC, unary and streamed, payloads and levels`() {

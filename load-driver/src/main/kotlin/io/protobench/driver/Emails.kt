@@ -16,7 +16,9 @@ class Emails(target: CallTarget, private val instance: Int) {
 
     init {
         offsets.forEach { at ->
-            require(at >= 0 && at + ITERATION_AT + ITERATION_DIGITS <= template.size) { "email offset $at lies outside the body ${target.body}" }
+            require(at >= 0 && at + ITERATION_AT + ITERATION_DIGITS <= template.size) {
+                "email offset $at lies outside the body ${target.body}"
+            }
         }
     }
 

@@ -120,17 +120,32 @@ class GrpcCalls(address: String, channelCount: Int, private val maxConnections: 
     }
 
     /** Unary `CreateMember`, the serialized request sent as it is: a new id. */
-    private fun createMember(channel: ManagedChannel, options: CallOptions, target: CallTarget, body: ByteArray, finish: (String?, Long?) -> Unit) {
+    private fun createMember(
+        channel: ManagedChannel,
+        options: CallOptions,
+        target: CallTarget,
+        body: ByteArray,
+        finish: (String?, Long?) -> Unit,
+    ) {
         ClientCalls.asyncUnaryCall(channel.newCall(CREATE_MEMBER_RAW, options), body, answer(finish) { response: CreateMemberResponse ->
             if (response.id > 0) null else "id ${response.id}, expected above 0"
         })
     }
 
     /** Client-streaming `CreateMembers` with the one member, then the end of the stream: a count of [CallTarget.value]. */
-    private fun createMembers(channel: ManagedChannel, options: CallOptions, target: CallTarget, body: ByteArray, finish: (String?, Long?) -> Unit) {
-        val requests = ClientCalls.asyncClientStreamingCall(channel.newCall(CREATE_MEMBERS_RAW, options), answer(finish) { response: CreateMembersResponse ->
-            if (response.count.toLong() == target.value) null else "count ${response.count}, expected ${target.value}"
-        })
+    private fun createMembers(
+        channel: ManagedChannel,
+        options: CallOptions,
+        target: CallTarget,
+        body: ByteArray,
+        finish: (String?, Long?) -> Unit,
+    ) {
+        val requests = ClientCalls.asyncClientStreamingCall(
+            channel.newCall(CREATE_MEMBERS_RAW, options),
+            answer(finish) { response: CreateMembersResponse ->
+                if (response.count.toLong() == target.value) null else "count ${response.count}, expected ${target.value}"
+            },
+        )
         requests.onNext(body)
         requests.onCompleted()
     }
@@ -173,7 +188,8 @@ class GrpcCalls(address: String, channelCount: Int, private val maxConnections: 
             target.path !in METHODS -> "gRPC method '${target.path}' is not one of $METHODS"
             target.path in listOf(GET_DATA, GET_DATA_STREAM) && (target.size == null || target.value == null) ->
                 "${target.path} needs the size to ask for and the bytes expected (value)"
-            target.path in listOf(CREATE_MEMBER, CREATE_MEMBERS) && target.body == null -> "${target.path} needs a body: a serialized CreateMemberRequest"
+            target.path in listOf(CREATE_MEMBER, CREATE_MEMBERS) && target.body == null ->
+                "${target.path} needs a body: a serialized CreateMemberRequest"
             target.path == CREATE_MEMBERS && target.value == null -> "$CREATE_MEMBERS needs the count expected (value)"
             else -> null
         }
@@ -184,14 +200,16 @@ class GrpcCalls(address: String, channelCount: Int, private val maxConnections: 
             override fun parse(stream: InputStream): ByteArray = stream.readAllBytes()
         }
 
-        private val CREATE_MEMBER_RAW: MethodDescriptor<ByteArray, CreateMemberResponse> = MethodDescriptor.newBuilder<ByteArray, CreateMemberResponse>()
-            .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(CREATE_MEMBER)
-            .setRequestMarshaller(RawBytes).setResponseMarshaller(ProtoUtils.marshaller(CreateMemberResponse.getDefaultInstance()))
-            .build()
+        private val CREATE_MEMBER_RAW: MethodDescriptor<ByteArray, CreateMemberResponse> =
+            MethodDescriptor.newBuilder<ByteArray, CreateMemberResponse>()
+                .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(CREATE_MEMBER)
+                .setRequestMarshaller(RawBytes).setResponseMarshaller(ProtoUtils.marshaller(CreateMemberResponse.getDefaultInstance()))
+                .build()
 
-        private val CREATE_MEMBERS_RAW: MethodDescriptor<ByteArray, CreateMembersResponse> = MethodDescriptor.newBuilder<ByteArray, CreateMembersResponse>()
-            .setType(MethodDescriptor.MethodType.CLIENT_STREAMING).setFullMethodName(CREATE_MEMBERS)
-            .setRequestMarshaller(RawBytes).setResponseMarshaller(ProtoUtils.marshaller(CreateMembersResponse.getDefaultInstance()))
-            .build()
+        private val CREATE_MEMBERS_RAW: MethodDescriptor<ByteArray, CreateMembersResponse> =
+            MethodDescriptor.newBuilder<ByteArray, CreateMembersResponse>()
+                .setType(MethodDescriptor.MethodType.CLIENT_STREAMING).setFullMethodName(CREATE_MEMBERS)
+                .setRequestMarshaller(RawBytes).setResponseMarshaller(ProtoUtils.marshaller(CreateMembersResponse.getDefaultInstance()))
+                .build()
     }
 }

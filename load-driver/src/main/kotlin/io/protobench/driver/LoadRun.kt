@@ -56,7 +56,9 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
 
         val arrivalsDone = CountDownLatch(1)
         val pacer = when (val arrivals = plan.load.arrivals) {
-            is Arrivals.Open -> Pacer(start, arrivals.rate, end, timedStart).also { calls.loop.execute(openArrivals(calls.loop, it, ::fire, arrivalsDone)) }
+            is Arrivals.Open -> Pacer(start, arrivals.rate, end, timedStart).also {
+                calls.loop.execute(openArrivals(calls.loop, it, ::fire, arrivalsDone))
+            }
             is Arrivals.Closed -> null.also { calls.loop.execute { startUsers(arrivals.users, end, ::fire) } }
         }
 
@@ -87,14 +89,22 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
      * The run's summary from its phases' tallies and the timed latency [total] the interval
      * log added up; [lateness] is the open model's (null: a closed load has no due times).
      */
-    private fun summary(warmUp: Tally, timed: Tally, total: Histogram, cost: TimedCost, connectionsOpened: Long, lateness: SendLateness?) = Summary(
+    private fun summary(
+        warmUp: Tally,
+        timed: Tally,
+        total: Histogram,
+        cost: TimedCost,
+        connectionsOpened: Long,
+        lateness: SendLateness?,
+    ) = Summary(
         warmUp = warmUp.counts(),
         timed = timed.counts(),
         timedMs = cost.timedMs,
         latency = Latency.of(total),
         byPlace = timed.latencyByPlace(),
         connectionsOpened = connectionsOpened,
-        failures = (warmUp.reasons().asSequence() + timed.reasons().asSequence()).groupingBy { it.key }.fold(0L) { sum, e -> sum + e.value },
+        failures = (warmUp.reasons().asSequence() + timed.reasons().asSequence()).groupingBy { it.key }
+            .fold(0L) { sum, e -> sum + e.value },
         histogramLog = plan.histogramLog,
         maxLateMs = (lateness?.maxLateNs ?: 0L) / 1e6,
         cpuMs = cost.cpuMs,

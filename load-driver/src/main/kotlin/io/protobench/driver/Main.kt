@@ -122,7 +122,8 @@ fun checked(plan: Plan): Plan {
     if (problems.isNotEmpty()) throw PlanRefused("the plan cannot run: " + problems.joinToString("; "))
     val uri = URI(plan.baseUrl)
     if (plan.targets.any { !it.grpc }) reachable(uri.host, if (uri.port > 0) uri.port else if (uri.scheme == "https") 443 else 80)
-    plan.grpcAddress?.takeIf { plan.targets.any { it.grpc } }?.let { reachable(it.substringBeforeLast(':'), it.substringAfterLast(':').toInt()) }
+    plan.grpcAddress?.takeIf { plan.targets.any { it.grpc } }
+        ?.let { reachable(it.substringBeforeLast(':'), it.substringAfterLast(':').toInt()) }
     return plan
 }
 
@@ -150,7 +151,8 @@ private fun preloadClients() {
     for (open in clients) runCatching {
         open().use { calls ->
             val done = java.util.concurrent.CountDownLatch(1)
-            val target = if (calls is GrpcCalls) nowhere.copy(path = GrpcCalls.GET_DATA, transport = CallTarget.GRPC, size = "1kb") else nowhere
+            val target =
+                if (calls is GrpcCalls) nowhere.copy(path = GrpcCalls.GET_DATA, transport = CallTarget.GRPC, size = "1kb") else nowhere
             calls.call(target, AnswerCheck(target), null) { done.countDown() }
             done.await(PRELOAD_WAIT_S, java.util.concurrent.TimeUnit.SECONDS)
         }

@@ -25,8 +25,10 @@ data class Part(val index: Int, val count: Int) {
         val connections = plan.load.maxConnections ?: 0
         val users = plan.load.users ?: 0
         val empty = when (plan.load.model) {
-            Load.OPEN -> if (connections in 1 until count) "part $label would get no connection: the plan's open load allows $connections; run it in at most $connections parts" else null
-            Load.CLOSED -> if (users in 1 until count) "part $label would get no user: the plan's closed load has $users; run it in at most $users parts" else null
+            Load.OPEN -> if (connections in 1 until count) "part $label would get no connection: " +
+                "the plan's open load allows $connections; run it in at most $connections parts" else null
+            Load.CLOSED -> if (users in 1 until count) "part $label would get no user: " +
+                "the plan's closed load has $users; run it in at most $users parts" else null
             else -> null
         }
         return if (empty != null) listOf(empty) else share(plan).problems().map { "part $label: $it" }
@@ -99,7 +101,9 @@ data class Part(val index: Int, val count: Int) {
         /** Part [index] (the pod's `JOB_COMPLETION_INDEX`) of [count] parts. */
         fun ofJob(count: String, index: String?): Part {
             val n = count.trim().toIntOrNull() ?: throw PlanRefused("$JOB_PART_FLAG '$count' is not a whole number of parts")
-            val i = index ?: throw PlanRefused("$JOB_PART_FLAG needs $JOB_INDEX_VARIABLE, which Kubernetes sets in an Indexed Job's pods; elsewhere give $PART_FLAG I/N")
+            val i = index ?: throw PlanRefused(
+                "$JOB_PART_FLAG needs $JOB_INDEX_VARIABLE, which Kubernetes sets in an Indexed Job's pods; elsewhere give $PART_FLAG I/N",
+            )
             val parsed = i.trim().toIntOrNull() ?: throw PlanRefused("$JOB_INDEX_VARIABLE '$i' is not a whole number")
             return checked(parsed, n, "$JOB_PART_FLAG $count with $JOB_INDEX_VARIABLE=$i")
         }

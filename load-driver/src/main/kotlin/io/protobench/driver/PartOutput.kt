@@ -50,7 +50,9 @@ data class PartOutput(val part: Part, val plan: Plan?, val summary: Summary?, va
          */
         fun run(plan: Plan, part: Part): PartOutput {
             val kept = plan.histogramLog != null
-            val share = part.of(plan).let { if (kept) it else it.copy(histogramLog = Files.createTempFile("protobench-part", ".hlog").toString()) }
+            val share = part.of(plan).let {
+                if (kept) it else it.copy(histogramLog = Files.createTempFile("protobench-part", ".hlog").toString())
+            }
             val log = Path.of(checkNotNull(share.histogramLog))
             try {
                 val summary = LoadRun(checked(share)).execute()

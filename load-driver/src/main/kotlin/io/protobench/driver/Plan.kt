@@ -126,7 +126,8 @@ data class Load(
 
     fun problems(): List<String> = when (model) {
         OPEN -> listOfNotNull(
-            if (rate == null || rate <= 0 || rate > MAX_RATE) "an open load needs a rate above 0 and at most $MAX_RATE per second, not $rate" else null,
+            if (rate == null || rate <= 0 || rate > MAX_RATE) "an open load needs a rate above 0 and at most $MAX_RATE per second, " +
+                "not $rate" else null,
             if ((maxConnections ?: 0) < 1) "an open load needs maxConnections of 1 or more" else null,
             if ((connections ?: 1) !in 1..(maxConnections ?: Int.MAX_VALUE)) "connections must be 1..maxConnections" else null,
         )
@@ -141,7 +142,8 @@ data class Load(
         const val MAX_RATE = 50_000.0
         const val MAX_USERS = 10_000
 
-        fun open(rate: Double, connections: Int, maxConnections: Int) = Load(OPEN, rate = rate, connections = connections, maxConnections = maxConnections)
+        fun open(rate: Double, connections: Int, maxConnections: Int) =
+            Load(OPEN, rate = rate, connections = connections, maxConnections = maxConnections)
         fun closed(users: Int) = Load(CLOSED, users = users)
     }
 }

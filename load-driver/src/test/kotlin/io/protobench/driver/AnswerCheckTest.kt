@@ -42,7 +42,8 @@ class AnswerCheckTest {
 
     @Test
     fun `a wrong answer's sample is the start of its body as one line of text, cut where it is long`() {
-        assertThat(AnswerCheck.sample(body("<html>\n  <h1>502 Bad Gateway</h1>\n</html>"))).isEqualTo("<html> <h1>502 Bad Gateway</h1> </html>")
+        assertThat(AnswerCheck.sample(body("<html>\n  <h1>502 Bad Gateway</h1>\n</html>")))
+            .isEqualTo("<html> <h1>502 Bad Gateway</h1> </html>")
         assertThat(AnswerCheck.sample(body(""))).isEqualTo("(empty body)")
         val long = AnswerCheck.sample(body("x".repeat(5_000)))
         assertThat(long).hasSize(AnswerCheck.SAMPLE_CHARS + 1).endsWith("x…")

@@ -137,7 +137,12 @@ class GrpcCallsTest {
 
     @Test
     fun `a gRPC target needs the address, its method's fields, and a server that is up`() {
-        val problems = Plan("http://127.0.0.1:1", listOf(unary.copy(size = null), stream.copy(path = "protobench.DataService/Nope")), Load.open(10.0, 1, 1), 100).problems()
+        val problems = Plan(
+            "http://127.0.0.1:1",
+            listOf(unary.copy(size = null), stream.copy(path = "protobench.DataService/Nope")),
+            Load.open(10.0, 1, 1),
+            100,
+        ).problems()
         assertThat(problems).containsExactly(
             "target 1: protobench.DataService/GetData needs the size to ask for and the bytes expected (value)",
             "target 2: gRPC method 'protobench.DataService/Nope' is not one of ${GrpcCalls.METHODS}",
@@ -145,7 +150,8 @@ class GrpcCallsTest {
         )
         val port = server.port
         server.shutdownNow().awaitTermination()
-        assertThatThrownBy { checked(plan(unary)) }.isInstanceOf(PlanRefused::class.java).hasMessageContaining("cannot reach 127.0.0.1:$port")
+        assertThatThrownBy { checked(plan(unary)) }
+            .isInstanceOf(PlanRefused::class.java).hasMessageContaining("cannot reach 127.0.0.1:$port")
     }
 
     private companion object {

@@ -61,7 +61,8 @@ class LoadRunTest {
             generateSequence { reader.nextIntervalHistogram() as Histogram? }.forEach(merged::add)
         }
         assertThat(merged.totalCount).isEqualTo(200)
-        assertThat(merged.getValueAtPercentile(50.0) / 1000.0).isCloseTo(summary.latency!!.p50, org.assertj.core.api.Assertions.within(0.01))
+        assertThat(merged.getValueAtPercentile(50.0) / 1000.0)
+            .isCloseTo(summary.latency!!.p50, org.assertj.core.api.Assertions.within(0.01))
     }
 
     @Test
@@ -82,7 +83,10 @@ class LoadRunTest {
     fun `a thread's context switches are read from its status, each kind, every thread summed`(@TempDir tasks: Path) {
         listOf(10L to 1L, 100L to 5L).forEachIndexed { i, (voluntary, forced) ->
             Files.createDirectories(tasks.resolve("${7 + i}"))
-            Files.writeString(tasks.resolve("${7 + i}/status"), "Name:\tt\nvoluntary_ctxt_switches:\t$voluntary\nnonvoluntary_ctxt_switches:\t$forced\n")
+            Files.writeString(
+                tasks.resolve("${7 + i}/status"),
+                "Name:\tt\nvoluntary_ctxt_switches:\t$voluntary\nnonvoluntary_ctxt_switches:\t$forced\n",
+            )
         }
         assertThat(OwnThreads.contextSwitches(tasks)).isEqualTo(ContextSwitches(voluntary = 110, nonvoluntary = 6))
         assertThat(OwnThreads.contextSwitches(tasks)?.total).isEqualTo(116)

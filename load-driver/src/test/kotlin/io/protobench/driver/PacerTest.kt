@@ -43,7 +43,12 @@ class PacerTest {
         "7, 7000000000, 8, 1142857142",
         "0.5, 7000000000, 1, 2000000000",
     )
-    fun `arrival i is due at the start plus i over the rate, cut to the nanosecond`(rate: Double, startNs: Long, i: Long, afterStartNs: Long) {
+    fun `arrival i is due at the start plus i over the rate, cut to the nanosecond`(
+        rate: Double,
+        startNs: Long,
+        i: Long,
+        afterStartNs: Long,
+    ) {
         assertThat(pacer(rate, startNs).due(i) - startNs).isEqualTo(afterStartNs)
     }
 
@@ -159,7 +164,9 @@ class PacerTest {
         assertThat(lateness.lateArrivals).isEqualTo(lateCount)
         assertThat(lateness.maxLateNs).isEqualTo(expected.maxOrNull() ?: 0L)
         assertThat(lateness.sendDelay.totalCount).isEqualTo(1L + expected.size)
-        expected.forEach { late -> assertThat(lateness.sendDelay.getCountAtValue(late / 1000)).describedAs("µs late: ${late / 1000}").isPositive() }
+        expected.forEach { late ->
+            assertThat(lateness.sendDelay.getCountAtValue(late / 1000)).describedAs("µs late: ${late / 1000}").isPositive()
+        }
     }
 
     @Test
@@ -208,7 +215,14 @@ class PacerTest {
         val waits = mutableListOf<Long>()
         var done = false
         val pacer = Pacer(startNs, rate, endNs)
-        val arrivals = OpenArrivals(pacer, LongSupplier { now }, { _, waitNs -> waits.add(waitNs) }, { stopped }, { sent.add(it) }, { done = true })
+        val arrivals = OpenArrivals(
+            pacer,
+            LongSupplier { now },
+            { _, waitNs -> waits.add(waitNs) },
+            { stopped },
+            { sent.add(it) },
+            { done = true },
+        )
 
         /** Runs the task at [atNs]: what it sent, and the wait it set (null: it ended). */
         fun runAt(atNs: Long): Pair<List<Long>, Long?> {

@@ -12,7 +12,8 @@ class PartOutputTest {
         connectionsOpened = 2, failures = mapOf("status 503, expected 200" to 1L),
         contextSwitches = 300, voluntaryContextSwitches = 280, nonvoluntaryContextSwitches = 20,
     )
-    private val log = "#[Histogram log format version 1.3]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n" +
+    private val log = "#[Histogram log format version 1.3]\n" +
+        "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n" +
         "1795936645.736,1.000,0.002,HISTFAAAAB942pNpmSzMwMDAzAABMJoRSjPZf4AwjjMyAQBEZANJ\n"
 
     @Test

@@ -52,7 +52,8 @@ class PartTest {
             .hasMessage("part 10/11 would get no user: the plan's closed load has 10; run it in at most 10 parts")
         assertThatThrownBy { Part(0, 51).of(open) }.hasMessageContaining("part 0/51 would get no connection", "at most 50 parts")
         // A plan that cannot run at all says so, part or not.
-        assertThat(Part(0, 2).problems(closed.copy(load = Load("poisson")))).containsExactly("part 0/2: load model 'poisson' is not 'open' or 'closed'")
+        assertThat(Part(0, 2).problems(closed.copy(load = Load("poisson"))))
+            .containsExactly("part 0/2: load model 'poisson' is not 'open' or 'closed'")
         // The share must still be a plan the driver runs: 120,000/s over 2 is above one driver's limit.
         assertThat(Part(0, 2).problems(open.copy(load = Load.open(120_000.0, 4, 4))))
             .containsExactly("part 0/2: an open load needs a rate above 0 and at most 50000.0 per second, not 60000.0")
@@ -70,10 +71,12 @@ class PartTest {
             "1 of 2" to "is not I/N",
             "2" to "is not I/N",
         ).forEach { (text, message) ->
-            assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--part", text), ::noEnvironment) }.isInstanceOf(PlanRefused::class.java).hasMessageContaining(message)
+            assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--part", text), ::noEnvironment) }
+                .isInstanceOf(PlanRefused::class.java).hasMessageContaining(message)
         }
         assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--part"), ::noEnvironment) }.hasMessage("--part needs a value")
-        assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--part", "0/2", "--job-part", "2"), ::noEnvironment) }.hasMessageContaining("not both")
+        assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--part", "0/2", "--job-part", "2"), ::noEnvironment) }
+            .hasMessageContaining("not both")
     }
 
     @Test
@@ -84,7 +87,8 @@ class PartTest {
             .hasMessageContaining("needs JOB_COMPLETION_INDEX", "give --part I/N")
         assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--job-part", "3"), pod::get) }
             .hasMessage("--job-part 3 with JOB_COMPLETION_INDEX=3: the part must be 0 to 2 (parts count from 0), not 3")
-        assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--job-part", "four"), pod::get) }.hasMessageContaining("is not a whole number")
+        assertThatThrownBy { Part.fromArgs(listOf("plan.json", "--job-part", "four"), pod::get) }
+            .hasMessageContaining("is not a whole number")
     }
 
     @Test @Tag("process")

@@ -24,7 +24,13 @@ class PlanTest {
 
     @Test
     fun `every problem is said at once, with what is accepted`() {
-        val plan = Plan("127.0.0.1:8080", listOf(CallTarget("api", "x", 1, method = "PUT")), Load(Load.OPEN, rate = 0.0, maxConnections = 0), 0, client = "curl")
+        val plan = Plan(
+            "127.0.0.1:8080",
+            listOf(CallTarget("api", "x", 1, method = "PUT")),
+            Load(Load.OPEN, rate = 0.0, maxConnections = 0),
+            0,
+            client = "curl",
+        )
         assertThat(plan.problems()).containsExactlyInAnyOrder(
             "baseUrl '127.0.0.1:8080' is not http://host:port",
             "target 1: path 'api' must start with /",
@@ -43,6 +49,7 @@ class PlanTest {
     fun `a target that accepts no connection is refused before any call`() {
         val closedPort = java.net.ServerSocket(0).use { it.localPort }
         val plan = Plan("http://127.0.0.1:$closedPort", listOf(target), Load.closed(1), 1000)
-        assertThatThrownBy { checked(plan) }.isInstanceOf(PlanRefused::class.java).hasMessageContaining("cannot reach 127.0.0.1:$closedPort")
+        assertThatThrownBy { checked(plan) }
+            .isInstanceOf(PlanRefused::class.java).hasMessageContaining("cannot reach 127.0.0.1:$closedPort")
     }
 }

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit
 @Tag("process")
 class ServeTest {
     private val process: Process = ProcessBuilder(
-        ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"), "io.protobench.driver.MainKt", "serve",
+        ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
+        "io.protobench.driver.MainKt", "serve",
     ).redirectError(ProcessBuilder.Redirect.DISCARD).start()
     private val answers = process.inputStream.bufferedReader()
 

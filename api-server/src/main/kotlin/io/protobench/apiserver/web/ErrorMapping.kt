@@ -38,7 +38,11 @@ object ErrorMapping {
             mapOf(
                 "error" to "window already open",
                 "message" to error.message,
-                "openWindow" to mapOf("protocol" to error.protocol, "testName" to error.testName, "startedAt" to error.startedAt.toString()),
+                "openWindow" to mapOf(
+                    "protocol" to error.protocol,
+                    "testName" to error.testName,
+                    "startedAt" to error.startedAt.toString(),
+                ),
             ),
         )
         is ResponseStatusException -> statusError(error, method, path)

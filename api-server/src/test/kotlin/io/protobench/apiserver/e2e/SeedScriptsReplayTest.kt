@@ -29,8 +29,8 @@ import java.util.UUID
  * fails the row of the seed request it breaks. The literal paths, sizes and labels are written
  * out here rather than taken from the main code: a rename there must fail here.
  * Requests the seeds send that this gateway does not serve are listed in [NOT_SERVED] with the
- * clear refusal the gateway gives them, checked after the window (a change either way fails). The gRPC calls ghz (seed 003) and k6 (seed 004) make go straight to a
- * gRPC server (the data-server in the lab), never to the gateway, so they are not listed.
+ * clear refusal the gateway gives them, checked after the window (a change either way fails). The gRPC calls ghz (seed 003) and k6 (seed
+ * 004) make go straight to a gRPC server (the data-server in the lab), never to the gateway, so they are not listed.
  */
 @GatewayTest
 class SeedScriptsReplayTest {
@@ -307,7 +307,10 @@ private val NOT_SERVED = listOf(
             "as the BRIEF lists it, and answers 400 'invalid protocol'",
     ),
     NotServed(
-        SeedRequest("seed 003 §3 (1), hey", HttpMethod.POST, "/api/members", null, NoCheck) { seed003Member("http.com", "LargeDataTester", SEED_003_HEY_ETC_INFO) }, 400,
+        SeedRequest("seed 003 §3 (1), hey", HttpMethod.POST, "/api/members", null, NoCheck) {
+            seed003Member("http.com", "LargeDataTester", SEED_003_HEY_ETC_INFO)
+        },
+        400,
         "seed 003 posts to its own server, which in the lab is the data-server (POST /api/members there); " +
             "the gateway takes POST /api/members/<protocol> and answers 400 'invalid protocol'",
     ),

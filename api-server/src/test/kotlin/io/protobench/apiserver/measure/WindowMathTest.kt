@@ -24,7 +24,12 @@ class WindowMathTest {
 
     @Test
     fun `average response bytes divide by successful requests`() {
-        val counts = WindowCounts(successes = 4, failuresByKind = mapOf("data-server timeout" to 6L), responseBytes = 1_000, latencyMicros = Histogram(3))
+        val counts = WindowCounts(
+            successes = 4,
+            failuresByKind = mapOf("data-server timeout" to 6L),
+            responseBytes = 1_000,
+            latencyMicros = Histogram(3),
+        )
 
         assertThat(WindowMath.dataTransfer(counts)).isEqualTo(DataTransfer(1_000, 250.0))
         assertThat(WindowMath.dataTransfer(counts.copy(successes = 0, responseBytes = 0)).avgResponseBytes).isZero()

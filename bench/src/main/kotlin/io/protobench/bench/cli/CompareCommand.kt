@@ -20,16 +20,21 @@ import java.nio.file.Path
 
 class CompareCommand : CliktCommand(name = "compare") {
     override fun help(context: Context) =
-        "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md and compare.html: per condition, arm and figure, " +
+        "Compare two runs of the same scenario (A, the baseline, then B) and write compare.md and compare.html: " +
+            "per condition, arm and figure, " +
             "the change B vs A with its Holm-adjusted interval: changed beyond noise, equivalent within the margin, or inconclusive. " +
             CompareMarkdown.regressionRule("margin").replace("**", "").replace("`", "") +
-            " Beside, each run's own verdicts side by side (between protocols, between settings, interactions): agreeing, decided in one run only, or contradicting." +
+            " Beside, each run's own verdicts side by side (between protocols, between settings, interactions): " +
+            "agreeing, decided in one run only, or contradicting." +
             " Exit 0: no regression; 2: a run cannot be read, or the runs share no condition or differ in machine or settings " +
             "(without --force); 4: at least one regression."
 
     private val runA by argument("RUN_A", help = "The baseline: a results/<run> folder or its run.json")
     private val runB by argument("RUN_B", help = "The run compared with it")
-    private val margin by option("--margin", help = "Margin of equivalence and of a regression, e.g. 5% or 0.05 (default: the runs' margin)")
+    private val margin by option(
+        "--margin",
+        help = "Margin of equivalence and of a regression, e.g. 5% or 0.05 (default: the runs' margin)",
+    )
     private val force by option("--force", help = "Compare runs whose machine or settings differ; the differences head compare.md").flag()
     private val out by option("--out", help = "Folder for compare.md and compare.html (default: results/<time>-compare/)")
     private val lang by langOption("compare.md, compare.html and what it prints")
@@ -57,7 +62,9 @@ class CompareCommand : CliktCommand(name = "compare") {
             val dir = out?.let { java.nio.file.Files.createDirectories(Path.of(it)) }
                 ?: RunStore.create(projectDir().resolve("results"), "${RunStore.stamp(java.time.Instant.now())}-compare").dir
             JsonFiles.writeAtomically(dir.resolve(CompareHtml.FILE_NAME), CompareHtml.render(comparison, texts).toByteArray())
-            dir.resolve(CompareMarkdown.FILE_NAME).also { JsonFiles.writeAtomically(it, CompareMarkdown.render(comparison, texts).toByteArray()) }
+            dir.resolve(CompareMarkdown.FILE_NAME).also {
+                JsonFiles.writeAtomically(it, CompareMarkdown.render(comparison, texts).toByteArray())
+            }
         } catch (e: java.io.IOException) {
             invalid("cannot write ${CompareMarkdown.FILE_NAME}${out?.let { " in $it" } ?: ""}: ${e.message}")
         } catch (e: java.nio.file.InvalidPathException) {

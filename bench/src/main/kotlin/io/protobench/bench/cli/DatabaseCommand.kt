@@ -66,9 +66,15 @@ class DatabaseStatusCommand : CliktCommand(name = "status") {
         val files = ClusterDir(folder(dir))
         if (!files.initialised) failWith(2, "${PostgresCluster.noCluster(files)}: start one with `protobench db start --dir $dir`")
         val postmaster = files.runningPostmaster()
-            ?: failWith(2, "the cluster in $dir (PostgreSQL ${files.version}) is not running: start it with `protobench db start --dir $dir`")
+            ?: failWith(
+                2,
+                "the cluster in $dir (PostgreSQL ${files.version}) is not running: start it with `protobench db start --dir $dir`",
+            )
         val state = guarded { ClusterState.read(files.state) }
-            ?: failWith(2, "a server runs in ${files.data} (pid ${postmaster.pid()}), but ${files.state} is missing: how to reach it is unknown")
+            ?: failWith(
+                2,
+                "a server runs in ${files.data} (pid ${postmaster.pid()}), but ${files.state} is missing: how to reach it is unknown",
+            )
         describe(state)
     }
 }
@@ -79,7 +85,10 @@ private fun CliktCommand.dirOption() =
 
 /** How to reach a running cluster, in the lines `db start` and `db status` print. */
 private fun CliktCommand.describe(state: ClusterState) {
-    echo("PostgreSQL ${state.version} running in ${state.dataDir} on 127.0.0.1:${state.port} (pid ${state.pid}, as user ${state.serverAccount})")
+    echo(
+        "PostgreSQL ${state.version} running in ${state.dataDir} on 127.0.0.1:${state.port} " +
+            "(pid ${state.pid}, as user ${state.serverAccount})",
+    )
     echo("JDBC URL:    ${state.jdbcUrl}")
     echo("user:        ${state.user}")
     echo("password:    ${state.password}")

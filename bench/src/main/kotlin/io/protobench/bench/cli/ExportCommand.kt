@@ -34,20 +34,57 @@ class KubernetesExportCommand : CliktCommand(name = "kubernetes") {
             "a Job's pod logs into one trial. The images are the user's to build and push. See docs/distributed.md."
 
     private val scenario by option("--scenario", help = "A built-in scenario (`protobench list`) or a scenario YAML file").required()
-    private val pods by option("--pods", help = "Driver pods per Job, 1 to ${ExportDefaults.MAX_PODS}; each sends 1/N of the rate (open model) or of the users (closed)").int().required()
+    private val pods by option(
+        "--pods",
+        help = "Driver pods per Job, 1 to ${ExportDefaults.MAX_PODS}; each sends 1/N of the rate (open model) or of the users (closed)",
+    ).int().required()
     private val out by option("--out", help = "Folder to write (absent or empty)").required()
     private val force by option("--force", help = "Write into a folder that is not empty, replacing an earlier export's files").flag()
-    private val namespace by option("--namespace", help = "Namespace of every object (default ${ExportDefaults.NAMESPACE})").default(ExportDefaults.NAMESPACE)
-    private val duration by option("--duration", help = "Each pod's timed phase, 10s to 1h (default ${ExportDefaults.DURATION})").default(ExportDefaults.DURATION)
-    private val warmUp by option("--warm-up", help = "Each pod's warm-up before it, at the same load, 0s to 10m (default ${ExportDefaults.WARM_UP})").default(ExportDefaults.WARM_UP)
-    private val rate by option("--rate", help = "Run closed-model conditions at this fixed arrival rate, requests/s of all pods together (cost mode; `protobench run` calibrates it, an export cannot)").int()
-    private val dataServerImage by option("--data-server-image", help = "Image of the data-server (default ${ExportDefaults.dataServerImage()})").default(ExportDefaults.dataServerImage())
-    private val gatewayImage by option("--gateway-image", help = "Image of the gateway, the api-server (default ${ExportDefaults.gatewayImage()})").default(ExportDefaults.gatewayImage())
-    private val driverImage by option("--driver-image", help = "Image of the load driver (default ${ExportDefaults.driverImage()})").default(ExportDefaults.driverImage())
-    private val serverCpu by option("--server-cpu", help = "CPU of each server's pod, requests = limits (default ${ExportDefaults.SERVER_CPU})").default(ExportDefaults.SERVER_CPU)
-    private val serverMemory by option("--server-memory", help = "Memory of each server's pod; the JVM heap is 1g (default ${ExportDefaults.SERVER_MEMORY})").default(ExportDefaults.SERVER_MEMORY)
-    private val driverCpu by option("--driver-cpu", help = "CPU of each driver pod (default ${ExportDefaults.DRIVER_CPU})").default(ExportDefaults.DRIVER_CPU)
-    private val driverMemory by option("--driver-memory", help = "Memory of each driver pod; the JVM heap is 256m (default ${ExportDefaults.DRIVER_MEMORY})").default(ExportDefaults.DRIVER_MEMORY)
+    private val namespace by option(
+        "--namespace",
+        help = "Namespace of every object (default ${ExportDefaults.NAMESPACE})",
+    ).default(ExportDefaults.NAMESPACE)
+    private val duration by option(
+        "--duration",
+        help = "Each pod's timed phase, 10s to 1h (default ${ExportDefaults.DURATION})",
+    ).default(ExportDefaults.DURATION)
+    private val warmUp by option(
+        "--warm-up",
+        help = "Each pod's warm-up before it, at the same load, 0s to 10m (default ${ExportDefaults.WARM_UP})",
+    ).default(ExportDefaults.WARM_UP)
+    private val rate by option(
+        "--rate",
+        help = "Run closed-model conditions at this fixed arrival rate, requests/s of all pods together " +
+            "(cost mode; `protobench run` calibrates it, an export cannot)",
+    ).int()
+    private val dataServerImage by option(
+        "--data-server-image",
+        help = "Image of the data-server (default ${ExportDefaults.dataServerImage()})",
+    ).default(ExportDefaults.dataServerImage())
+    private val gatewayImage by option(
+        "--gateway-image",
+        help = "Image of the gateway, the api-server (default ${ExportDefaults.gatewayImage()})",
+    ).default(ExportDefaults.gatewayImage())
+    private val driverImage by option(
+        "--driver-image",
+        help = "Image of the load driver (default ${ExportDefaults.driverImage()})",
+    ).default(ExportDefaults.driverImage())
+    private val serverCpu by option(
+        "--server-cpu",
+        help = "CPU of each server's pod, requests = limits (default ${ExportDefaults.SERVER_CPU})",
+    ).default(ExportDefaults.SERVER_CPU)
+    private val serverMemory by option(
+        "--server-memory",
+        help = "Memory of each server's pod; the JVM heap is 1g (default ${ExportDefaults.SERVER_MEMORY})",
+    ).default(ExportDefaults.SERVER_MEMORY)
+    private val driverCpu by option(
+        "--driver-cpu",
+        help = "CPU of each driver pod (default ${ExportDefaults.DRIVER_CPU})",
+    ).default(ExportDefaults.DRIVER_CPU)
+    private val driverMemory by option(
+        "--driver-memory",
+        help = "Memory of each driver pod; the JVM heap is 256m (default ${ExportDefaults.DRIVER_MEMORY})",
+    ).default(ExportDefaults.DRIVER_MEMORY)
 
     override fun run() {
         val request = ExportRequest(

@@ -76,7 +76,9 @@ internal fun CliktCommand.invalid(message: String): Nothing {
 
 /** Whether the CLI that wrote a run folder's children.pid is still running. */
 internal fun ownerAlive(dir: Path): Boolean {
-    val first = runCatching { java.nio.file.Files.readAllLines(dir.resolve(io.protobench.bench.process.ChildProcesses.FILE_NAME)).firstOrNull() }.getOrNull()
+    val first = runCatching {
+        java.nio.file.Files.readAllLines(dir.resolve(io.protobench.bench.process.ChildProcesses.FILE_NAME)).firstOrNull()
+    }.getOrNull()
         ?: return false
     val pid = first.substringBefore(" ").toLongOrNull() ?: return false
     return ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
@@ -102,7 +104,8 @@ internal fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
  * so the tests that check docs/reference.md against the CLI parse with the very same tree.
  */
 fun protobenchCommands(): CliktCommand = Protobench().subcommands(
-    RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(), LinkSinkCommand(),
+    RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(),
+    LinkSinkCommand(),
     ServeCommand(),
     ExportCommand().subcommands(KubernetesExportCommand()), MergeCommand(),
     DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand()),

@@ -52,9 +52,12 @@ class MergeCommand : CliktCommand(name = "merge") {
     private fun describe(result: MergeResult): String {
         val trial = result.trial
         val timed = trial.summary.timed
-        return "merged ${trial.parts} parts of one plan (${trial.plan.targets.joinToString { it.path }}) into ${result.summaryFile} and ${result.logFile}: " +
-            "timed phase ${timed.correct} correct, ${timed.wrong} wrong, ${timed.dropped} dropped answers; ${latency(trial.summary.latency)}; " +
-            "every part timed together for ${seconds(trial.together.seconds)} of the ${seconds(trial.spread.seconds)} from the first one's start to the last one's end"
+        return "merged ${trial.parts} parts of one plan (${trial.plan.targets.joinToString { it.path }}) " +
+            "into ${result.summaryFile} and ${result.logFile}: " +
+            "timed phase ${timed.correct} correct, ${timed.wrong} wrong, ${timed.dropped} dropped answers; " +
+            "${latency(trial.summary.latency)}; " +
+            "every part timed together for ${seconds(trial.together.seconds)} of the ${seconds(trial.spread.seconds)} " +
+            "from the first one's start to the last one's end"
     }
 
     private fun latency(latency: Latency?): String = latency?.let {

@@ -24,11 +24,20 @@ import io.protobench.bench.scenario.NetworkProfile
  * Exit 2 for a profile that is not valid, or that this machine cannot apply.
  */
 class NetworkCommand : CliktCommand(name = "network") {
-    private val profile by option("--profile", help = "One profile to check: ${NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, or rtt=40ms,bandwidth=100mbit,loss=0.1%")
-    private val measure by option("--measure", help = "Also apply each profile to a veth between namespaces (or, without CAP_NET_ADMIN, the delay relay on loopback) and measure its round trip and bandwidth against the profile within 10%").flag()
+    private val profile by option(
+        "--profile",
+        help = "One profile to check: ${NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, " +
+            "or rtt=40ms,bandwidth=100mbit,loss=0.1%",
+    )
+    private val measure by option(
+        "--measure",
+        help = "Also apply each profile to a veth between namespaces (or, without CAP_NET_ADMIN, the delay relay on loopback) " +
+            "and measure its round trip and bandwidth against the profile within 10%",
+    ).flag()
 
     override fun help(context: Context) =
-        "Show what this machine offers for network profiles (namespaces, veth, tc qdiscs, tried on a throw-away link) and how each profile would be shaped"
+        "Show what this machine offers for network profiles (namespaces, veth, tc qdiscs, tried on a throw-away link) " +
+            "and how each profile would be shaped"
 
     override fun run() {
         val asked = try { profile?.let(NetworkProfile::parse) } catch (e: InvalidProfile) {
@@ -52,11 +61,17 @@ class NetworkCommand : CliktCommand(name = "network") {
             if (measure && missing.isEmpty()) blocked = !measured(p, caps) || blocked
         }
         echo("")
-        echo("A run takes a profile with `protobench run SCENARIO --network PROFILE`: the data-server then runs in a namespace of its own behind the shaped link, measured like this before the run.")
+        echo(
+            "A run takes a profile with `protobench run SCENARIO --network PROFILE`: " +
+                "the data-server then runs in a namespace of its own behind the shaped link, measured like this before the run.",
+        )
         if (asked != null && blocked) throw ProgramResult(2)
     }
 
-    /** Measures [p] on a veth between namespaces where this machine allows one, else its delay through the loopback relay; true when it holds. */
+    /**
+     * Measures [p] on a veth between namespaces where this machine allows one, else its delay through the loopback relay;
+     * true when it holds.
+     */
     private fun measured(p: NetworkProfile, caps: NetworkCapabilities): Boolean {
         if (caps.namespaces == null) {
             NetnsLink.sweepStale()
@@ -71,8 +86,10 @@ class NetworkCommand : CliktCommand(name = "network") {
         }
         if (p.rttMs <= 0 || caps.works("netem")) return true
         val check = RttCheck.throughRelay(p)
-        echo("  measured: RTT ${f(check.measuredMs)} ms through the relay on loopback (loopback alone ${f(check.baselineMs)} ms; no namespaces here: ${caps.namespaces}), " +
-            if (check.holds) "within ${pct(RttCheck.TOLERANCE)} of ${f(p.rttMs)} ms" else "off by ${pct(check.offBy)} from ${f(p.rttMs)} ms: not applied as asked")
+        echo("  measured: RTT ${f(check.measuredMs)} ms through the relay on loopback " +
+            "(loopback alone ${f(check.baselineMs)} ms; no namespaces here: ${caps.namespaces}), " +
+            if (check.holds) "within ${pct(RttCheck.TOLERANCE)} of ${f(p.rttMs)} ms" else
+                "off by ${pct(check.offBy)} from ${f(p.rttMs)} ms: not applied as asked")
         return check.holds
     }
 

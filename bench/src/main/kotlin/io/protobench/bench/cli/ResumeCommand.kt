@@ -53,7 +53,11 @@ class ResumeCommand : CliktCommand(name = "resume") {
             externalDatabase = resume.database?.let { ExternalDatabase.of(it.url, it.user, it.schema) })
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
         try {
-            BenchmarkRunner(LocalLabSource(projectDir()), Analysis.judge, onFinished = { s, record -> writeReport(s, record, texts) }).run(scenario, options, resumed = store)
+            BenchmarkRunner(
+                LocalLabSource(projectDir()),
+                Analysis.judge,
+                onFinished = { s, record -> writeReport(s, record, texts) },
+            ).run(scenario, options, resumed = store)
         } catch (e: Exception) {
             val (what, exit) = runFailure(e) ?: throw e
             echo("$what: ${e.message}", err = true)

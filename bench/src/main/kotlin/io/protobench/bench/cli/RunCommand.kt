@@ -45,30 +45,45 @@ class RunCommand : CliktCommand(name = "run") {
     private val scenarioName by argument("SCENARIO").default("quick")
     private val overrides by ScenarioOverrides()
     private val jvmOptions by option("--jvm-opt", help = "JVM option for both servers (repeatable; default -Xms1g -Xmx1g)").multiple()
-    private val gatewayValues by option("--gateway", help = "Spring property for the gateway, e.g. protobench.gateway.http.version=H2C (repeatable); " +
-        "or the address of a gateway another host runs (`protobench serve api-server`), e.g. http://10.0.0.3:8080: nothing is started here but the load driver").multiple()
-    private val dataValues by option("--data-server", help = "Spring property for the data-server, e.g. protobench.data.grpc-payload-mode=copy (repeatable); " +
-        "or HOST:HTTP:GRPC of a data-server another host runs (`protobench serve data-server`): each fork starts only a gateway here").multiple()
+    private val gatewayValues by option(
+        "--gateway",
+        help = "Spring property for the gateway, e.g. protobench.gateway.http.version=H2C (repeatable); " +
+            "or the address of a gateway another host runs (`protobench serve api-server`), e.g. http://10.0.0.3:8080: " +
+            "nothing is started here but the load driver",
+    ).multiple()
+    private val dataValues by option(
+        "--data-server",
+        help = "Spring property for the data-server, e.g. protobench.data.grpc-payload-mode=copy (repeatable); " +
+            "or HOST:HTTP:GRPC of a data-server another host runs (`protobench serve data-server`): " +
+            "each fork starts only a gateway here",
+    ).multiple()
     private val gatewayProperties get() = gatewayValues.filterNot(Remote::isGatewayAddress)
     private val dataProperties get() = dataValues.filterNot(Remote::isDataServerAddress)
-    private val noPinning by option("--no-pinning", help = "Do not pin the load driver and the servers to disjoint CPU sets even when there are enough cores").flag()
+    private val noPinning by option(
+        "--no-pinning",
+        help = "Do not pin the load driver and the servers to disjoint CPU sets even when there are enough cores",
+    ).flag()
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
     private val lang by langOption()
     private val network by option(
         "--network",
-        help = "Put the data-server behind a shaped link: ${io.protobench.bench.scenario.NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, or rtt=40ms,bandwidth=100mbit (needs CAP_NET_ADMIN; see `protobench network`)",
+        help = "Put the data-server behind a shaped link: " +
+            "${io.protobench.bench.scenario.NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, " +
+            "or rtt=40ms,bandwidth=100mbit (needs CAP_NET_ADMIN; see `protobench network`)",
     )
     private val serverJava by option(
         "--server-java",
-        help = "JDK for both servers: an installed feature release (17, 25) or a path to a JDK or its bin/java (default: the JDK running protobench)",
+        help = "JDK for both servers: an installed feature release (17, 25) or a path to a JDK or its bin/java " +
+            "(default: the JDK running protobench)",
     )
     private val dbUrl by option("--db-url", help = "Write members to this PostgreSQL database instead of H2 or a throw-away cluster: " +
         "jdbc:postgresql://HOST[:PORT]/DATABASE, the password in the environment variable ${ExternalDatabase.PASSWORD_VARIABLE}; " +
         "every data-server pair but a variant with database: h2 writes there")
     private val dbUser by option("--db-user", help = "The user of --db-url (default: the URL's user=)")
     private val dbSchema by option("--db-schema", help = "The schema of --db-url the run keeps to, created when missing " +
-        "(default ${ExternalDatabase.DEFAULT_SCHEMA}); one holding tables the lab did not make is refused").default(ExternalDatabase.DEFAULT_SCHEMA)
+        "(default ${ExternalDatabase.DEFAULT_SCHEMA}); one holding tables the lab did not make is refused")
+        .default(ExternalDatabase.DEFAULT_SCHEMA)
 
     override fun run() {
         // Both servers stop at once on OutOfMemoryError instead of answering with errors half-dead.
@@ -109,10 +124,15 @@ class RunCommand : CliktCommand(name = "run") {
             (if (scenario.variants.isEmpty()) "" else " (${scenario.arms.size} under each of ${scenario.variants.size} variants)") + ", " +
             "${scenario.forksRange()} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
             (scenario.budget?.let { ", budget ${it.toMinutes()} min" }
-                ?: if (scenario.maxForks > scenario.forks) ", ${scenario.estimatedSeconds(atMost = true) / 60 + 1} min if every condition takes its most" else ""))
+                ?: if (scenario.maxForks > scenario.forks) ", ${scenario.estimatedSeconds(atMost = true) / 60 + 1} min " +
+                    "if every condition takes its most" else ""))
         budgetShortfall(scenario)?.let { echo(it) }
         val store = try {
-            BenchmarkRunner(LocalLabSource(projectDir()), Analysis.judge, onFinished = { store, record -> writeReport(store, record, texts) }).run(scenario, options)
+            BenchmarkRunner(
+                LocalLabSource(projectDir()),
+                Analysis.judge,
+                onFinished = { store, record -> writeReport(store, record, texts) },
+            ).run(scenario, options)
         } catch (e: Exception) {
             val (what, exit) = runFailure(e) ?: throw e
             echo("$what: ${e.message}", err = true)
@@ -145,7 +165,8 @@ class RunCommand : CliktCommand(name = "run") {
     }
 
     private fun validRemote(): Remote? = try {
-        val named = dataValues.filter(Remote::isDataServerAddress).map(Remote::dataServer) + gatewayValues.filter(Remote::isGatewayAddress).map(Remote::gateway)
+        val named = dataValues.filter(Remote::isDataServerAddress).map(Remote::dataServer) +
+            gatewayValues.filter(Remote::isGatewayAddress).map(Remote::gateway)
         if (named.size > 1) throw InvalidRemote("${named.joinToString { it.text }}: give one remote server, " +
             "--data-server ${Remote.DATA_SERVER_FORM} or --gateway ${Remote.GATEWAY_FORM}")
         named.singleOrNull()
@@ -234,7 +255,10 @@ class RunCommand : CliktCommand(name = "run") {
     private fun checkWritable(root: Path) {
         val existing = generateSequence(root.toAbsolutePath()) { it.parent }.firstOrNull { java.nio.file.Files.exists(it) }
         if (existing == null || !java.nio.file.Files.isDirectory(existing) || !java.nio.file.Files.isWritable(existing)) {
-            echo("cannot write results under $root: ${existing ?: root} is not a writable folder; give --results a writable folder", err = true)
+            echo(
+                "cannot write results under $root: ${existing ?: root} is not a writable folder; give --results a writable folder",
+                err = true,
+            )
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
     }

@@ -43,14 +43,23 @@ class ServeCommand : CliktCommand(name = "serve") {
     private val bind by option("--bind", help = "Address to listen on (default 127.0.0.1)").default("127.0.0.1")
     private val port by option("--port", help = "HTTP port (default: data-server 8081, api-server 8080)").int()
     private val grpcPort by option("--grpc-port", help = "data-server only: gRPC port (default 9091)").int()
-    private val dataServer by option("--data-server", help = "api-server only: HOST:HTTP:GRPC of its data-server (default 127.0.0.1:8081:9091)")
+    private val dataServer by option(
+        "--data-server",
+        help = "api-server only: HOST:HTTP:GRPC of its data-server (default 127.0.0.1:8081:9091)",
+    )
     private val reachableAs by option("--reachable-as", help = "Host name or address by which the load host reaches this server, " +
         "when it is not --bind (repeatable): the control and internal endpoints answer only the names they are told").multiple()
     private val properties by option("--property", help = "Spring property for the server, name=value (repeatable)").multiple()
     private val jvmOptions by option("--jvm-opt", help = "JVM option (repeatable; default -Xms1g -Xmx1g)").multiple()
-    private val serverJava by option("--server-java", help = "JDK for the server: an installed feature release (17, 25) or a path (default: the JDK running protobench)")
-    private val noRestarts by option("--no-restarts", help = "Keep one server JVM for every fork: no control on the HTTP port + ${ControlEndpoint.PORT_OFFSET} " +
-        "(by default a run restarts the server through it before each fork)").flag()
+    private val serverJava by option(
+        "--server-java",
+        help = "JDK for the server: an installed feature release (17, 25) or a path (default: the JDK running protobench)",
+    )
+    private val noRestarts by option(
+        "--no-restarts",
+        help = "Keep one server JVM for every fork: no control on the HTTP port + ${ControlEndpoint.PORT_OFFSET} " +
+            "(by default a run restarts the server through it before each fork)",
+    ).flag()
 
     override fun run() {
         val address = checkedInput()
@@ -61,7 +70,8 @@ class ServeCommand : CliktCommand(name = "serve") {
             fail("cannot serve: ${e.message}")
         }
         if (!address.isLoopbackAddress) {
-            echo("warning: $server listens on $bind, reachable from other hosts; it has no authentication and answers anyone who can reach it: " +
+            echo("warning: $server listens on $bind, reachable from other hosts; " +
+                "it has no authentication and answers anyone who can reach it: " +
                 "use it only on a network you trust", err = true)
         }
         val command = listOf(toolchain.java.toString()) + jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } +
@@ -71,7 +81,9 @@ class ServeCommand : CliktCommand(name = "serve") {
         // The control first: a port it cannot have is told before any JVM starts.
         val control = if (noRestarts) null else control(address, supervisor)
         echo("$server on $bind: ${usage(address)}")
-        control?.let { echo("restarted before each fork of a run through serve's control on port ${it.port} (--no-restarts keeps one JVM)") }
+        control?.let {
+            echo("restarted before each fork of a run through serve's control on port ${it.port} (--no-restarts keeps one JVM)")
+        }
         supervisor.start()
         Runtime.getRuntime().addShutdownHook(Thread {
             control?.close()
@@ -89,7 +101,8 @@ class ServeCommand : CliktCommand(name = "serve") {
         return try {
             ControlEndpoint(server, supervisor, InetSocketAddress(address, controlPort), internalNames(address).toSet())
         } catch (e: java.io.IOException) {
-            fail("serve's control cannot listen on $bind port $controlPort (the HTTP port + ${ControlEndpoint.PORT_OFFSET}): ${e.message}; " +
+            fail("serve's control cannot listen on $bind port $controlPort " +
+                "(the HTTP port + ${ControlEndpoint.PORT_OFFSET}): ${e.message}; " +
                 "free that port, pick another --port, or give --no-restarts")
         }
     }
@@ -121,7 +134,8 @@ class ServeCommand : CliktCommand(name = "serve") {
         else -> {
             val data = Remote.dataServer(dataServer ?: DEFAULT_DATA_SERVER)
             listOf("--server.address=$bind", "--server.port=${httpPort()}", "--protobench.gateway.data-server.host=${data.host}",
-                "--protobench.gateway.data-server.http-port=${data.httpPort}", "--protobench.gateway.data-server.grpc-port=${data.grpcPort}")
+                "--protobench.gateway.data-server.http-port=${data.httpPort}",
+                "--protobench.gateway.data-server.grpc-port=${data.grpcPort}")
         }
     }
 
@@ -136,12 +150,14 @@ class ServeCommand : CliktCommand(name = "serve") {
     }
 
     private fun internalNames(address: InetAddress): List<String> =
-        (listOfNotNull(bind.takeUnless { address.isAnyLocalAddress || address.isLoopbackAddress }) + reachableAs).map(::bracketed).distinct()
+        (listOfNotNull(bind.takeUnless { address.isAnyLocalAddress || address.isLoopbackAddress }) + reachableAs)
+            .map(::bracketed).distinct()
 
     /** A host name, an IPv4 address or an IPv6 literal (bracketed or not), with no port. */
     private fun isNameWithoutPort(name: String): Boolean {
         val unbracketedIpv6 = ':' in name && !name.startsWith("[")
-        return LoopbackOnly.isHostName(bracketed(name)) && (!unbracketedIpv6 || runCatching { InetAddress.getByName(name) is java.net.Inet6Address }.getOrDefault(false))
+        return LoopbackOnly.isHostName(bracketed(name)) &&
+            (!unbracketedIpv6 || runCatching { InetAddress.getByName(name) is java.net.Inet6Address }.getOrDefault(false))
     }
 
     private fun bracketed(name: String) = if (':' in name && !name.startsWith("[")) "[$name]" else name
@@ -162,7 +178,8 @@ class ServeCommand : CliktCommand(name = "serve") {
             if (value !in 1..65535) fail("$flag $value: accepted: a TCP port from 1 to 65535")
         }
         if (!noRestarts && ControlEndpoint.portFor(httpPort()) > 65535) {
-            fail("--port ${httpPort()}: serve's control listens on the HTTP port + ${ControlEndpoint.PORT_OFFSET}, above 65535; pick a lower port or give --no-restarts")
+            fail("--port ${httpPort()}: serve's control listens on the HTTP port + ${ControlEndpoint.PORT_OFFSET}, above 65535; " +
+                "pick a lower port or give --no-restarts")
         }
         if (grpcPort != null && server != DATA_SERVER) fail("--grpc-port: only the data-server serves gRPC")
         if (dataServer != null && server != GATEWAY) fail("--data-server: only the api-server (the gateway) has a data-server behind it")

@@ -34,11 +34,13 @@ object CompareHtml {
     private fun chart(condition: ConditionChanges, c: Comparison, t: Texts): String? {
         val rows = condition.changes.filter { !it.estimate.meanLog.isNaN() }.map { f ->
             val outcome = key(f.change)
-            ChangeRow("${f.arm} · ${MarkdownReport.figureTitle(f.figure.key, t)}", f.estimate.percent, f.interval?.lowPercent, f.interval?.highPercent,
+            ChangeRow("${f.arm} · ${MarkdownReport.figureTitle(f.figure.key, t)}", f.estimate.percent,
+                f.interval?.lowPercent, f.interval?.highPercent,
                 colors.getValue(outcome), "${CompareMarkdown.change(f)} ${t("compare.chart.$outcome")}")
         }
         if (rows.isEmpty()) return null
-        val legend = colors.keys.filter { k -> condition.changes.any { key(it.change) == k } }.map { t("compare.chart.$it") to colors.getValue(it) }
+        val legend = colors.keys.filter { k -> condition.changes.any { key(it.change) == k } }
+            .map { t("compare.chart.$it") to colors.getValue(it) }
         return Svg.changes("changes", t("compare.chart", Numbers.percentText(c.margin)), c.margin * 100, rows, legend)
     }
 

@@ -64,7 +64,8 @@ object CompareMarkdown {
             appendLine(t("compare.columns"))
             appendLine("|---|---|---:|---:|---:|---|")
             for (f in condition.changes) {
-                appendLine("| ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | ${change(f)} | ${outcome(f, c.margin, t)} |")
+                appendLine("| ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | " +
+                    "${change(f)} | ${outcome(f, c.margin, t)} |")
             }
             appendLine()
         }
@@ -84,7 +85,9 @@ object CompareMarkdown {
         if (c.notCompared.isNotEmpty()) {
             appendLine(t("compare.not-compared-title"))
             appendLine()
-            c.notCompared.forEach { appendLine(t(if (it.isCondition) "compare.only-condition" else "compare.only-arm", cell(it.what), it.onlyIn)) }
+            c.notCompared.forEach {
+                appendLine(t(if (it.isCondition) "compare.only-condition" else "compare.only-arm", cell(it.what), it.onlyIn))
+            }
             appendLine()
         }
     }
@@ -107,7 +110,8 @@ object CompareMarkdown {
         appendLine("|---|---|---|---|---|---|")
         for (v in c.verdicts.sortedBy { listOf(Agreement.CONTRADICT, Agreement.ONE_RUN_ONLY, Agreement.AGREE).indexOf(it.agreement) }) {
             val figure = MarkdownReport.figureTitle(v.figure, t) + if (v.kind == TrialKind.CAPACITY) t("compare.capacity-probes") else ""
-            appendLine("| ${cell(v.condition)} | $figure | ${cell("${v.first} – ${v.second}")} | ${verdict(v.a, t)} | ${verdict(v.b, t)} | ${agreement(v, t)} |")
+            appendLine("| ${cell(v.condition)} | $figure | ${cell("${v.first} – ${v.second}")} | " +
+                "${verdict(v.a, t)} | ${verdict(v.b, t)} | ${agreement(v, t)} |")
         }
         appendLine()
     }
@@ -125,7 +129,8 @@ object CompareMarkdown {
         appendLine(t("compare.yardstick-columns"))
         appendLine("|---|---|---|---:|---:|---:|---|")
         for (condition in c.yardstick) for (f in condition.changes) {
-            appendLine("| ${cell(condition.condition)} | ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | ${change(f)} | ${yardstickOutcome(f, c.margin, t)} |")
+            appendLine("| ${cell(condition.condition)} | ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | " +
+                "${change(f)} | ${yardstickOutcome(f, c.margin, t)} |")
         }
         appendLine()
         appendLine(yardstickSummary(c, t) + ".")
@@ -149,7 +154,8 @@ object CompareMarkdown {
         return if (moved.isEmpty()) {
             t("compare.yardstick.held", all.count { it.change == Change.Equivalent }, all.size, Numbers.percentText(c.margin))
         } else {
-            t("compare.yardstick.moved", moved.size, all.size, formatPercent(moved.min(), signed = true), formatPercent(moved.max(), signed = true))
+            t("compare.yardstick.moved", moved.size, all.size, formatPercent(moved.min(), signed = true),
+                formatPercent(moved.max(), signed = true))
         }
     }
 
@@ -157,8 +163,9 @@ object CompareMarkdown {
     private fun verdict(d: Decision?, t: Texts): String {
         if (d == null) return t("compare.verdict.absent")
         return when (val o = d.outcome) {
-            is Outcome.Better -> t("compare.verdict.better", cell(o.winner), MarkdownReport.betterWord(d.figure, t), formatPercent(o.sizePercent),
-                formatPercent(o.lowPercent), formatPercent(o.highPercent)) + if (d.insideMargin) t("compare.verdict.inside", Numbers.percentText(d.margin)) else ""
+            is Outcome.Better -> t("compare.verdict.better", cell(o.winner), MarkdownReport.betterWord(d.figure, t),
+                formatPercent(o.sizePercent), formatPercent(o.lowPercent), formatPercent(o.highPercent)) +
+                if (d.insideMargin) t("compare.verdict.inside", Numbers.percentText(d.margin)) else ""
             Outcome.Equivalent -> t("compare.verdict.equivalent", Numbers.percentText(d.margin))
             is Outcome.Inconclusive -> t("compare.verdict.open")
         }
@@ -185,12 +192,15 @@ object CompareMarkdown {
 
     /** One contradiction in a line: "contradiction: size=1mb vus=10, Hop p50, HTTP/Binary – gRPC/Unary: run A …; run B …". */
     fun contradiction(v: VerdictPair, t: Texts = Texts.EN) =
-        t("compare.contradiction", v.condition, MarkdownReport.figureTitle(v.figure, t), "${v.first} – ${v.second}", verdict(v.a, t), verdict(v.b, t))
+        t("compare.contradiction", v.condition, MarkdownReport.figureTitle(v.figure, t), "${v.first} – ${v.second}",
+            verdict(v.a, t), verdict(v.b, t))
 
     /** What a regression is, for a margin given as text; said in compare.md and in `protobench compare --help`. */
     fun regressionRule(margin: String, t: Texts = Texts.EN) = t("compare.regression-rule", margin)
 
-    /** "N regressions beyond the margin, M improvements, K equivalent, L inconclusive" (and the worse changes within the margin, if any). */
+    /**
+     * "N regressions beyond the margin, M improvements, K equivalent, L inconclusive" (and the worse changes within the margin, if any).
+     */
     fun summary(c: Comparison, t: Texts = Texts.EN): String {
         val worse = c.count { it == Change.Worse }
         return t("compare.summary", c.count { it == Change.Regression }, c.count { it == Change.Improvement },
@@ -204,7 +214,8 @@ object CompareMarkdown {
 
     /** The figure's title and unit, and whether it comes from the capacity probes. */
     fun figure(f: FigureChange, t: Texts) =
-        "${MarkdownReport.figureTitle(f.figure.key, t)} (${f.figure.unit})" + if (f.kind == TrialKind.CAPACITY) t("compare.capacity-probes") else ""
+        "${MarkdownReport.figureTitle(f.figure.key, t)} (${f.figure.unit})" +
+            if (f.kind == TrialKind.CAPACITY) t("compare.capacity-probes") else ""
 
     private fun mean(e: Estimate?, t: Texts): String = when {
         e == null -> "–"
@@ -233,13 +244,17 @@ object CompareMarkdown {
                 else -> t("compare.outcome.inconclusive")
             }
         }
-        val dropped = listOfNotNull(f.droppedA.takeIf { it > 0 }?.let { t("compare.dropped-in", it, "A") }, f.droppedB.takeIf { it > 0 }?.let { t("compare.dropped-in", it, "B") })
+        val dropped = listOfNotNull(
+            f.droppedA.takeIf { it > 0 }?.let { t("compare.dropped-in", it, "A") },
+            f.droppedB.takeIf { it > 0 }?.let { t("compare.dropped-in", it, "B") },
+        )
         return words + if (dropped.isEmpty()) "" else t("compare.dropped", dropped.joinToString(", "))
     }
 
     /** "AMD EPYC, 2 cores, 24105 MB, kernel 6.18": what the run recorded of its machine. */
     private fun machine(f: RunFacts, t: Texts) = listOfNotNull(
-        f.cpuModel, f.cpuCores?.let { t("compare.cores", it) }, f.memoryTotalMb?.let { t("compare.memory", it) }, f.kernel?.let { t("compare.kernel", it) },
+        f.cpuModel, f.cpuCores?.let { t("compare.cores", it) }, f.memoryTotalMb?.let { t("compare.memory", it) },
+        f.kernel?.let { t("compare.kernel", it) },
     ).joinToString(", ").ifEmpty { t("header.not-recorded") }
 
     /** Text safe inside a table cell. */

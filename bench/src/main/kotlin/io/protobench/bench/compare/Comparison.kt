@@ -148,7 +148,8 @@ sealed interface Note {
 
     fun text(t: Texts = Texts.EN): String = when (this) {
         is MarginsDiffer -> t("compare.note.margins", a, b)
-        is Incomplete -> t("compare.note.incomplete", side, runId, t("status.${status.name.lowercase()}"), failure?.let { ": ${Recorded.failure(it, t)}" } ?: "")
+        is Incomplete -> t("compare.note.incomplete", side, runId, t("status.${status.name.lowercase()}"),
+            failure?.let { ": ${Recorded.failure(it, t)}" } ?: "")
         is RatesApart -> t("compare.note.rates", condition, variant?.let { t("compare.note.variant", it) } ?: "", rateA, rateB,
             "%.0f".format(java.util.Locale.ROOT, apart * 100))
     }
@@ -191,7 +192,8 @@ data class Comparison(
      * itself cost more (or less) per request, so the protocols' CPU changes may be the machine's.
      */
     val yardstickMoved: List<Pair<String, FigureChange>> get() = yardstick.flatMap { c ->
-        c.changes.filter { it.change == Change.Regression || it.change == Change.Worse || it.change == Change.Improvement }.map { c.condition to it }
+        c.changes.filter { it.change == Change.Regression || it.change == Change.Worse || it.change == Change.Improvement }
+            .map { c.condition to it }
     }
 
     /** No verdict of one run contradicts the other's: the lab's rule for publishing the two. */

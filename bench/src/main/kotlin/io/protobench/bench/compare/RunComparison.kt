@@ -97,7 +97,10 @@ object RunComparison {
         }
         val nullHops = nullHopArms(a).filter { it in nullHopArms(b) }
         val yardstick = analysesA.filter { it.condition in shared }.map { ca ->
-            ConditionChanges(ca.condition, family(ca, byConditionB.getValue(ca.condition), TrialKind.COST, nullHops, usedMargin, alpha, YARDSTICK_FIGURES))
+            ConditionChanges(
+                ca.condition,
+                family(ca, byConditionB.getValue(ca.condition), TrialKind.COST, nullHops, usedMargin, alpha, YARDSTICK_FIGURES),
+            )
         }.filter { it.changes.isNotEmpty() }
         return CompareResult.Compared(Comparison(
             a = facts(Side.A, a), b = facts(Side.B, b), margin = usedMargin, alpha = alpha,
@@ -166,7 +169,9 @@ object RunComparison {
             val estimateA = Estimate.of(input.a.filterNotNull().filter { it.isFinite() })
             val estimateB = Estimate.of(input.b.filterNotNull().filter { it.isFinite() })
             if (k == null) {
-                val untested = FigureChange(input.arm, kind, input.figure, estimateA, estimateB, w, null, null, null, Change.Inconclusive(emptyList(), null))
+                val untested = FigureChange(
+                    input.arm, kind, input.figure, estimateA, estimateB, w, null, null, null, Change.Inconclusive(emptyList(), null),
+                )
                 val few = listOfNotNull(Side.A.takeIf { untested.forksA < 2 }, Side.B.takeIf { untested.forksB < 2 })
                 untested.copy(change = Change.Inconclusive(few, null))
             } else {
@@ -178,7 +183,8 @@ object RunComparison {
                     diffHolm.adjusted[k] < alpha -> {
                         // The ratio is B/A: above 1 is worse for a figure where lower is better.
                         val worse = if (input.figure.higherIsBetter) w.meanLog < 0 else w.meanLog > 0
-                        val beyond = if (input.figure.higherIsBetter) diffInterval.high < 1 / (1 + margin) else diffInterval.low > 1 + margin
+                        val beyond =
+                            if (input.figure.higherIsBetter) diffInterval.high < 1 / (1 + margin) else diffInterval.low > 1 + margin
                         when {
                             !worse -> Change.Improvement
                             beyond -> Change.Regression
@@ -212,14 +218,20 @@ object RunComparison {
             "durationMs" to { r: RunRecord -> r.scenario.durationMs.toString() },
             "utilisation" to { r: RunRecord -> r.scenario.utilisation.toString() },
             "jvm-options" to { r: RunRecord -> text(r.resume?.jvmOptions ?: r.environment.serverJvmOptions) },
-            "gateway-arguments" to { r: RunRecord -> text(r.resume?.gatewayArguments ?: r.options["gateway"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
-            "data-server-arguments" to { r: RunRecord -> text(r.resume?.dataServerArguments ?: r.options["dataServer"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" }) },
+            "gateway-arguments" to { r: RunRecord ->
+                text(r.resume?.gatewayArguments ?: r.options["gateway"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" })
+            },
+            "data-server-arguments" to { r: RunRecord ->
+                text(r.resume?.dataServerArguments ?: r.options["dataServer"]?.split(" ")?.filter { it.isNotBlank() }?.map { "--$it" })
+            },
         )
         val variantsB = b.scenario.variants.associateBy { it.name }
         val shared = a.scenario.variants.filter { it.name in variantsB }
         // The servers' JDK, and that of each variant both runs have ("serverJdk · name").
         val jdks = (listOf(null) + shared.map { it.name }).map { variant ->
-            Variant.label("serverJdk", variant) to { r: RunRecord -> text(if (variant == null) r.environment.serverJdk else r.environment.serverJdkByVariant[variant]) }
+            Variant.label("serverJdk", variant) to { r: RunRecord ->
+                text(if (variant == null) r.environment.serverJdk else r.environment.serverJdkByVariant[variant])
+            }
         }
         val variants = shared.map { v ->
             Difference("variant", null, null, v.name) to { r: RunRecord -> text(r.scenario.variants.first { it.name == v.name }.settings) }
@@ -238,7 +250,8 @@ object RunComparison {
         val libraries = (libsA.keys + libsB.keys).distinct().sorted().map { name -> Difference(name, text(libsA[name]), text(libsB[name])) }
         val tools = listOf<Pair<String, (RunEnvironment) -> Any?>>(
             "commit" to RunEnvironment::gitCommit, "uncommitted" to RunEnvironment::gitDirty,
-            "load-generator" to RunEnvironment::loadGenerator, "cli-jdk" to RunEnvironment::jdk, "autogroup" to RunEnvironment::schedAutogroup, "cpu-idle" to RunEnvironment::cpuIdle,
+            "load-generator" to RunEnvironment::loadGenerator, "cli-jdk" to RunEnvironment::jdk,
+            "autogroup" to RunEnvironment::schedAutogroup, "cpu-idle" to RunEnvironment::cpuIdle,
         ).map { (field, fact) -> Difference(field, text(fact(a.environment)), text(fact(b.environment))) }
         return (tools + libraries).filter { it.a != it.b }
     }

@@ -78,7 +78,8 @@ object VerdictAgreement {
     /** A condition's protocol, variant and interaction verdicts (not the A/A calibration), by comparison. */
     private fun claims(analysis: ConditionAnalysis): Map<Key, Decision> = analysis.families.flatMap { family ->
         fun key(d: Decision, interaction: Boolean) = Key(family.kind, d.figure, setOf(d.a, d.b), interaction)
-        family.claims.map { key(it, interaction = false) to it } + family.interactions.map { key(it.decision, interaction = true) to it.decision }
+        family.claims.map { key(it, interaction = false) to it } +
+            family.interactions.map { key(it.decision, interaction = true) to it.decision }
     }.toMap()
 
     /** What two decisions of one comparison say together; null when neither decided it. */

@@ -19,7 +19,8 @@ object CrossoverReport {
         appendLine()
         appendLine(t("crossover.question", axis.display(r.from), axis.display(r.to), figure, t("mode.${r.mode}")))
         appendLine()
-        appendLine(t("crossover.status", t("status.${r.status.name.lowercase()}"), r.stoppedBecause?.let { t("crossover.stopped", recorded(it, t)) } ?: "",
+        appendLine(t("crossover.status", t("status.${r.status.name.lowercase()}"),
+            r.stoppedBecause?.let { t("crossover.stopped", recorded(it, t)) } ?: "",
             r.startedAt, r.finishedAt ?: "–", elapsed(r, t)?.let { t("crossover.elapsed", it) } ?: ""))
         appendLine(t("crossover.every-point", recorded(r.fixed, t), Numbers.percentText(r.margin)))
         appendLine(t("crossover.search", t("crossover.bisect.${axis.id}", r.resolution), r.steps, r.maxPoints,
@@ -48,7 +49,8 @@ object CrossoverReport {
     /** The stdout summary: the answer, then one line per point in axis order. */
     fun summary(r: CrossoverRecord, t: Texts = Texts.EN): List<String> =
         listOf(answer(r, t).replace("**", "")) + r.points.sortedBy { it.position }.map { p ->
-            "  ${r.axis.display(p.position).padEnd(10)} ${p.decision?.let { Recorded.decision(it, t) } ?: t("crossover.failed-point", p.failure?.let { recorded(it, t) })}"
+            "  ${r.axis.display(p.position).padEnd(10)} " +
+                "${p.decision?.let { Recorded.decision(it, t) } ?: t("crossover.failed-point", p.failure?.let { recorded(it, t) })}"
         }
 
     /** The answer in one paragraph: the flip bracket with the band, or what each end decided. */
@@ -57,29 +59,33 @@ object CrossoverReport {
         val axis = r.axis
         val word = CrossoverSearch.word(Figure.byKey(r.figure) ?: Figure.HOP_CPU_US, t)
         val failed = r.points.lastOrNull { it.outcome == PointOutcome.FAILED }
-            ?.let { "\n\n" + t("crossover.did-not-finish", it.n, axis.display(it.position), it.failure?.let { text -> recorded(text, t) }) } ?: ""
+            ?.let {
+                "\n\n" + t("crossover.did-not-finish", it.n, axis.display(it.position), it.failure?.let { text -> recorded(text, t) })
+            } ?: ""
         if (f.atFrom == null || f.atTo == null) return t("crossover.no-answer") + failed
         if (!f.flips) {
             val ends = if (f.lowWinner != null && f.lowWinner == f.highWinner) t("crossover.both-ends", f.lowWinner, word)
                 else t("crossover.each-end", axis.display(r.from), short(r, f.atFrom, t), axis.display(r.to), short(r, f.atTo, t))
             // An undecided end could hide a flip: say so instead of claiming there is none.
             val open = listOf(f.atFrom, f.atTo).any { it.outcome == PointOutcome.INCONCLUSIVE || it.outcome == PointOutcome.FAILED }
-            return t("crossover.no-flip-answer", t(if (open) "crossover.unknown" else "crossover.no-flip"), axis.display(r.from), axis.display(r.to), ends,
+            return t("crossover.no-flip-answer", t(if (open) "crossover.unknown" else "crossover.no-flip"), axis.display(r.from),
+                axis.display(r.to), ends,
                 f.atFrom.decision?.let { Recorded.decision(it, t) }, f.atTo.decision?.let { Recorded.decision(it, t) }) + failed
         }
         val low = f.lastLow!!
         val high = f.firstHigh!!
         val between = if (f.band.isEmpty()) "" else t("crossover.between", band(r, f.band, t))
         val strays = if (f.strays.isEmpty()) "" else t("crossover.strays", f.strays.joinToString(", ") { axis.display(it.position) })
-        return t("crossover.flip-answer", axis.display(low.position), axis.display(high.position), f.lowWinner, word, axis.display(low.position),
-            f.highWinner, axis.display(high.position), between) + strays + failed
+        return t("crossover.flip-answer", axis.display(low.position), axis.display(high.position), f.lowWinner, word,
+            axis.display(low.position), f.highWinner, axis.display(high.position), between) + strays + failed
     }
 
     private fun band(r: CrossoverRecord, band: List<PointRecord>, t: Texts): String {
         val equivalent = band.filter { it.outcome == PointOutcome.EQUIVALENT }.map { r.axis.display(it.position) }
         val undecided = band.filter { it.outcome == PointOutcome.INCONCLUSIVE }.map { r.axis.display(it.position) }
         return listOfNotNull(
-            equivalent.takeIf { it.isNotEmpty() }?.let { t("crossover.band.equivalent", Numbers.percentText(r.margin), it.joinToString(", ")) },
+            equivalent.takeIf { it.isNotEmpty() }
+                ?.let { t("crossover.band.equivalent", Numbers.percentText(r.margin), it.joinToString(", ")) },
             undecided.takeIf { it.isNotEmpty() }?.let { t("crossover.band.undecided", it.joinToString(", ")) },
         ).joinToString(t("crossover.band.and"))
     }
@@ -87,10 +93,12 @@ object CrossoverReport {
     private fun short(r: CrossoverRecord, p: PointRecord, t: Texts): String {
         val word = CrossoverSearch.word(Figure.byKey(r.figure) ?: Figure.HOP_CPU_US, t)
         return when (p.outcome) {
-            PointOutcome.BETTER -> p.advantagePercent?.let { t("crossover.short.by", p.winner, word, Numbers.pct(it)) } ?: t("crossover.short.better", p.winner, word)
+            PointOutcome.BETTER -> p.advantagePercent?.let { t("crossover.short.by", p.winner, word, Numbers.pct(it)) }
+                ?: t("crossover.short.better", p.winner, word)
             PointOutcome.EQUIVALENT -> t("crossover.short.equivalent")
-            PointOutcome.INCONCLUSIVE -> p.moreForks?.let { t(if (it == 1) "crossover.short.more-fork" else "crossover.short.more-forks", it) }
-                ?: t("crossover.short.undecided")
+            PointOutcome.INCONCLUSIVE ->
+                p.moreForks?.let { t(if (it == 1) "crossover.short.more-fork" else "crossover.short.more-forks", it) }
+                    ?: t("crossover.short.undecided")
             PointOutcome.FAILED -> t("crossover.short.failed")
         }
     }
@@ -104,7 +112,9 @@ object CrossoverReport {
     private fun machine(m: RunEnvironment, t: Texts): String {
         if (m == RunEnvironment.NONE) return t("crossover.machine.none")
         return listOfNotNull(
-            m.cpuModel?.let { t("crossover.machine.cpu", it, m.cpuCores) + (m.memoryTotalMb?.let { mb -> t("crossover.machine.memory", mb) } ?: "") },
+            m.cpuModel?.let {
+                t("crossover.machine.cpu", it, m.cpuCores) + (m.memoryTotalMb?.let { mb -> t("crossover.machine.memory", mb) } ?: "")
+            },
             m.kernel?.let { t("crossover.machine.kernel", it) },
             m.serverJdk?.let { t("crossover.machine.jdk", it) },
             m.loadGenerator?.let { "`$it`" },
@@ -125,14 +135,15 @@ object CrossoverReport {
             ?: t.readBack(text, RECORDED + RECORDED_PARTS) { value(it, t) } ?: Recorded.failure(text, t)
 
     private val RECORDED = listOf(
-        "crossover.fixed", "crossover.stop.failed", "crossover.stop.no-flip", "crossover.stop.steps", "crossover.stop.whole-kb", "crossover.stop.whole",
+        "crossover.fixed", "crossover.stop.failed", "crossover.stop.no-flip", "crossover.stop.steps", "crossover.stop.whole-kb",
+        "crossover.stop.whole",
         "crossover.stop.adjacent", "crossover.stop.resolution", "crossover.stop.interrupted", "crossover.stop.interrupted-at",
         "crossover.failure.no-decision", "crossover.failure.signal", "crossover.failure.run",
     ).map { listOf(it) }
 
     /** What the sentences of [RECORDED] hold: the load and the trials of every point, or that a failed run's report says why. */
     private val RECORDED_PARTS = listOf(
-        "crossover.payload", "crossover.load.vus", "crossover.load.rate", "crossover.load.closed", "crossover.trials.cost", "crossover.trials.rate",
-        "crossover.trials.capacity", "crossover.failure.see-report",
+        "crossover.payload", "crossover.load.vus", "crossover.load.rate", "crossover.load.closed", "crossover.trials.cost",
+        "crossover.trials.rate", "crossover.trials.capacity", "crossover.failure.see-report",
     ).map { listOf(it) }
 }

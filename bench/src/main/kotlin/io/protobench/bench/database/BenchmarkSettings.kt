@@ -37,5 +37,6 @@ object BenchmarkSettings {
     )
 
     /** The block appended to postgresql.conf. */
-    fun conf(): String = (listOf("", "# protobench: a throw-away cluster for benchmarks") + ALL.flatMap { it.lines }).joinToString("\n", postfix = "\n")
+    fun conf(): String =
+        (listOf("", "# protobench: a throw-away cluster for benchmarks") + ALL.flatMap { it.lines }).joinToString("\n", postfix = "\n")
 }

@@ -23,7 +23,8 @@ data class ClusterState(
     val version: String,
 ) {
     /** The data-server's settings that point its write path at this cluster. */
-    fun dataServerArguments(): List<String> = listOf("--protobench.data.db.url=$jdbcUrl", "--protobench.data.db.user=$user", "--protobench.data.db.password=$password")
+    fun dataServerArguments(): List<String> =
+        listOf("--protobench.data.db.url=$jdbcUrl", "--protobench.data.db.user=$user", "--protobench.data.db.password=$password")
 
     fun write(file: Path) = JsonFiles.writeAtomically(file, JsonFiles.mapper.writeValueAsBytes(this), ownerOnly = true)
 

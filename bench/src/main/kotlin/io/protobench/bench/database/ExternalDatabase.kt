@@ -128,9 +128,11 @@ class ExternalDatabase(
          */
         fun of(url: String, user: String?, schema: String, environment: Map<String, String> = System.getenv()): ExternalDatabase {
             if (!url.matches(URL)) throw ExternalDatabaseRefused(
-                "--db-url '$url' is not a PostgreSQL JDBC URL: give jdbc:postgresql://HOST[:PORT]/DATABASE (the data-server has drivers for H2 and PostgreSQL; H2 needs no --db-url)")
+                "--db-url '$url' is not a PostgreSQL JDBC URL: give jdbc:postgresql://HOST[:PORT]/DATABASE " +
+                    "(the data-server has drivers for H2 and PostgreSQL; H2 needs no --db-url)")
             if (Regex("(?i)[?&]password=").containsMatchIn(url)) throw ExternalDatabaseRefused(
-                "--db-url carries a password, which would end up in run.json: give it in the environment variable $PASSWORD_VARIABLE instead")
+                "--db-url carries a password, which would end up in run.json: " +
+                    "give it in the environment variable $PASSWORD_VARIABLE instead")
             if (!schema.matches(SCHEMA)) throw ExternalDatabaseRefused(
                 "--db-schema '$schema' is not a plain lower-case name: a letter or _, then letters, digits or _, at most 63")
             val login = user ?: Regex("(?i)[?&]user=([^&]+)").find(url)?.groupValues?.get(1)

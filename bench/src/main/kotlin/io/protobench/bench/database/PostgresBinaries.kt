@@ -51,7 +51,8 @@ data class PostgresBinaries(val dir: Path) {
             a.zip(b).map { (x, y) -> x.compareTo(y) }.firstOrNull { it != 0 } ?: a.size.compareTo(b.size)
         }
 
-        private fun holdsAll(dir: Path): Boolean = PROGRAMS.all { Files.isRegularFile(dir.resolve(it)) && Files.isExecutable(dir.resolve(it)) }
+        private fun holdsAll(dir: Path): Boolean =
+            PROGRAMS.all { Files.isRegularFile(dir.resolve(it)) && Files.isExecutable(dir.resolve(it)) }
 
         private fun missingMessage(path: List<Path>, versionsRoot: Path): String =
             "PostgreSQL's server programs (${PROGRAMS.joinToString(", ")}, all in one directory) were not found: searched the PATH " +

@@ -41,9 +41,11 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
 
     /** The started server with its state written; a server whose state cannot be written is stopped again. */
     private fun described(files: ClusterDir, account: ServerAccount, port: Int, password: String): RunningCluster {
-        val postmaster = files.runningPostmaster() ?: throw ClusterFailed("pg_ctl started PostgreSQL, but no server runs in ${files.data}; see ${files.log}")
+        val postmaster = files.runningPostmaster()
+            ?: throw ClusterFailed("pg_ctl started PostgreSQL, but no server runs in ${files.data}; see ${files.log}")
         val state = ClusterState(
-            "jdbc:postgresql://$HOST:$port/$DATABASE", USER, password, port, files.data.toString(), postmaster.pid(), account.userName, files.version,
+            "jdbc:postgresql://$HOST:$port/$DATABASE", USER, password, port,
+            files.data.toString(), postmaster.pid(), account.userName, files.version,
         )
         try {
             state.write(files.state)
@@ -117,11 +119,15 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
 
     private fun startServer(files: ClusterDir, account: ServerAccount, port: Int) {
         val outcome = account.run(
-            listOf(binaries.pgCtl.toString(), "-D", files.data.toString(), "-l", files.log.toString(), "-w", "-t", WAIT_SECONDS, "-o", "-p $port", "start"),
+            listOf(
+                binaries.pgCtl.toString(), "-D", files.data.toString(), "-l", files.log.toString(),
+                "-w", "-t", WAIT_SECONDS, "-o", "-p $port", "start",
+            ),
             files.root, timeout,
         )
         if (!outcome.succeeded) {
-            throw ClusterFailed("PostgreSQL did not start (pg_ctl exit ${outcome.exitCode}): ${outcome.tail()}; postgres.log: ${logTail(files)}; see ${files.log}")
+            throw ClusterFailed("PostgreSQL did not start (pg_ctl exit ${outcome.exitCode}): ${outcome.tail()}; " +
+                "postgres.log: ${logTail(files)}; see ${files.log}")
         }
     }
 
@@ -167,6 +173,7 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
         /** A port the system has free on 127.0.0.1 now (bound, then released for the server). */
         private fun freeLoopbackPort(): Int = ServerSocket(0, 1, InetAddress.getByName(HOST)).use { it.localPort }
 
-        private fun newPassword(): String = (1..PASSWORD_LENGTH).map { PASSWORD_ALPHABET[random.nextInt(PASSWORD_ALPHABET.length)] }.joinToString("")
+        private fun newPassword(): String =
+            (1..PASSWORD_LENGTH).map { PASSWORD_ALPHABET[random.nextInt(PASSWORD_ALPHABET.length)] }.joinToString("")
     }
 }

@@ -63,7 +63,13 @@ class RunDatabases private constructor(
 
     /** For run.json: the cluster's version, address and settings; null without one. */
     fun clusterRecord(): PostgresClusterRecord? = cluster?.let { c ->
-        PostgresClusterRecord(c.state.version, c.jdbcUrl, c.dataDir.toString(), c.state.serverAccount, BenchmarkSettings.ALL.associate { it.name to it.value })
+        PostgresClusterRecord(
+            c.state.version,
+            c.jdbcUrl,
+            c.dataDir.toString(),
+            c.state.serverAccount,
+            BenchmarkSettings.ALL.associate { it.name to it.value },
+        )
     }
 
     override fun close() {

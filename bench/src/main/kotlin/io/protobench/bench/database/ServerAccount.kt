@@ -76,7 +76,10 @@ sealed class ServerAccount {
             runCatching { process.outputStream.use { it.write(input.toByteArray()) } }
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor(5, TimeUnit.SECONDS)
-                return ProgramOutcome(TIMED_OUT, "${command.first()} did not finish within ${timeout.seconds} s: ${Files.readString(output)}")
+                return ProgramOutcome(
+                    TIMED_OUT,
+                    "${command.first()} did not finish within ${timeout.seconds} s: ${Files.readString(output)}",
+                )
             }
             return ProgramOutcome(process.exitValue(), Files.readString(output))
         } finally {
@@ -100,14 +103,16 @@ sealed class ServerAccount {
             if (Files.isDirectory(data)) return owner(data)
             return UNPRIVILEGED.firstNotNullOfOrNull(lookup) ?: throw ClusterProblem(
                 "PostgreSQL refuses to run as root, and this machine has none of the accounts protobench would run it as " +
-                    "(${UNPRIVILEGED.joinToString(", ")}): create one (apt-get install ${PostgresBinaries.DEBIAN_PACKAGE} creates postgres) " +
+                    "(${UNPRIVILEGED.joinToString(", ")}): " +
+                    "create one (apt-get install ${PostgresBinaries.DEBIAN_PACKAGE} creates postgres) " +
                     "or run protobench as another user",
             )
         }
 
         /** Whether this process runs as root: `/proc/self` belongs to the process's effective user. */
         fun runsAsRoot(): Boolean =
-            runCatching { Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0 }.getOrElse { System.getProperty("user.name") == "root" }
+            runCatching { Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0 }
+                .getOrElse { System.getProperty("user.name") == "root" }
 
         private fun owner(data: Path): Switched {
             val uid = Files.getAttribute(data, "unix:uid") as Int

@@ -112,8 +112,10 @@ class ForkRunner(
         val index = (r.forks.maxOfOrNull { it.index } ?: 0) + 1
         val needed = (elapsed.seconds + planner.secondsToMinimum(r, short) + 59) / 60
         val (them, they) = if (newlyLeft.size == 1) "it" to "it" else "them" to "they"
-        progress("fork $index leaves out ${newlyLeft.joinToString { "${it.condition} (${it.forks} of ${scenario.forksOf(scenario.condition(it.condition))} forks)" }}: " +
-            "the earlier forks took longer than estimated, and the ${(budget - elapsed).toMinutes()} min left of the budget of ${budget.toMinutes()} min " +
+        progress("fork $index leaves out " +
+            "${newlyLeft.joinToString { "${it.condition} (${it.forks} of ${scenario.forksOf(scenario.condition(it.condition))} forks)" }}" +
+            ": the earlier forks took longer than estimated, and the ${(budget - elapsed).toMinutes()} min left of the budget of " +
+            "${budget.toMinutes()} min " +
             "cannot bring $them to the minimum beside the others, so $they will decide nothing unless a later fork makes room " +
             "(--budget ${needed}m would cover every condition)")
     }
@@ -131,8 +133,12 @@ class ForkRunner(
         val short = planner.belowMinimum(r).takeIf { it.isNotEmpty() } ?: return
         val index = r.forks.maxOfOrNull { it.index } ?: return
         val left = (planner.secondsToMinimum(r, short) + 59) / 60
-        val more = if (scenario.maxForks > scenario.forks) ", more where a comparison stays open (up to ${scenario.forksText(atMost = true)} forks)" else ""
-        progress("fork $index done after ${elapsed.toMinutes()} min; about $left min left for the minimum of ${scenario.forksText()} forks at this run's pace$more")
+        val more = if (scenario.maxForks > scenario.forks) ", more where a comparison stays open " +
+            "(up to ${scenario.forksText(atMost = true)} forks)" else ""
+        progress(
+            "fork $index done after ${elapsed.toMinutes()} min; about $left min left for the minimum of ${scenario.forksText()} forks " +
+                "at this run's pace$more",
+        )
     }
 
     private fun planning(r: RunRecord, stop: Step.Stop, open: Map<String, List<OpenComparison>>): PlanningRecord {
@@ -233,7 +239,14 @@ class ForkRunner(
     private class ConditionOutcome(val fork: ForkRecord, val record: RunRecord, val serverDied: Boolean)
 
     /** Capacity probes of the protocols, calibration when needed, then every arm at the fixed rate once per round. */
-    private fun measureCondition(servers: Fork, condition: Condition, start: ForkRecord, before: RunRecord, random: Random, variant: Variant?): ConditionOutcome {
+    private fun measureCondition(
+        servers: Fork,
+        condition: Condition,
+        start: ForkRecord,
+        before: RunRecord,
+        random: Random,
+        variant: Variant?,
+    ): ConditionOutcome {
         var fork = start
         var r = before
         fun measure(cell: Cell, kind: TrialKind, offered: LoadLevel, round: Int = 1): Boolean {
@@ -256,7 +269,8 @@ class ForkRunner(
             // A stop closes the servers under a running trial: that is an interruption, not a death.
             val interrupted = stopping.get()
             val alive = interrupted || servers.alive()
-            val error = sample.error?.let { if (interrupted) "interrupted: $it" else it } ?: if (!alive) "a server died during this trial" else null
+            val error = sample.error?.let { if (interrupted) "interrupted: $it" else it }
+                ?: if (!alive) "a server died during this trial" else null
             val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, TrialLoad.of(offered),
                 sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, null, sample.gateway, round, sample.driver,
                 sample.dataServer)
@@ -269,7 +283,8 @@ class ForkRunner(
         val closed = condition.load as? LoadLevel.Vus
         // With probes in the first fork only, every variant of that fork is still probed: its capacity is context.
         val calibration = calibrationOf(r, condition, variant)
-        val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || calibration == null || calibration.fork == fork.index
+        val probe = scenario.mode == Mode.CAPACITY || scenario.probes == Probes.EVERY_FORK || calibration == null ||
+            calibration.fork == fork.index
         // In capacity mode the probes are the compared trials: they get the rounds.
         val probeRounds = if (scenario.mode == Mode.CAPACITY) scenario.roundsOf(condition) else 1
         if (closed != null && probe) {
@@ -279,7 +294,10 @@ class ForkRunner(
             // Only where the probes set the rate: later forks keep the first fork's.
             val reprobe = if (calibration == null) slowestBelowFixedRate(condition, fork, probed, variant) else null
             reprobe?.let { arm ->
-                progress("fork ${fork.index}: ${arm.label} ${condition.label} probed below what the scenario's fixed rate needs; probing it once more")
+                progress(
+                    "fork ${fork.index}: ${arm.label} ${condition.label} probed below what the scenario's fixed rate needs; " +
+                        "probing it once more",
+                )
                 // Round 2: the arm is warm from its first probe.
                 if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round = 2)) return ConditionOutcome(fork, r, true)
             }
@@ -320,8 +338,12 @@ class ForkRunner(
             val sample = timed(ForkPart.TOOLS) { servers.runSeedTool(Cell(condition, Arm.Of(tool.protocol)), ToolRun(tool, vus, requests)) }
             val alive = stopping.get() || servers.alive()
             val error = sample.error ?: if (!alive) "a server died during this run" else null
-            fork = fork.copy(toolRuns = fork.toolRuns + ToolRunRecord(condition.label, tool.label, tool.protocol.label, fork.index, startedAt,
-                vus, requests, sample.figures, sample.correctAnswers, sample.failures, sample.flags, error))
+            fork = fork.copy(
+                toolRuns = fork.toolRuns + ToolRunRecord(
+                    condition.label, tool.label, tool.protocol.label, fork.index, startedAt,
+                    vus, requests, sample.figures, sample.correctAnswers, sample.failures, sample.flags, error
+                )
+            )
             if (!alive) return fork to false
         }
         return fork to true
@@ -348,7 +370,8 @@ class ForkRunner(
             ?: maxOf(1, (slowest.value * scenario.utilisation).toInt())
         val load = fixedRate(rate, vus)
         return load to Calibration(
-            condition.label, fork.index, slowest.value, slowest.key, load.perSecond, load.maxVus, rateOwner(variant), declared = declared != null,
+            condition.label, fork.index, slowest.value, slowest.key, load.perSecond, load.maxVus, rateOwner(variant),
+            declared = declared != null,
             scenarioRate = declared?.takeIf { it != rate },
         )
     }
@@ -387,8 +410,9 @@ class ForkRunner(
         val rate = FixedRates.onMachine(declared, capacity, ceiling)
         if (rate != declared) {
             fun share(perSecond: Int) = "%.1f%%".format(java.util.Locale.ROOT, 100.0 * perSecond / capacity)
-            progress("${condition.label}: the scenario fixes $declared/s, ${share(declared)} of the slowest protocol's capacity on this machine " +
-                "($slowestArm, ${"%.0f".format(java.util.Locale.ROOT, capacity)}/s), above the ${(ceiling * 100).toInt()}% a fixed rate may take; " +
+            progress("${condition.label}: the scenario fixes $declared/s, ${share(declared)} of the slowest protocol's capacity " +
+                "on this machine ($slowestArm, ${"%.0f".format(java.util.Locale.ROOT, capacity)}/s), " +
+                "above the ${(ceiling * 100).toInt()}% a fixed rate may take; " +
                 "this run measures at $rate/s (${share(rate)}), so its verdicts are not at the operating point of runs at $declared/s")
         }
         return rate
@@ -403,7 +427,11 @@ class ForkRunner(
      */
     private fun fixedRate(perSecond: Int, vus: Int): LoadLevel.Rate {
         val maxVus = LoadLevel.rateVus(vus)
-        return LoadLevel.Rate(perSecond, maxVus, startVus = if (scenario.topology == Topology.DIRECT) LoadLevel.directStartVus(vus) else maxVus)
+        return LoadLevel.Rate(
+            perSecond,
+            maxVus,
+            startVus = if (scenario.topology == Topology.DIRECT) LoadLevel.directStartVus(vus) else maxVus,
+        )
     }
 
     private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =
@@ -423,12 +451,15 @@ class ForkRunner(
         val vus = SoakPolicy.vusAcross(soak.vus, servers.linkRoundTripMs)
         val rule = if (acrossLink) {
             "until the JIT is quiet over ${Soak.STEADY_WINDOWS} windows of ${soak.window.seconds} s (across the link's round trip of " +
-                "${"%.1f".format(java.util.Locale.ROOT, servers.linkRoundTripMs)} ms: ${soak.vus} users and more, and throughput follows the link)"
+                "${"%.1f".format(java.util.Locale.ROOT, servers.linkRoundTripMs)} ms: ${soak.vus} users and more, " +
+                "and throughput follows the link)"
         } else {
-            "until steady (±${(soak.tolerance * 100).toInt()}% and the JIT quiet over ${Soak.STEADY_WINDOWS} windows of ${soak.window.seconds} s)"
+            "until steady (±${(soak.tolerance * 100).toInt()}% and the JIT quiet over ${Soak.STEADY_WINDOWS} windows " +
+                "of ${soak.window.seconds} s)"
         }
         progress("fork $index: soaking ${endpoints.size} endpoints at $vus virtual users $rule; ${soak.min.seconds}-${soak.max.seconds} s")
-        val steady: (List<SoakWindow>) -> Boolean = if (acrossLink) SoakPolicy::quietAcrossLink else { w -> SoakPolicy.steady(w, soak.tolerance) }
+        val steady: (List<SoakWindow>) -> Boolean =
+            if (acrossLink) SoakPolicy::quietAcrossLink else { w -> SoakPolicy.steady(w, soak.tolerance) }
         return settle(servers, cells, LoadLevel.Vus(vus), soak.min, soak.max, steady = steady).copy(vus = vus).also {
             progress("fork $index: soak ${if (it.settled) "settled" else "NOT settled"} after ${it.seconds.toLong()} s")
         }
@@ -444,9 +475,21 @@ class ForkRunner(
      */
     private fun warmUp(servers: Fork, cell: Cell, arm: String, offered: LoadLevel, index: Int): WarmInRecord {
         val collected = runCatching { servers.collectGarbage() }
-        collected.exceptionOrNull()?.let { progress("fork $index: could not collect the servers' heaps before $arm's warm-up: ${it.message}") }
-        val soak = settle(servers, listOf(cell), offered, Duration.ZERO, minOf(Soak.WARM_UP_CAP, scenario.soak.max), Soak.WARM_UP_WINDOW, SoakPolicy::armQuiet)
-        if (!soak.settled) progress("fork $index: $arm ${cell.condition.label} warm-up at ${offered.label} NOT quiet after ${soak.seconds.toLong()} s")
+        collected.exceptionOrNull()?.let {
+            progress("fork $index: could not collect the servers' heaps before $arm's warm-up: ${it.message}")
+        }
+        val soak = settle(
+            servers,
+            listOf(cell),
+            offered,
+            Duration.ZERO,
+            minOf(Soak.WARM_UP_CAP, scenario.soak.max),
+            Soak.WARM_UP_WINDOW,
+            SoakPolicy::armQuiet,
+        )
+        if (!soak.settled) progress(
+            "fork $index: $arm ${cell.condition.label} warm-up at ${offered.label} NOT quiet after ${soak.seconds.toLong()} s",
+        )
         return WarmInRecord(cell.condition.label, TrialLoad.of(offered), soak, arm, collected.getOrNull(),
             collected.exceptionOrNull()?.let { it.message ?: it.javaClass.simpleName } ?: collected.getOrNull()?.dataServerProblem)
     }

@@ -78,7 +78,8 @@ class Planner(private val scenario: Scenario) {
     /** Conditions with fewer completed forks than the minimum, with their count, in the scenario's order. */
     fun belowMinimum(record: RunRecord): List<ForkCount> {
         val counts = completedForks(record)
-        return scenario.conditions.filter { (counts[it.label] ?: 0) < scenario.forksOf(it) }.map { ForkCount(it.label, counts[it.label] ?: 0) }
+        return scenario.conditions.filter { (counts[it.label] ?: 0) < scenario.forksOf(it) }
+            .map { ForkCount(it.label, counts[it.label] ?: 0) }
     }
 
     /** Seconds it would take to bring [short] to the minimum forks, at the costs measured so far. */
@@ -114,13 +115,20 @@ class Planner(private val scenario: Scenario) {
      * the minimum, not for the next one: the next fork alone may fit, but a condition left
      * at one or two forks decides nothing, so the reason names what did not fit.
      */
-    private fun budgetStopReason(counts: Map<String, Int>, wanted: List<Condition>, costs: ForkCosts, remaining: Long, budget: Duration): String {
+    private fun budgetStopReason(
+        counts: Map<String, Int>,
+        wanted: List<Condition>,
+        costs: ForkCosts,
+        remaining: Long,
+        budget: Duration,
+    ): String {
         val forksLeft = wanted.associate { it.label to scenario.forksOf(it) - (counts[it.label] ?: 0) }
         val (short, owedExtra) = forksLeft.entries.partition { it.value > 0 }
         val cheapestExtra = owedExtra.minOfOrNull { costs.fork(it.key) } ?: costs.fork(1)
         val (nearest, seconds) = short.map { it to costs.toReach(mapOf(it.toPair())) }.minByOrNull { it.second }
             ?: return en("planning.reason.budget", budget.toMinutes(), roundedUp(cheapestExtra))
-        return en("planning.reason.budget-minimum", remaining.coerceAtLeast(0) / 60, budget.toMinutes(), scenario.forksText(), nearest.value, roundedUp(seconds)) +
+        return en("planning.reason.budget-minimum", remaining.coerceAtLeast(0) / 60, budget.toMinutes(), scenario.forksText(),
+            nearest.value, roundedUp(seconds)) +
             if (owedExtra.isEmpty()) "" else en("planning.reason.budget-extra", roundedUp(cheapestExtra))
     }
 
@@ -183,8 +191,12 @@ class Planner(private val scenario: Scenario) {
             (forksLeft.values.max() * overhead + forksLeft.entries.sumOf { (c, n) -> n * of(c) }) * pairs
     }
 
-    private fun estimatedCosts() = ForkCosts(scenario.estimatedForkOverheadSeconds(), scenario.estimatedConditionSeconds(), scenario.variantNames.size,
-        scenario.conditions.associate { it.label to scenario.estimatedConditionSeconds(it) })
+    private fun estimatedCosts() = ForkCosts(
+        scenario.estimatedForkOverheadSeconds(),
+        scenario.estimatedConditionSeconds(),
+        scenario.variantNames.size,
+        scenario.conditions.associate { it.label to scenario.estimatedConditionSeconds(it) },
+    )
 
     /**
      * Costs as measured by the completed forks. Each condition measured so far costs what

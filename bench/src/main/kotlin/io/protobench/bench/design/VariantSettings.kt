@@ -62,19 +62,22 @@ object VariantSettings {
             val askedMb = ServerHeap.parseSize(heap)!! / MIB
             val runningMb = fact("max-heap-mb")?.toLongOrNull()
             if (runningMb == null || runningMb > askedMb * 1.01 || runningMb < askedMb * 0.85) {
-                problems += if (runningMb == null) Texts.EN("rejected.heap.none", server, heap) else Texts.EN("rejected.heap", server, heap, runningMb)
+                problems += if (runningMb == null) Texts.EN("rejected.heap.none", server, heap) else
+                    Texts.EN("rejected.heap", server, heap, runningMb)
             }
         }
         collector(variant.jvmOptions)?.let { (option, marker) ->
             val running = fact("collectors")
             if (running == null || marker !in running) {
-                problems += if (running == null) Texts.EN("rejected.collector.unknown", server, option) else Texts.EN("rejected.collector", server, option, running)
+                problems += if (running == null) Texts.EN("rejected.collector.unknown", server, option) else
+                    Texts.EN("rejected.collector", server, option, running)
             }
         }
         variant.jdk?.toIntOrNull()?.let { feature ->
             val running = fact("java-version")
             if (running == null || running.substringBefore('.').substringBefore('-').toIntOrNull() != feature) {
-                problems += if (running == null) Texts.EN("rejected.jdk.unknown", server, feature) else Texts.EN("rejected.jdk", server, feature, running)
+                problems += if (running == null) Texts.EN("rejected.jdk.unknown", server, feature) else
+                    Texts.EN("rejected.jdk", server, feature, running)
             }
         }
         return problems

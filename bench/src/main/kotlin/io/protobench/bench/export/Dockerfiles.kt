@@ -18,7 +18,10 @@ object Dockerfiles {
     fun jar(module: String) = "$module-${ProjectVersion.current}-exec.jar"
 
     fun all(): List<ExportFile> = listOf(
-        ExportFile(DATA_SERVER, of("data-server", "The data-server", DATA_SERVER, listOf(ServerManifests.DATA_HTTP_PORT, ServerManifests.DATA_GRPC_PORT))),
+        ExportFile(
+            DATA_SERVER,
+            of("data-server", "The data-server", DATA_SERVER, listOf(ServerManifests.DATA_HTTP_PORT, ServerManifests.DATA_GRPC_PORT)),
+        ),
         ExportFile(GATEWAY, of("api-server", "The gateway (api-server)", GATEWAY, listOf(ServerManifests.GATEWAY_PORT))),
         ExportFile(DRIVER, of("load-driver", "The load driver", DRIVER, emptyList())),
     )

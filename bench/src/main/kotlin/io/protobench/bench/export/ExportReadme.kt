@@ -19,7 +19,8 @@ object ExportReadme {
         val scenario = settings.scenario
         return listOf(
             "# Proto-Bench scenario ${scenario.name} on Kubernetes",
-            "Written by `protobench export kubernetes` (Proto-Bench ${ProjectVersion.current}) for scenario ${scenario.name}: ${scenario.description}.",
+            "Written by `protobench export kubernetes` (Proto-Bench ${ProjectVersion.current}) " +
+                "for scenario ${scenario.name}: ${scenario.description}.",
             summary(settings, jobs),
             "**The images are not built or pushed for you**: steps 1 and 2 do that. " +
                 "How the pods split the load, what is measured and what is not: docs/distributed.md in the Proto-Bench checkout.",
@@ -146,7 +147,8 @@ object ExportReadme {
 
     private fun table(settings: ExportSettings, jobs: List<PlannedJob>): String {
         val rows = jobs.joinToString("\n") { job ->
-            "| ${job.name} | ${job.cell.condition.label} | ${job.cell.arm.label} | ${DriverJobs.describe(job.load)} | ${perPod(job.load, settings.pods)} |"
+            "| ${job.name} | ${job.cell.condition.label} | ${job.cell.arm.label} | ${DriverJobs.describe(job.load)} | " +
+                "${perPod(job.load, settings.pods)} |"
         }
         return "## The Jobs, in order\n\n| Job | condition | arm | load of all pods | each pod |\n|---|---|---|---|---|\n$rows"
     }
@@ -154,7 +156,8 @@ object ExportReadme {
     /** What each of [pods] parts sends: the rate divided, or the users split as evenly as possible ([Part]). */
     private fun perPod(load: LoadLevel, pods: Int): String = when (load) {
         is LoadLevel.Vus -> "${range(load.vus, pods)} users"
-        is LoadLevel.Rate -> "${String.format(Locale.ROOT, "%.1f", load.perSecond.toDouble() / pods).removeSuffix(".0")}/s on up to ${range(load.maxVus, pods)} connections"
+        is LoadLevel.Rate -> "${String.format(Locale.ROOT, "%.1f", load.perSecond.toDouble() / pods).removeSuffix(".0")}/s " +
+            "on up to ${range(load.maxVus, pods)} connections"
     }
 
     /** The whole shares of [total] over [pods]: one number when they are equal, else the smaller and the larger. */

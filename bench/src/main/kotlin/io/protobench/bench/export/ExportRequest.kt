@@ -66,7 +66,10 @@ object ExportValidation {
     private val DNS_LABEL = Regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 
     /** A registry host with an optional port, path components, an optional tag and digest. */
-    private val IMAGE = Regex("^[a-zA-Z0-9.-]+(:[0-9]+)?(/[a-z0-9]+([._-]+[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[0-9a-f]{64})?$")
+    private val IMAGE = Regex(
+        "^[a-zA-Z0-9.-]+(:[0-9]+)?(/[a-z0-9]+([._-]+[a-z0-9]+)*)*" +
+            "(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[0-9a-f]{64})?$",
+    )
 
     fun check(request: ExportRequest): ExportSettings {
         val violations = mutableListOf<Violation>()
@@ -93,7 +96,13 @@ object ExportValidation {
         return settings
     }
 
-    private fun duration(flag: String, text: String, range: ClosedRange<Duration>, words: String, violations: MutableList<Violation>): Duration? {
+    private fun duration(
+        flag: String,
+        text: String,
+        range: ClosedRange<Duration>,
+        words: String,
+        violations: MutableList<Violation>,
+    ): Duration? {
         val duration = DurationText.parseOrNull(text)?.takeIf { it in range }
         if (duration == null) violations += Violation(SOURCE, flag, text, "${DurationText.ACCEPTED} $words")
         return duration
@@ -114,9 +123,14 @@ object ExportValidation {
             violations += Violation(SOURCE, "--namespace", request.namespace,
                 "a Kubernetes namespace name: lowercase letters, digits and '-', at most 63, starting and ending with a letter or digit")
         }
-        listOf("--data-server-image" to request.dataServerImage, "--gateway-image" to request.gatewayImage, "--driver-image" to request.driverImage)
-            .filterNot { (_, image) -> IMAGE.matches(image) }
-            .forEach { (flag, image) -> violations += Violation(SOURCE, flag, image, "an image reference such as registry.example:5000/team/data-server:0.1.0") }
+        listOf(
+            "--data-server-image" to request.dataServerImage,
+            "--gateway-image" to request.gatewayImage,
+            "--driver-image" to request.driverImage,
+        ).filterNot { (_, image) -> IMAGE.matches(image) }
+            .forEach { (flag, image) ->
+                violations += Violation(SOURCE, flag, image, "an image reference such as registry.example:5000/team/data-server:0.1.0")
+            }
     }
 
     /** The scenario as `protobench run` loads it, or null with its violations (an unknown name lists the built-in ones). */
@@ -130,12 +144,14 @@ object ExportValidation {
     private fun checkScenario(scenario: Scenario, request: ExportRequest, violations: MutableList<Violation>) {
         if (scenario.variants.isNotEmpty()) {
             violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario without variants",
-                "--scenario ${request.scenario}: scenario ${scenario.name} compares server settings as variants (${scenario.variants.joinToString { it.name }}); " +
+                "--scenario ${request.scenario}: scenario ${scenario.name} compares server settings as variants " +
+                    "(${scenario.variants.joinToString { it.name }}); " +
                     "the export deploys one server pair with the default settings")
         }
         if (scenario.topology != Topology.GATEWAY) {
             violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario with topology gateway",
-                "--scenario ${request.scenario}: scenario ${scenario.name} has topology ${scenario.topology.id} (the load generator calls the data-server over each protocol itself); " +
+                "--scenario ${request.scenario}: scenario ${scenario.name} has topology ${scenario.topology.id} " +
+                    "(the load generator calls the data-server over each protocol itself); " +
                     "the export's driver calls the gateway only")
         }
         if (scenario.writes) {
@@ -166,7 +182,8 @@ object ExportValidation {
         }
         when {
             !Files.exists(path) -> Unit
-            !Files.isDirectory(path) -> violations += Violation(SOURCE, "--out", text, "a folder (absent or empty)", "--out $path is a file")
+            !Files.isDirectory(path) ->
+                violations += Violation(SOURCE, "--out", text, "a folder (absent or empty)", "--out $path is a file")
             !force && Files.list(path).use { it.findAny().isPresent } ->
                 violations += Violation(SOURCE, "--out", text, "an absent or empty folder, or --force to replace the export in it",
                     "--out $path is not empty")
@@ -178,7 +195,8 @@ object ExportValidation {
     private fun checkCpu(flag: String, text: String, violations: MutableList<Violation>) {
         val millis = Regex("^(\\d{1,6})m$").matchEntire(text)?.groupValues?.get(1)?.toLong()
             ?: Regex("^\\d{1,4}(\\.\\d{1,3})?$").matchEntire(text)?.let { (text.toDouble() * 1000).toLong() }
-        if (millis == null || millis <= 0) violations += Violation(SOURCE, flag, text, "a CPU amount above zero: cores (2, 0.5) or millicores (500m)")
+        if (millis == null || millis <= 0) violations += Violation(SOURCE, flag, text,
+            "a CPU amount above zero: cores (2, 0.5) or millicores (500m)")
     }
 
     /** Kubernetes memory with a binary (Ki, Mi, Gi, Ti) or decimal (k, M, G, T) suffix or plain bytes, at least [least] bytes. */
@@ -188,7 +206,8 @@ object ExportValidation {
         when {
             bytes == null -> violations += Violation(SOURCE, flag, text, "memory such as 1536Mi, 2Gi or 2G")
             bytes < least -> violations += Violation(SOURCE, flag, text,
-                if (flag == "--server-memory") "at least $floor: the servers run with a 1g heap (as in protobench run) and need room beside it" else "at least $floor")
+                if (flag == "--server-memory") "at least $floor: the servers run with a 1g heap (as in protobench run) " +
+                    "and need room beside it" else "at least $floor")
         }
     }
 

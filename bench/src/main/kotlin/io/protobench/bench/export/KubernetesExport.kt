@@ -71,7 +71,8 @@ object KubernetesExport {
 
     /** What the user must know before applying: the images are theirs to build, and what of `protobench run` is not here. */
     fun notes(settings: ExportSettings): List<String> = listOfNotNull(
-        "images are not built by this command: build ${settings.images.dataServer}, ${settings.images.gateway} and ${settings.images.driver} " +
+        "images are not built by this command: build ${settings.images.dataServer}, ${settings.images.gateway} " +
+            "and ${settings.images.driver} " +
             "from the Dockerfiles here and push them where the cluster pulls from (README.md, steps 1-2)",
         closedInCostMode(settings),
         "one Job per condition and arm, run one after another; the statistics of `protobench run` " +
@@ -83,7 +84,8 @@ object KubernetesExport {
         val closed = settings.scenario.conditions.any { it.load is LoadLevel.Vus }
         if (settings.scenario.mode != Mode.COST || settings.rate != null || !closed) return null
         return "scenario ${settings.scenario.name} is in cost mode, whose fixed rate `protobench run` calibrates from capacity probes; " +
-            "an export cannot probe, so its closed-model conditions run closed at their users (capacity). Give --rate to run them at a fixed rate"
+            "an export cannot probe, so its closed-model conditions run closed at their users (capacity). " +
+            "Give --rate to run them at a fixed rate"
     }
 
     /** Kubernetes objects as one YAML stream, each document starting with `---`. */

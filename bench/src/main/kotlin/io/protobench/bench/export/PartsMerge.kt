@@ -62,12 +62,15 @@ object PartsMerge {
 
     /** Every part output in [files], in order; a file that cannot be read or holds none is a problem. */
     fun read(files: List<Path>): List<PartInput> {
-        if (files.isEmpty()) throw InvalidMerge(listOf("no inputs: give the outputs of a plan's parts (a Job's `kubectl logs`, or `load-driver run --part` outputs)"))
+        if (files.isEmpty()) throw InvalidMerge(
+            listOf("no inputs: give the outputs of a plan's parts (a Job's `kubectl logs`, or `load-driver run --part` outputs)"),
+        )
         val problems = mutableListOf<String>()
         val inputs = files.flatMap { file ->
             try {
                 val outputs = PartOutput.parse(String(Files.readAllBytes(file), Charsets.UTF_8))
-                if (outputs.isEmpty()) problems += "$file holds no part's output (no '=== protobench part i/n: … ===' lines): is it a driver pod's log?"
+                if (outputs.isEmpty()) problems += "$file holds no part's output (no '=== protobench part i/n: … ===' lines): " +
+                    "is it a driver pod's log?"
                 outputs.map { PartInput(file.toString(), it) }
             } catch (e: java.nio.file.NoSuchFileException) {
                 problems += "cannot read $file: there is no such file"
@@ -112,7 +115,8 @@ object PartsMerge {
         listOfNotNull(
             if (output.plan == null) "${name(input)} has no plan: its output was cut short" else null,
             if (output.summary == null) "${name(input)} has no summary: its output was cut short (did the driver finish?)" else null,
-            if (output.summary != null && output.histogramLog == null) "${name(input)} has a summary but no histogram log to merge its latency from" else null,
+            if (output.summary != null && output.histogramLog == null) "${name(input)} has a summary but no histogram log " +
+                "to merge its latency from" else null,
         )
     }
 
@@ -121,10 +125,13 @@ object PartsMerge {
         val counts = inputs.map { it.output.part.count }.distinct()
         if (counts.size > 1) return listOf("the parts were split differently: ${inputs.joinToString { name(it) }}")
         val byIndex = inputs.groupBy { it.output.part.index }
-        val twice = byIndex.filterValues { it.size > 1 }.values.map { same -> "part ${same.first().output.part.label} is given twice: ${same.joinToString { it.source }}" }
+        val twice = byIndex.filterValues { it.size > 1 }.values.map { same ->
+            "part ${same.first().output.part.label} is given twice: ${same.joinToString { it.source }}"
+        }
         val missing = (0 until counts.single()).filter { it !in byIndex }
         return twice + listOfNotNull(missing.takeIf { it.isNotEmpty() }?.let { absent ->
-            "part${if (absent.size > 1) "s" else ""} ${absent.joinToString { "$it/${counts.single()}" }} missing: merge every part, or the load merged is not the plan's"
+            "part${if (absent.size > 1) "s" else ""} ${absent.joinToString { "$it/${counts.single()}" }} missing: " +
+                "merge every part, or the load merged is not the plan's"
         })
     }
 
@@ -137,8 +144,10 @@ object PartsMerge {
     private fun apart(spans: Map<PartInput, Span>): String {
         val ended = spans.minBy { it.value.endMs }
         val started = spans.maxBy { it.value.startMs }
-        return "the parts did not run at the same time: ${name(ended.key)} timed ${Instant.ofEpochMilli(ended.value.startMs)} to ${Instant.ofEpochMilli(ended.value.endMs)}, " +
-            "${name(started.key)} from ${Instant.ofEpochMilli(started.value.startMs)}: a part run apart does not add its load to the others'"
+        return "the parts did not run at the same time: ${name(ended.key)} timed ${Instant.ofEpochMilli(ended.value.startMs)} " +
+            "to ${Instant.ofEpochMilli(ended.value.endMs)}, " +
+            "${name(started.key)} from ${Instant.ofEpochMilli(started.value.startMs)}: " +
+            "a part run apart does not add its load to the others'"
     }
 
     /** A part's histogram log read back: its intervals and the time they cover, or why it is not its summary's. */
@@ -149,7 +158,9 @@ object PartsMerge {
     private fun readLog(input: PartInput): PartLog {
         val intervals = try {
             HistogramLogReader(ByteArrayInputStream(input.output.histogramLog!!.toByteArray(Charsets.US_ASCII))).use { reader ->
-                generateSequence { reader.nextIntervalHistogram() }.map { it as? Histogram ?: error("an interval is not a histogram of whole microseconds") }.toList()
+                generateSequence { reader.nextIntervalHistogram() }
+                    .map { it as? Histogram ?: error("an interval is not a histogram of whole microseconds") }
+                    .toList()
             }
         } catch (e: Exception) {
             return PartLog(emptyList(), "its histogram log cannot be read (${e.javaClass.simpleName}: ${e.message})")

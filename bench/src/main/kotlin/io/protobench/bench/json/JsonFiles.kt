@@ -23,9 +23,14 @@ object JsonFiles {
      */
     fun writeAtomically(target: Path, bytes: ByteArray, ownerOnly: Boolean = false) {
         val temporary = target.resolveSibling(target.fileName.toString() + ".tmp")
-        val permissions: Array<java.nio.file.attribute.FileAttribute<*>> = if (ownerOnly) arrayOf(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))) else emptyArray()
+        val permissions: Array<java.nio.file.attribute.FileAttribute<*>> =
+            if (ownerOnly) arrayOf(PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))) else emptyArray()
         if (ownerOnly) Files.deleteIfExists(temporary) // permissions are given only to a file created now
-        val options = setOf(java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE)
+        val options = setOf(
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
+            java.nio.file.StandardOpenOption.WRITE,
+        )
         java.nio.channels.FileChannel.open(temporary, options, *permissions).use { channel ->
             channel.write(java.nio.ByteBuffer.wrap(bytes))
             channel.force(true)

@@ -15,7 +15,8 @@ class ControlHttp(private val baseUrl: String) {
         send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10)).GET().build())
 
     fun post(path: String): HttpResponse<String> = send(
-        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
+            .POST(HttpRequest.BodyPublishers.noBody()).build(),
     )
 
     fun delete(path: String): HttpResponse<String> =
@@ -23,7 +24,9 @@ class ControlHttp(private val baseUrl: String) {
 
     /** The body of a 200 answer to [call]; anything else is an error naming the call and the status. */
     fun ok(response: HttpResponse<String>, call: String): String {
-        if (response.statusCode() !in 200..299) throw IllegalStateException("$call answered ${response.statusCode()}: ${response.body().take(300)}")
+        if (response.statusCode() !in 200..299) throw IllegalStateException(
+            "$call answered ${response.statusCode()}: ${response.body().take(300)}",
+        )
         return response.body()
     }
 

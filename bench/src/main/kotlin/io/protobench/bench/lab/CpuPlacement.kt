@@ -31,7 +31,12 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
          */
         private const val MIN_CORES = 3
 
-        fun plan(cores: Int, enabled: Boolean, tasksetAvailable: Boolean = onPath("taskset"), processes: List<String> = PROCESSES): CpuPlacement {
+        fun plan(
+            cores: Int,
+            enabled: Boolean,
+            tasksetAvailable: Boolean = onPath("taskset"),
+            processes: List<String> = PROCESSES,
+        ): CpuPlacement {
             val names = names(processes)
             return when {
                 processes.size == 1 -> shared(Texts.EN("placement.alone", names))
@@ -44,11 +49,13 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
 
         /** One sentence for the report, in English as run.json keeps it: who shares the machine. */
         fun sharing(processes: List<String>) =
-            if (processes.size == 1) Texts.EN("placement.sharing.one", processes.single()) else Texts.EN("placement.sharing", names(processes))
+            if (processes.size == 1) Texts.EN("placement.sharing.one", processes.single()) else
+                Texts.EN("placement.sharing", names(processes))
 
         /** "driver, api-server and data-server". */
         private fun names(processes: List<String>) =
-            if (processes.size == 1) processes.single() else Texts.EN("placement.names", processes.dropLast(1).joinToString(", "), processes.last())
+            if (processes.size == 1) processes.single() else
+                Texts.EN("placement.names", processes.dropLast(1).joinToString(", "), processes.last())
 
         /** The driver gets a third of the cores (at least one); the servers split the rest, the data-server getting any odd core. */
         private fun split(cores: Int, processes: List<String>): CpuPlacement {
@@ -64,7 +71,10 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
                 "data-server" to (load + api until cores),
             ).filterKeys { it in processes }
             val sets = ranges.mapValues { (_, r) -> if (r.first == r.last) "${r.first}" else "${r.first}-${r.last}" }
-            return CpuPlacement(sets, Texts.EN("placement.pinned", sets.entries.joinToString { Texts.EN("placement.cpus", it.key, it.value) }))
+            return CpuPlacement(
+                sets,
+                Texts.EN("placement.pinned", sets.entries.joinToString { Texts.EN("placement.cpus", it.key, it.value) }),
+            )
         }
 
         private fun shared(note: String) = CpuPlacement(emptyMap(), note)

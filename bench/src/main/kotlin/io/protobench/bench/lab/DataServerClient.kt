@@ -18,7 +18,8 @@ class DataServerClient(baseUrl: String) {
     fun isHealthy(): Boolean = http.answers("/actuator/health")
 
     /** Cumulative CPU, allocation, GC, heap and JIT counters of the data-server's JVM now. */
-    fun snapshot(): ProcessSnapshot = json.readValue(http.ok(http.get("/internal/metrics"), "GET /internal/metrics"), ProcessSnapshot::class.java)
+    fun snapshot(): ProcessSnapshot =
+        json.readValue(http.ok(http.get("/internal/metrics"), "GET /internal/metrics"), ProcessSnapshot::class.java)
 
     /** Starts a new peak-heap period (at the start of a trial). */
     fun resetPeakHeap() {

@@ -44,7 +44,11 @@ object DriverPlans {
     fun direct(cell: Cell, bodies: MemberBodies? = null): CallTarget {
         val target = cell.condition.target
         val protocol = protocolOf(cell.arm)
-        if (target is Target.Members) return directCreation(target, protocol, checkNotNull(bodies) { "member creation needs the bodies' folder" })
+        if (target is Target.Members) return directCreation(
+            target,
+            protocol,
+            checkNotNull(bodies) { "member creation needs the bodies' folder" },
+        )
         val size = (target as? Target.Size)?.size
             ?: throw IllegalArgumentException("topology direct measures payload sizes and member creation, not ${target.label}")
         val bytes = PayloadSize.parse(size).bytes.toLong()
@@ -74,7 +78,9 @@ object DriverPlans {
                 accept = JSON, contentType = if (form == MemberBodies.Form.JSON) JSON else PROTOBUF,
             )
             Protocol.GRPC_UNARY -> CallTarget(GrpcCalls.CREATE_MEMBER, transport = CallTarget.GRPC, body = file, emails = body.emailOffsets)
-            Protocol.GRPC_STREAM -> CallTarget(GrpcCalls.CREATE_MEMBERS, value = 1, transport = CallTarget.GRPC, body = file, emails = body.emailOffsets)
+            Protocol.GRPC_STREAM -> CallTarget(
+                GrpcCalls.CREATE_MEMBERS, value = 1, transport = CallTarget.GRPC, body = file, emails = body.emailOffsets,
+            )
         }
     }
 
@@ -120,6 +126,13 @@ object DriverPlans {
      * A direct run's plan: the data-server's HTTP side at [baseUrl] and its gRPC side at
      * [grpcAddress], HTTP through Reactor Netty as the gateway calls it, a [warmUp] first.
      */
-    fun directPlan(baseUrl: String, grpcAddress: String, targets: List<CallTarget>, offered: LoadLevel, duration: Duration, warmUp: Duration = Duration.ZERO) =
+    fun directPlan(
+        baseUrl: String,
+        grpcAddress: String,
+        targets: List<CallTarget>,
+        offered: LoadLevel,
+        duration: Duration,
+        warmUp: Duration = Duration.ZERO,
+    ) =
         plan(baseUrl, targets, offered, duration).copy(grpcAddress = grpcAddress, client = Plan.REACTOR, warmUpMs = warmUp.toMillis())
 }

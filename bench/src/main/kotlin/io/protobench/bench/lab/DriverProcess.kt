@@ -22,7 +22,11 @@ class DriverFailed(message: String) : RuntimeException(message)
  * /proc like a server's. When this JVM dies, however it dies, the pipe closes and the
  * driver ends at once: no watchdog is needed.
  */
-class DriverProcess private constructor(private val process: Process, private val logFile: Path, private val children: ChildProcesses) : AutoCloseable {
+class DriverProcess private constructor(
+    private val process: Process,
+    private val logFile: Path,
+    private val children: ChildProcesses,
+) : AutoCloseable {
     val pid: Long get() = process.pid()
     private val commands: BufferedWriter = process.outputStream.bufferedWriter()
     private val answers = LinkedBlockingQueue<String>()

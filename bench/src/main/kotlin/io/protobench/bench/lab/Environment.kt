@@ -8,7 +8,12 @@ import java.util.concurrent.TimeUnit
 
 /** What a run was measured on: machine, JVM, library and tool versions, source revision. */
 object Environment {
-    fun capture(projectDir: Path, loadGenerator: String, jvmOptions: List<String>, processes: List<String> = CpuPlacement.PROCESSES) = RunEnvironment(
+    fun capture(
+        projectDir: Path,
+        loadGenerator: String,
+        jvmOptions: List<String>,
+        processes: List<String> = CpuPlacement.PROCESSES,
+    ) = RunEnvironment(
         cpuModel = cpuModel(),
         cpuCores = Runtime.getRuntime().availableProcessors(),
         memoryTotalMb = memTotalMb(),

@@ -34,7 +34,8 @@ class GatewayClient(baseUrl: String) {
     }
 
     /** `POST /benchmark/gc`: a full collection in both servers, and what each heap holds after it. */
-    fun collectGarbage(): HeapsCollected = json.readValue(http.ok(http.post("/benchmark/gc"), "POST /benchmark/gc"), HeapsCollected::class.java)
+    fun collectGarbage(): HeapsCollected =
+        json.readValue(http.ok(http.post("/benchmark/gc"), "POST /benchmark/gc"), HeapsCollected::class.java)
 
     /** `GET /api/complexities`: the measured shape of every level. */
     fun complexities(): JsonNode = json.readTree(http.ok(http.get("/api/complexities"), "GET /api/complexities"))

@@ -80,7 +80,8 @@ class LocalLab(
 
     /** Flags every trial gets from /proc, the load generator's rate and its answers, whoever stands in front of the data-server. */
     private fun commonFlags(figures: Figures, usage: CpuUsage, offered: LoadLevel, correct: Double, wrong: Double): List<Flag> {
-        val machineLimit = if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
+        val machineLimit =
+            if (mode == Mode.COST && offered is LoadLevel.Rate) CpuUsage.MACHINE_BUSY_COST_LIMIT else CpuUsage.MACHINE_SATURATED
         return usage.flags(machineLimit) + TrialFigures.rateFlags(figures, (offered as? LoadLevel.Rate)?.perSecond) +
             listOfNotNull(Flag.JitActive.of(figures)) +
             listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong.toLong(), (correct + wrong).toLong()) else null)
@@ -155,7 +156,12 @@ class LocalLab(
                     val jitMs = end.processes.apiServer.jitCompileTimeMs + (end.processes.dataServer?.jitCompileTimeMs ?: 0)
                     // The driver warms here too: its compiler threads' share of the window counts like the servers'.
                     val driverJit = driverUsage.compilerCoresUsed[DriverProcess.NAME] ?: 0.0
-                    return SoakWindow(end.throughputRps, cpuPerRequest, end.failedRequests, jitMs / end.durationMs.coerceAtLeast(1).toDouble() + driverJit)
+                    return SoakWindow(
+                        end.throughputRps,
+                        cpuPerRequest,
+                        end.failedRequests,
+                        jitMs / end.durationMs.coerceAtLeast(1).toDouble() + driverJit,
+                    )
                 }
 
                 // A soak the driver refused or failed shows in its windows (no throughput); its answer is only read off.
@@ -218,7 +224,8 @@ class LocalLab(
             ledger?.open()
             dataServer.resetPeakHeap()
             val log = nextHistogramLog()
-            val plan = plan(listOf(run.cell), run.offered, run.duration, DriverPlans.connectionWarmUp(run.offered)).copy(histogramLog = log.toString())
+            val plan = plan(listOf(run.cell), run.offered, run.duration, DriverPlans.connectionWarmUp(run.offered))
+                .copy(histogramLog = log.toString())
             val before = cpu.read(processes, servers.processTrees)
             val start = dataServer.snapshot()
             val summary = driver.run(plan).copy(histogramLog = dir.relativize(log).toString())
@@ -251,9 +258,11 @@ class LocalLab(
             val report = tools.run(run, servers.dataServerUrl, servers.dataServerGrpc, memberBodies.fixed(target))
             val usage = cpu.usage(before, cpu.read(servers.pids, servers.processTrees), cores)
             val data = ProcessUsage.between(start, dataServer.snapshot(), report.requests)
-            val figures = report.figures() + Figures.of(Figure.DATA_CPU_US to data.cpuUsPerRequest, Figure.MACHINE_BUSY to usage.machineBusyShare)
+            val figures = report.figures() +
+                Figures.of(Figure.DATA_CPU_US to data.cpuUsPerRequest, Figure.MACHINE_BUSY to usage.machineBusyShare)
             val wrong = report.requests - report.ok
-            val flags = usage.flags(CpuUsage.MACHINE_SATURATED) + listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong, report.requests) else null)
+            val flags = usage.flags(CpuUsage.MACHINE_SATURATED) +
+                listOfNotNull(if (wrong > 0) Flag.WrongAnswers(wrong, report.requests) else null)
             val sample = Sample(figures, report.ok, wrong, flags, failures = report.failures)
             ledger?.closeInto(sample) ?: sample
         } catch (e: Exception) {
@@ -296,14 +305,20 @@ class LocalLab(
         override fun collectGarbage(): HeapsCollected = HeapsCollected(gateway = null, dataServer = dataServer.collectGarbage())
 
         override fun effectiveSettings(): Map<String, String> =
-            VariantSettings.flatten("protobench.data", dataServer.settings()) + VariantSettings.jvm("data-server", dataServer.snapshot().jvm)
+            VariantSettings.flatten("protobench.data", dataServer.settings()) +
+                VariantSettings.jvm("data-server", dataServer.snapshot().jvm)
 
         override fun close() {
             driver.close()
             servers.close()
         }
 
-        private fun plan(cells: List<Cell>, offered: LoadLevel, duration: Duration, warmUp: Duration = Duration.ZERO) = DriverPlans.directPlan(
+        private fun plan(
+            cells: List<Cell>,
+            offered: LoadLevel,
+            duration: Duration,
+            warmUp: Duration = Duration.ZERO,
+        ) = DriverPlans.directPlan(
             servers.dataServerUrl, servers.dataServerGrpc, cells.map { DriverPlans.direct(it, memberBodies) }, offered, duration, warmUp,
         )
     }

@@ -63,7 +63,8 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         RemoteCheck().problem(remote)?.let { throw RemoteUnreachable(it) }
         val control = ServedControl(remote.controlUrl).takeIf { it.available() }
         val restarts = if (control != null) "restarted before every fork by serve's control at ${control.url}"
-            else "not restarted between forks: no control of serve answers at ${remote.controlUrl} (serve --no-restarts, or an older protobench)"
+            else "not restarted between forks: no control of serve answers at ${remote.controlUrl} " +
+                "(serve --no-restarts, or an older protobench)"
         progress("remote ${if (remote is Remote.Gateway) "gateway" else "data-server"} ${remote.text} answers; $restarts")
         return control
     }
@@ -73,8 +74,10 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
      * and a data-server started here (a served one writes to the database its host gives it).
      */
     private fun externalRefusal(scenario: Scenario, options: RunOptions): String? = when {
-        !scenario.writes -> "--db-url: scenario ${scenario.name} creates no members, so it uses no database (scenarios with members: do, e.g. writes or projectD)"
-        options.remote != null -> "--db-url with remote servers (${options.remote.text}): the served data-server writes to the database its own host gives it"
+        !scenario.writes -> "--db-url: scenario ${scenario.name} creates no members, so it uses no database " +
+            "(scenarios with members: do, e.g. writes or projectD)"
+        options.remote != null -> "--db-url with remote servers (${options.remote.text}): " +
+            "the served data-server writes to the database its own host gives it"
         else -> null
     }
 
@@ -108,7 +111,12 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
     }
 
     private inner class Opened(
-        prepared: Prepared, private val databases: RunDatabases, store: RunStore, scenario: Scenario, options: RunOptions, progress: (String) -> Unit,
+        prepared: Prepared,
+        private val databases: RunDatabases,
+        store: RunStore,
+        scenario: Scenario,
+        options: RunOptions,
+        progress: (String) -> Unit,
     ) : OpenLab {
         private val children = ChildProcesses(store.dir.resolve(ChildProcesses.FILE_NAME))
         private val processes = processesHere(scenario.topology, options.remote)
@@ -131,7 +139,8 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
             val logs = Files.createDirectories(store.dir.resolve("logs")) // the driver's log lives here even when no server is started here
             val launcher = ServerLauncher(prepared.toolchain, logs, options.jvmOptions,
                 options.gatewayArguments, options.dataServerArguments + seedSchema(scenario), placement, children,
-                variantJava = prepared.variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = prepared.networks, writes = scenario.writes,
+                variantJava = prepared.variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = prepared.networks,
+                writes = scenario.writes,
                 databases = databases, remote = options.remote, servedControl = prepared.served, progress = progress)
             val driverLog = logs.resolve("driver.log")
             local = LocalLab(launcher, { DriverProcess.start(prepared.toolchain.java, prepared.driverJar, driverLog, placement, children) },

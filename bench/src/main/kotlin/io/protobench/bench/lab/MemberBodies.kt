@@ -56,7 +56,9 @@ class MemberBodies(private val dir: Path) {
         val image = PayloadGenerator.payloadFor(PayloadSize.parse(target.image))
         val bytes = when (form) {
             Form.JSON -> {
-                val members = List(target.batch) { index -> member(EmailLayout.placeholder(index), Base64.getEncoder().encodeToString(image)) }
+                val members = List(target.batch) { index ->
+                    member(EmailLayout.placeholder(index), Base64.getEncoder().encodeToString(image))
+                }
                 json.writeValueAsBytes(if (target.batch == 1) members.single() else members)
             }
             Form.PROTOBUF -> {

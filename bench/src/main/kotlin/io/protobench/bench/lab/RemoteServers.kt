@@ -38,7 +38,8 @@ class RemoteCheck(private val deadline: Duration = Duration.ofSeconds(10)) {
     } catch (e: java.net.SocketTimeoutException) {
         "$host port $port ($side) did not accept a connection within ${deadline.seconds} s"
     } catch (e: Exception) {
-        "$host port $port ($side) could not be reached: ${e.message ?: e.javaClass.simpleName} (is `protobench serve` running there, on that port?)"
+        "$host port $port ($side) could not be reached: ${e.message ?: e.javaClass.simpleName} " +
+            "(is `protobench serve` running there, on that port?)"
     }
 
     private fun health(baseUrl: String, path: String, who: String, until: Long): String? = try {
@@ -47,7 +48,8 @@ class RemoteCheck(private val deadline: Duration = Duration.ofSeconds(10)) {
         val status = http.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode()
         if (status == 200) null else "$baseUrl$path answered $status: $who is not healthy"
     } catch (e: Exception) {
-        "$baseUrl$path did not answer within ${deadline.seconds} s (${e.message ?: e.javaClass.simpleName}): is it $who started by `protobench serve`?"
+        "$baseUrl$path did not answer within ${deadline.seconds} s (${e.message ?: e.javaClass.simpleName}): " +
+            "is it $who started by `protobench serve`?"
     }
 }
 
@@ -61,7 +63,8 @@ class ServedControl(val url: String, private val restartTimeout: Duration = Dura
 
     /** Whether `serve`'s control answers there, within 2 s (not when serve ran with --no-restarts, or is older). */
     fun available(): Boolean = runCatching {
-        val request = java.net.http.HttpRequest.newBuilder(URI.create(url + ControlEndpoint.PATH)).timeout(Duration.ofSeconds(2)).GET().build()
+        val request = java.net.http.HttpRequest.newBuilder(URI.create(url + ControlEndpoint.PATH)).timeout(Duration.ofSeconds(2))
+            .GET().build()
         http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode() == 200
     }.getOrDefault(false)
 
@@ -76,11 +79,14 @@ class ServedControl(val url: String, private val restartTimeout: Duration = Dura
         }
         val body = runCatching { json.readTree(response.body()) }.getOrNull()
         if (response.statusCode() != 200 || body == null) {
-            throw ServedRestartFailed("$url did not restart its server: ${body?.path("error")?.asText() ?: "answered ${response.statusCode()}"}")
+            throw ServedRestartFailed(
+                "$url did not restart its server: ${body?.path("error")?.asText() ?: "answered ${response.statusCode()}"}",
+            )
         }
         val also = body.path("alsoRestarted").map { it.asText() }
         return (also + body.path("server").asText()).joinToString(" and ") +
-            " restarted (pid ${body.path("pid").asLong()}, JVM ${body.path("starts").asInt()} of serve, ${"%.1f".format(java.util.Locale.ROOT, body.path("seconds").asDouble())} s)"
+            " restarted (pid ${body.path("pid").asLong()}, JVM ${body.path("starts").asInt()} of serve, " +
+            "${"%.1f".format(java.util.Locale.ROOT, body.path("seconds").asDouble())} s)"
     }
 }
 
@@ -100,11 +106,13 @@ fun remoteRefusal(remote: Remote, scenario: io.protobench.bench.scenario.Scenari
     val beyondTheGateway = scenario.variants.filter { it.copy(name = "", gateway = emptyMap()) != io.protobench.bench.scenario.Variant("") }
     return when {
         options.network != null || scenario.variants.any { it.network != null } ->
-            "a network profile shapes a link between servers on this machine; with a remote server the link is the real network between the hosts"
+            "a network profile shapes a link between servers on this machine; " +
+                "with a remote server the link is the real network between the hosts"
         scenario.writes -> "member creation needs a data-server on this machine (the runner empties and counts its table between trials)"
         options.dataServerArguments.isNotEmpty() -> "--data-server properties cannot reach a data-server another host runs: $serveHint"
         remote is Remote.DataServer && beyondTheGateway.isNotEmpty() ->
-            "variant(s) ${beyondTheGateway.joinToString { it.name }} change the data-server or both JVMs, and the data-server runs elsewhere; " +
+            "variant(s) ${beyondTheGateway.joinToString { it.name }} change the data-server or both JVMs, " +
+                "and the data-server runs elsewhere; " +
                 "only variants of gateway properties can run against a remote data-server"
         remote is Remote.Gateway && scenario.topology == io.protobench.bench.scenario.Topology.DIRECT ->
             "topology direct calls the data-server itself: give --data-server HOST:HTTP:GRPC instead of --gateway"

@@ -72,7 +72,8 @@ object ToolOutput {
         val report = runCatching { json.readTree(text) }.getOrNull()?.takeIf { it.has("count") }
             ?: error("ghz printed no JSON report")
         fun ms(nanos: Double) = nanos / 1e6
-        val percentiles = report.path("latencyDistribution").associate { it.path("percentage").asInt() to ms(it.path("latency").asDouble()) }
+        val percentiles = report.path("latencyDistribution")
+            .associate { it.path("percentage").asInt() to ms(it.path("latency").asDouble()) }
         val statuses = report.path("statusCodeDistribution").fields().asSequence().associate { it.key to it.value.asLong() }
         val errors = report.path("errorDistribution").fields().asSequence().associate { it.key to it.value.asLong() }
         return ToolReport(
@@ -99,7 +100,8 @@ class SeedToolRunner(private val binaries: Map<SeedTool, Path>, private val logs
         val n = run.requests.toString()
         val c = run.concurrency.toString()
         return when (run.tool) {
-            SeedTool.HEY -> listOf(binary, "-n", n, "-c", c, "-m", "POST", "-T", "application/json", "-D", body.toString(), "$httpUrl/api/members")
+            SeedTool.HEY -> listOf(binary, "-n", n, "-c", c, "-m", "POST", "-T", "application/json",
+                "-D", body.toString(), "$httpUrl/api/members")
             // The body is data, not a template: its free text holds braces.
             SeedTool.GHZ -> listOf(binary, "--insecure", "--call", "protobench.MemberService/CreateMember", "--data-file", body.toString(),
                 "--disable-template-data", "--disable-template-functions", "-n", n, "-c", c, "-O", "json", grpcAddress)
@@ -122,7 +124,9 @@ class SeedToolRunner(private val binaries: Map<SeedTool, Path>, private val logs
             children.forget(process)
         }
         val text = Files.readString(output)
-        if (process.exitValue() != 0) error("${run.tool.label} exited with ${process.exitValue()}: ${text.trim().lines().takeLast(3).joinToString(" ")}")
+        if (process.exitValue() != 0) error(
+            "${run.tool.label} exited with ${process.exitValue()}: ${text.trim().lines().takeLast(3).joinToString(" ")}",
+        )
         return if (run.tool == SeedTool.HEY) ToolOutput.hey(text) else ToolOutput.ghz(text)
     }
 

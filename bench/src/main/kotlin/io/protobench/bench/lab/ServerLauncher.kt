@@ -67,7 +67,8 @@ class ServerSet(
         val (name, process) = names.zip(processes).firstOrNull { !it.second.isAlive } ?: return null
         val lastWords = logs[name]?.let { log -> runCatching { Files.readAllLines(log) }.getOrNull() }
             ?.takeLast(LOG_LINES_SEARCHED)?.lastOrNull { line -> DEATH_WORDS.any { it in line } }?.trim()
-        return "$name exited with code ${process.exitValue()}" + (lastWords?.let { ": $it" } ?: "") + (logs[name]?.let { " (see $it)" } ?: "")
+        return "$name exited with code ${process.exitValue()}" + (lastWords?.let { ": $it" } ?: "") +
+            (logs[name]?.let { " (see $it)" } ?: "")
     }
 
     /**
@@ -157,8 +158,16 @@ class ServerLauncher(
         // Logs grow over the run: only what this start-up writes tells why it failed.
         val logStarts = listOf("data-server", "api-server").associateWith { runCatching { Files.size(log(it)) }.getOrDefault(0L) }
         // Both JVMs start at once: the gateway reaches the data-server only when asked.
-        val data = try { launch(dataCommand, "data-server", databases.dataServerEnvironment(variant)) } catch (e: Exception) { relays.forEach { it.close() }; throw e }
-        val api = try { launch(gatewayCommand, "api-server") } catch (e: Exception) { data.destroyForcibly(); relays.forEach { it.close() }; throw e }
+        val data = try {
+            launch(dataCommand, "data-server", databases.dataServerEnvironment(variant))
+        } catch (e: Exception) {
+            relays.forEach { it.close() }; throw e
+        }
+        val api = try {
+            launch(gatewayCommand, "api-server")
+        } catch (e: Exception) {
+            data.destroyForcibly(); relays.forEach { it.close() }; throw e
+        }
         val set = ServerSet(
             gatewayUrl = "http://127.0.0.1:$gateway",
             ports = mapOf("gateway" to gateway, "data-server-http" to dataHttp, "data-server-grpc" to dataGrpc),
@@ -204,16 +213,27 @@ class ServerLauncher(
         val (httpRoute, grpcRoute, relays) = links
         Files.createDirectories(logDir)
         val logStarts = mapOf("data-server" to runCatching { Files.size(log("data-server")) }.getOrDefault(0L))
-        val data = try { launch(command, "data-server", databases.dataServerEnvironment(variant)) } catch (e: Exception) { relays.forEach { it.close() }; throw e }
-        val set = ServerSet(null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
+        val data = try {
+            launch(command, "data-server", databases.dataServerEnvironment(variant))
+        } catch (e: Exception) {
+            relays.forEach { it.close() }; throw e
+        }
+        val set = ServerSet(
+            null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
             companions = relays, dataServerHttp = httpRoute, dataServerGrpcRoute = grpcRoute, linkRoundTripMs = links.roundTripMs,
-            logs = mapOf("data-server" to log("data-server")), databasePid = databases.postmasterPid(variant))
+            logs = mapOf("data-server" to log("data-server")), databasePid = databases.postmasterPid(variant)
+        )
         val client = DataServerClient(set.dataServerUrl)
         return healthyOrClosed(set, listOf("data-server" to data), logStarts) { client.isHealthy() }
     }
 
     /** Where the data-server's two ports are reached from here, and the relays that carry them when the link's delay is the relay's. */
-    private data class Routes(val http: InetSocketAddress, val grpc: InetSocketAddress, val relays: List<AutoCloseable>, val roundTripMs: Double)
+    private data class Routes(
+        val http: InetSocketAddress,
+        val grpc: InetSocketAddress,
+        val relays: List<AutoCloseable>,
+        val roundTripMs: Double,
+    )
 
     /**
      * The data-server's command on [http] and [grpc]: on loopback, or inside the namespace
@@ -224,7 +244,12 @@ class ServerLauncher(
         val network = networks.forVariant(variant)
         val onLoopback = dataServerCommand(variant, http, grpc)
         val routes = listOf(http, grpc).map { port -> network?.route(port) ?: (InetSocketAddress("127.0.0.1", port) to null) }
-        return (network?.dataServer(onLoopback) ?: onLoopback) to Routes(routes[0].first, routes[1].first, routes.mapNotNull { it.second }, network?.roundTripMs ?: 0.0)
+        return (network?.dataServer(onLoopback) ?: onLoopback) to Routes(
+            routes[0].first,
+            routes[1].first,
+            routes.mapNotNull { it.second },
+            network?.roundTripMs ?: 0.0,
+        )
     }
 
     private fun java(variant: Variant?) = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()
@@ -235,7 +260,12 @@ class ServerLauncher(
             "--server.port=$http", "--protobench.data.grpc.port=$grpc", parentWatch, "--protobench.data.members.enabled=$writes",
         ) + dataServerArguments + databases.dataServerArguments(variant) + variant?.dataServerArguments().orEmpty())
 
-    private fun healthyOrClosed(set: ServerSet, processes: List<Pair<String, Process>>, logStarts: Map<String, Long>, healthy: () -> Boolean): ServerSet {
+    private fun healthyOrClosed(
+        set: ServerSet,
+        processes: List<Pair<String, Process>>,
+        logStarts: Map<String, Long>,
+        healthy: () -> Boolean,
+    ): ServerSet {
         try {
             awaitHealthy(processes, logStarts, healthy)
         } catch (e: Exception) {
@@ -296,6 +326,9 @@ class ServerLauncher(
     private companion object {
         /** What the java launcher prints, last, when the options it was given stop the JVM from starting. */
         const val JVM_REFUSED = "Could not create the Java Virtual Machine"
-        val JVM_BOILERPLATE = listOf("Error: Could not create the Java Virtual Machine.", "Error: A fatal exception has occurred. Program will exit.")
+        val JVM_BOILERPLATE = listOf(
+            "Error: Could not create the Java Virtual Machine.",
+            "Error: A fatal exception has occurred. Program will exit.",
+        )
     }
 }

@@ -15,7 +15,9 @@ class ToolchainProblem(message: String) : RuntimeException(message)
  */
 class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
 
-    /** The java binary for the servers: [serverJava] when given, else the JVM running this command (17 or newer, checked by the wrapper). */
+    /**
+     * The java binary for the servers: [serverJava] when given, else the JVM running this command (17 or newer, checked by the wrapper).
+     */
     val java: Path = serverJava ?: Path.of(System.getProperty("java.home"), "bin", "java")
 
     /** `java -version` of the servers' JVM, for the environment record. */

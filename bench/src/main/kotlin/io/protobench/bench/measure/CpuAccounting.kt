@@ -118,7 +118,9 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
     private fun treeTicks(root: Long, parents: Map<Long, Long>): Long? {
         val rootFields = statFields(proc.resolve("$root/stat")) ?: return null
         val children = parents.entries.groupBy({ it.value }, { it.key })
-        val descendants = generateSequence(children[root].orEmpty()) { level -> level.flatMap { children[it].orEmpty() }.ifEmpty { null } }.flatten()
+        val descendants = generateSequence(children[root].orEmpty()) { level ->
+            level.flatMap { children[it].orEmpty() }.ifEmpty { null }
+        }.flatten()
         val alive = descendants.sumOf { pid -> statFields(proc.resolve("$pid/stat"))?.let { it[11] + it[12] } ?: 0L }
         return rootFields[11] + rootFields[12] + rootFields[13] + rootFields[14] + alive
     }
@@ -141,7 +143,9 @@ class CpuAccounting(private val proc: Path = Path.of("/proc"), val ticksPerSecon
         fun delta(a: Long?, b: Long?) = if (a != null && b != null) b - a else null
         val processes = start.processTicks.keys.associateWith { name -> cores(delta(start.processTicks[name], end.processTicks[name])) }
         val compilers = start.compilerTicks.keys.associateWith { name -> cores(delta(start.compilerTicks[name], end.compilerTicks[name])) }
-        val collectors = start.collectorTicks.keys.associateWith { name -> cores(delta(start.collectorTicks[name], end.collectorTicks[name])) }
+        val collectors = start.collectorTicks.keys.associateWith { name ->
+            cores(delta(start.collectorTicks[name], end.collectorTicks[name]))
+        }
         val reaped = cores(end.reapedChildrenTicks?.let { e -> start.reapedChildrenTicks?.let { e - it } })
         val busy = end.machineBusyTicks?.let { e -> start.machineBusyTicks?.let { e - it } }
         val total = end.machineTotalTicks?.let { e -> start.machineTotalTicks?.let { e - it } }
@@ -173,7 +177,8 @@ data class CpuUsage(
     /** What was too busy during the trial; [machineLimit] is the busy share the mode allows. */
     fun flags(machineLimit: Double): List<Flag> = listOfNotNull(
         machineBusyShare?.takeIf { it >= machineLimit }?.let { Flag.MachineBusy(it, machineLimit, cores) },
-        loadGeneratorCores?.takeIf { it >= LOAD_GENERATOR_SATURATED_SHARE * cores }?.let { Flag.LoadGeneratorBusy(it, LOAD_GENERATOR_SATURATED_SHARE, cores) },
+        loadGeneratorCores?.takeIf { it >= LOAD_GENERATOR_SATURATED_SHARE * cores }
+            ?.let { Flag.LoadGeneratorBusy(it, LOAD_GENERATOR_SATURATED_SHARE, cores) },
     )
 
     companion object {

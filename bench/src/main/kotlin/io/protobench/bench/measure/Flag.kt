@@ -62,7 +62,8 @@ sealed interface Flag {
      * compared (a saturated arm measured at the rate it could carry).
      */
     data class RateNotHeld(val achievedPerSecond: Double, val targetPerSecond: Int, val droppedIterations: Double) : Flag {
-        override fun describe(t: Texts) = t("flag.rate-not-held", f("%.0f", achievedPerSecond), targetPerSecond, f("%.0f", droppedIterations))
+        override fun describe(t: Texts) =
+            t("flag.rate-not-held", f("%.0f", achievedPerSecond), targetPerSecond, f("%.0f", droppedIterations))
         override fun meaning(t: Texts) = t("flag.rate-not-held.meaning")
         override fun leavesTrialOut() = true
     }
@@ -99,9 +100,16 @@ sealed interface Flag {
      * above the [laterP50Ms] of its later ones ([laterCalls]) by more than [TrialFigures.WARMING_MARGIN]:
      * the connections were still warming when the trial's latency began to be timed.
      */
-    data class ConnectionsWarming(val nextP50Ms: Double, val nextCalls: Long, val laterP50Ms: Double, val laterCalls: Long, val coldPerUser: Int) : Flag {
+    data class ConnectionsWarming(
+        val nextP50Ms: Double,
+        val nextCalls: Long,
+        val laterP50Ms: Double,
+        val laterCalls: Long,
+        val coldPerUser: Int,
+    ) : Flag {
         override fun describe(t: Texts) =
-            t("flag.connections-warming", coldPerUser + 1, 2 * coldPerUser, f("%.2f", nextP50Ms), nextCalls, f("%.2f", laterP50Ms), laterCalls)
+            t("flag.connections-warming", coldPerUser + 1, 2 * coldPerUser, f("%.2f", nextP50Ms), nextCalls,
+                f("%.2f", laterP50Ms), laterCalls)
         override fun meaning(t: Texts) = t("flag.connections-warming.meaning", coldPerUser)
     }
 

@@ -93,7 +93,8 @@ data class RunEnvironment(
         "serverJvmOptions" to serverJvmOptions,
     ) + loadGeneratorKeys() + listOf(
         "libraries" to libraries, "gitCommit" to gitCommit, "gitDirty" to gitDirty, "processesSharingCpus" to processesSharingCpus,
-        "placement" to placement, "schedAutogroup" to schedAutogroup, "cpuIdle" to cpuIdle, "childEnvironment" to childEnvironment, "serverJava" to serverJava, "serverJdk" to serverJdk,
+        "placement" to placement, "schedAutogroup" to schedAutogroup, "cpuIdle" to cpuIdle, "childEnvironment" to childEnvironment,
+        "serverJava" to serverJava, "serverJdk" to serverJdk,
     ) + byVariant(SERVER_JDK, serverJdkByVariant) + listOf(NETWORK to network) + byVariant(NETWORK, networkByVariant) + listOf(
         "postgresql" to postgresql, "remote" to remote, "serverCommands" to serverCommands, "resumedAt" to resumedAt,
     ) + other.toList()).mapNotNull { (key, value) -> value?.let { key to it } }.toMap()
@@ -134,7 +135,8 @@ data class RunEnvironment(
                 os = take("os"), jdk = take("jdk"), serverJvmOptions = take("serverJvmOptions"),
                 loadGenerator = take(LOAD_GENERATOR) ?: k6?.let(::k6Named), k6 = k6, libraries = take("libraries"),
                 gitCommit = take("gitCommit"), gitDirty = take("gitDirty"), processesSharingCpus = take("processesSharingCpus"),
-                placement = take("placement"), schedAutogroup = take("schedAutogroup"), cpuIdle = take("cpuIdle"), childEnvironment = take("childEnvironment"), serverJava = take("serverJava"),
+                placement = take("placement"), schedAutogroup = take("schedAutogroup"), cpuIdle = take("cpuIdle"),
+                childEnvironment = take("childEnvironment"), serverJava = take("serverJava"),
                 serverJdk = take(SERVER_JDK), serverJdkByVariant = byVariant(SERVER_JDK), network = take(NETWORK),
                 networkByVariant = byVariant(NETWORK), postgresql = take("postgresql"), remote = take("remote"),
                 serverCommands = take("serverCommands"), resumedAt = take("resumedAt"), other = left,
@@ -144,7 +146,9 @@ data class RunEnvironment(
         /** [key]'s value as [T]; null when absent or null. A value that does not read as [T] stays in [left], to be kept as read. */
         private inline fun <reified T> take(key: String): T? {
             val node = left[key] ?: return null
-            val value = if (node.isNull) null else runCatching<T?> { context.readTreeAsValue(node, context.typeFactory.constructType(jacksonTypeRef<T>())) }.getOrNull()
+            val value = if (node.isNull) null else runCatching<T?> {
+                context.readTreeAsValue(node, context.typeFactory.constructType(jacksonTypeRef<T>()))
+            }.getOrNull()
             if (value != null || node.isNull) left.remove(key)
             return value
         }

@@ -22,8 +22,13 @@ data class Steadiness(
     /** The flag for an unsteady window, or null when steady or not judged. */
     fun flag(): Flag? = if (steady == false) Flag.Unsteady(coefficientOfVariation ?: 0.0, drift ?: 0.0, seconds) else null
 
-    fun describe(): String = String.format(java.util.Locale.ROOT,
-        "throughput varied %.0f%% (CoV) and drifted %+.0f%% over %d s", (coefficientOfVariation ?: 0.0) * 100, (drift ?: 0.0) * 100, seconds)
+    fun describe(): String = String.format(
+        java.util.Locale.ROOT,
+        "throughput varied %.0f%% (CoV) and drifted %+.0f%% over %d s",
+        (coefficientOfVariation ?: 0.0) * 100,
+        (drift ?: 0.0) * 100,
+        seconds,
+    )
 
     companion object {
         const val MAX_COV = 0.15

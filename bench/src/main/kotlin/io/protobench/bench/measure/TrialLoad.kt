@@ -12,7 +12,9 @@ import io.protobench.bench.scenario.LoadLevel
  */
 data class TrialLoad(val vus: Int?, val ratePerSecond: Int?) {
     init {
-        require((vus == null) != (ratePerSecond == null)) { "a trial's load is virtual users or a rate, one of them: vus=$vus, rate=$ratePerSecond" }
+        require((vus == null) != (ratePerSecond == null)) {
+            "a trial's load is virtual users or a rate, one of them: vus=$vus, rate=$ratePerSecond"
+        }
     }
 
     @get:JsonValue

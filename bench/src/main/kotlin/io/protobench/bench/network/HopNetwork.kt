@@ -16,7 +16,10 @@ interface HopLink : AutoCloseable {
     /** The data-server's [command] inside the link's far end, listening there for both protocols. */
     fun dataServer(command: List<String>): List<String>
 
-    /** Where the gateway (or the load driver, in direct runs) reaches the data-server's [port], and what serves that route and closes with the fork's servers. */
+    /**
+     * Where the gateway (or the load driver, in direct runs) reaches the data-server's [port],
+     * and what serves that route and closes with the fork's servers.
+     */
     fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?>
 
     /** run.json's account of the link: the profile, how it was applied, and what was measured. */
@@ -86,8 +89,16 @@ class HopNetwork private constructor(
          * machine cannot apply it (naming what is missing) or when the measured link is not
          * within 10% of the profile (giving the measured figures); the link is removed then.
          */
-        fun open(profile: NetworkProfile, caps: NetworkCapabilities = NetworkCapabilities.detect(), progress: (String) -> Unit): HopNetwork {
-            caps.namespaces?.let { throw LinkNotApplicable("network ${profile.name} needs the data-server in a namespace of its own, which this machine does not allow: $it") }
+        fun open(
+            profile: NetworkProfile,
+            caps: NetworkCapabilities = NetworkCapabilities.detect(),
+            progress: (String) -> Unit,
+        ): HopNetwork {
+            caps.namespaces?.let {
+                throw LinkNotApplicable(
+                    "network ${profile.name} needs the data-server in a namespace of its own, which this machine does not allow: $it",
+                )
+            }
             LinkCheck.refuseMissing(profile, caps)
             NetnsLink.sweepStale().forEach { progress("removed the namespace $it of a run that is gone") }
             val link = NetnsLink.open()

@@ -77,7 +77,8 @@ class HopNetworks private constructor(
                         links[profile] = opener(NetworkProfile.parse(profile)).also { opened += it }
                     } catch (e: LinkNotApplicable) {
                         throw LinkNotApplicable("${e.message}; the scenario compares network $profile (variant(s) ${namesOn(profile)}), " +
-                            "so the run stops before it starts rather than go on without it: supply what is missing, or run a scenario without that network")
+                            "so the run stops before it starts rather than go on without it: " +
+                            "supply what is missing, or run a scenario without that network")
                     } catch (e: LinkSetupFailed) {
                         refusals[profile] = e.message ?: "the link could not be set up"
                     }

@@ -25,7 +25,10 @@ data class LinkCheck(
     val applied: List<String>,
     val rtt: RttCheck?,
     val bandwidthMbit: Double?,
-    /** Milliseconds one answer of [ANSWER_BYTES] took after a pause beyond a round trip (see [LinkProbe]); null when the profile has no rate. */
+    /**
+     * Milliseconds one answer of [ANSWER_BYTES] took after a pause beyond a round trip (see [LinkProbe]);
+     * null when the profile has no rate.
+     */
     val answerMs: Double? = null,
     /** The relay's delay each way as calibrated, in ms; null when the link needs no relay. */
     val relayOneWayMs: Double? = null,
@@ -33,7 +36,10 @@ data class LinkCheck(
     /** The TCP data a link of the profile's rate carries, in Mbit/s ([DATA_SHARE] of it); null when the profile has none. */
     val dataRateMbit: Double? get() = profile.bandwidthMbit?.let { it * DATA_SHARE }
 
-    /** How far the measured bulk rate (data, timed at the far end) is from [dataRateMbit], relative to it; null when the profile has no rate. */
+    /**
+     * How far the measured bulk rate (data, timed at the far end) is from [dataRateMbit], relative to it;
+     * null when the profile has no rate.
+     */
     val bandwidthOffBy: Double? get() = dataRateMbit?.let { expected -> bandwidthMbit?.let { abs(it / expected - 1) } ?: 1.0 }
 
     /** What the profile's rate alone needs for [ANSWER_BYTES] of data, in ms; null when it has no rate. */
@@ -52,7 +58,8 @@ data class LinkCheck(
     val delaySet: Boolean get() = relayOneWayMs?.let { it > 0 } ?: true
 
     val holds: Boolean
-        get() = delaySet && (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE && (answerShaped ?: 1.0) >= 1 - RttCheck.TOLERANCE
+        get() = delaySet && (rtt?.holds ?: true) && (bandwidthOffBy ?: 0.0) <= RttCheck.TOLERANCE &&
+            (answerShaped ?: 1.0) >= 1 - RttCheck.TOLERANCE
 
     /**
      * One line for the console and the report: what was asked, what was measured, and whether
@@ -65,7 +72,9 @@ data class LinkCheck(
                 if (it.baselineMs > 0) Texts.EN("link.rtt.relay", ms(it.measuredMs), ms(it.profileMs), ms(it.baselineMs))
                 else Texts.EN("link.rtt", ms(it.measuredMs), ms(it.profileMs))
             },
-            profile.bandwidthMbit?.let { Texts.EN("link.bandwidth", bandwidthMbit?.let(::mbit) ?: notMeasured, mbit(it), mbit(dataRateMbit!!)) },
+            profile.bandwidthMbit?.let {
+                Texts.EN("link.bandwidth", bandwidthMbit?.let(::mbit) ?: notMeasured, mbit(it), mbit(dataRateMbit!!))
+            },
             answerAtRateMs?.let { Texts.EN("link.answer", answerMs?.let(::ms) ?: notMeasured, ms(it)) },
         ).joinToString(", ")
         return Texts.EN(if (!delaySet) "link.no-delay" else if (holds) "link.holds" else "link.off", measured)
@@ -142,11 +151,19 @@ data class LinkCheck(
                 } else shaped
                 val measured = used.through(far) { address ->
                     val rate = profile.bandwidthMbit
-                    LinkProbe.measure(address, pings, bulkBytes = rate?.let(::bulkBytes) ?: 0, answerBytes = if (rate == null) 0 else ANSWER_BYTES)
+                    LinkProbe.measure(
+                        address,
+                        pings,
+                        bulkBytes = rate?.let(::bulkBytes) ?: 0,
+                        answerBytes = if (rate == null) 0 else ANSWER_BYTES,
+                    )
                 }
                 val baseline = if (used.relays) direct else 0.0
                 val rtt = if (profile.rttMs > 0) RttCheck(profile.rttMs, measured.rttMs, baseline) else null
-                return VerifiedLink(used, LinkCheck(profile, used.applied, rtt, measured.bandwidthMbit, measured.answerMs, used.relayOneWayMs))
+                return VerifiedLink(
+                    used,
+                    LinkCheck(profile, used.applied, rtt, measured.bandwidthMbit, measured.answerMs, used.relayOneWayMs),
+                )
             } finally {
                 sink.destroy()
                 if (!sink.waitFor(5, TimeUnit.SECONDS)) sink.destroyForcibly()
@@ -159,7 +176,9 @@ data class LinkCheck(
         private fun awaitListening(address: InetSocketAddress, process: Process, timeout: Duration = Duration.ofSeconds(20)) {
             val deadline = System.nanoTime() + timeout.toNanos()
             while (System.nanoTime() < deadline) {
-                if (!process.isAlive) throw LinkSetupFailed("the link's far end exited with ${process.exitValue()} before listening on $address")
+                if (!process.isAlive) throw LinkSetupFailed(
+                    "the link's far end exited with ${process.exitValue()} before listening on $address",
+                )
                 if (runCatching { Socket().use { it.connect(address, 500) } }.isSuccess) return
                 Thread.sleep(100)
             }
@@ -254,6 +273,7 @@ object SinkLauncher {
         // The packaged CLI is a Spring Boot jar (classes nested inside): only -jar starts it.
         val program = if (classPath.endsWith("-exec.jar") && !classPath.contains(File.pathSeparator)) listOf("-jar", classPath)
         else listOf("-cp", classPath, CLI_MAIN_CLASS)
-        return listOf(javaBinary) + program + listOf("link-sink", "--bind", bind, "--port", port.toString(), "--parent-pid", ProcessHandle.current().pid().toString())
+        return listOf(javaBinary) + program +
+            listOf("link-sink", "--bind", bind, "--port", port.toString(), "--parent-pid", ProcessHandle.current().pid().toString())
     }
 }

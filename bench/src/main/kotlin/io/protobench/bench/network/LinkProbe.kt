@@ -108,7 +108,13 @@ object LinkProbe {
     /** The pause before each answer-sized transfer: long enough to refill any bucket this lab sets (0.5 ms at the rate). */
     private const val PAUSE_MS = 20L
 
-    fun measure(far: InetSocketAddress, pings: Int = 10, bulkBytes: Long = 0, answerBytes: Long = 0, timeoutMs: Int = 10_000): LinkMeasurement {
+    fun measure(
+        far: InetSocketAddress,
+        pings: Int = 10,
+        bulkBytes: Long = 0,
+        answerBytes: Long = 0,
+        timeoutMs: Int = 10_000,
+    ): LinkMeasurement {
         require(pings >= 1) { "at least one ping: $pings" }
         require(bulkBytes >= 0 && answerBytes >= 0) { "transfer sizes must not be negative: $bulkBytes, $answerBytes" }
         Socket().use { socket ->

@@ -47,7 +47,8 @@ class NetnsLink private constructor(
             val on = { command: List<String> -> if (inFar) inside(command) else command }
             run(on(listOf("tc", "qdisc", "add", "dev", device, "root", "handle", "1:") + qdisc))
             if (kind == "htb") {
-                run(on(listOf("tc", "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate, "burst", burstBytes.toString())))
+                run(on(listOf("tc", "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate,
+                    "burst", burstBytes.toString())))
             }
         }
         shaping = Texts.EN("link.tbf", kind, NetworkProfile.number(mbit), burstBytes / 1024, offload)
@@ -152,7 +153,11 @@ class NetnsLink private constructor(
          * Fails with [LinkSetupFailed] naming the step and the kernel's words; whatever was
          * created before that step is removed again.
          */
-        fun open(shell: Shell = Shell.SYSTEM, pid: Long = ProcessHandle.current().pid(), serial: Int = opened.getAndIncrement()): NetnsLink {
+        fun open(
+            shell: Shell = Shell.SYSTEM,
+            pid: Long = ProcessHandle.current().pid(),
+            serial: Int = opened.getAndIncrement(),
+        ): NetnsLink {
             // Names and addresses from the pid and a serial: two runs at once, or two links of one
             // run, never share one; device names stay within the kernel's 15 characters.
             val id = (pid % 10_000) * 10 + serial % 10
@@ -184,7 +189,8 @@ class NetnsLink private constructor(
 
         /** An iptables rule that drops each packet of [chain] with [probability]. */
         fun randomDropRule(chain: String, probability: Double): List<String> =
-            listOf("iptables", "-A", chain, "-m", "statistic", "--mode", "random", "--probability", probability.toBigDecimal().toPlainString(), "-j", "DROP")
+            listOf("iptables", "-A", chain, "-m", "statistic", "--mode", "random",
+                "--probability", probability.toBigDecimal().toPlainString(), "-j", "DROP")
 
         /**
          * Removes the namespaces of runs that are gone: a `protobench-<pid>-<serial>`
@@ -204,7 +210,10 @@ class NetnsLink private constructor(
     }
 }
 
-/** A step of building or shaping the link failed, or the link did not hold; the message names the command and the kernel's words, or the measured figures. */
+/**
+ * A step of building or shaping the link failed, or the link did not hold;
+ * the message names the command and the kernel's words, or the measured figures.
+ */
 open class LinkSetupFailed(message: String) : RuntimeException(message)
 
 /**

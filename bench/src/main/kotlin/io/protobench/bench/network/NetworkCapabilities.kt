@@ -15,7 +15,8 @@ fun interface Shell {
             runCatching {
                 val process = ProcessBuilder(command).redirectErrorStream(true).start()
                 val output = process.inputStream.bufferedReader().readText()
-                if (!process.waitFor(10, TimeUnit.SECONDS)) { process.destroyForcibly(); 124 to "timed out: $output" } else process.exitValue() to output
+                if (!process.waitFor(10, TimeUnit.SECONDS)) { process.destroyForcibly(); 124 to "timed out: $output" }
+                else process.exitValue() to output
             }.getOrElse { 127 to (it.message ?: it.javaClass.simpleName) }
         }
     }
@@ -66,7 +67,8 @@ data class NetworkCapabilities(
                    suffix: String = (ProcessHandle.current().pid() % 100_000).toString()): NetworkCapabilities {
             val tools = listOf("ip", "tc").associateWith(onPath)
             if (!netAdmin || tools.values.any { !it }) {
-                val why = if (!netAdmin) "needs CAP_NET_ADMIN (run as root or grant it)" else "needs ${tools.filterValues { !it }.keys.joinToString(" and ")} (apt-get install iproute2)"
+                val why = if (!netAdmin) "needs CAP_NET_ADMIN (run as root or grant it)"
+                    else "needs ${tools.filterValues { !it }.keys.joinToString(" and ")} (apt-get install iproute2)"
                 return NetworkCapabilities(netAdmin, tools, why, PROBED.keys.associateWith { why })
             }
             val namespace = "protobench-probe-$suffix"
@@ -91,7 +93,8 @@ data class NetworkCapabilities(
                 }
                 val qdiscs = PROBED.mapValues { (_, args) ->
                     val (code, output) = shell.run(listOf("tc", "qdisc", "add", "dev", near, "root") + args)
-                    if (code == 0) { sh("tc", "qdisc", "del", "dev", near, "root"); null } else output.trim().ifEmpty { "tc exited with $code" }
+                    if (code == 0) { sh("tc", "qdisc", "del", "dev", near, "root"); null }
+                    else output.trim().ifEmpty { "tc exited with $code" }
                 }
                 val drop = if (!onPath("iptables")) "iptables is not installed (apt-get install iptables)" else {
                     val (code, output) = shell.run(listOf("ip", "netns", "exec", namespace) + NetnsLink.randomDropRule("INPUT", 0.5))
@@ -127,13 +130,15 @@ object ShapingPlan {
         profile.bandwidthMbit?.let { rate ->
             val kind = listOf("tbf", "htb", "netem").firstOrNull(caps::works)
             steps += if (kind != null) ShapingStep("bandwidth", "$kind rate ${NetworkProfile.number(rate)} mbit/s", null)
-            else ShapingStep("bandwidth", null, "none of tbf, htb or netem works here: " + caps.qdiscs.entries.joinToString("; ") { "${it.key}: ${it.value}" })
+            else ShapingStep("bandwidth", null,
+                "none of tbf, htb or netem works here: " + caps.qdiscs.entries.joinToString("; ") { "${it.key}: ${it.value}" })
         }
         if (profile.lossPercent > 0) {
             val loss = NetworkProfile.number(profile.lossPercent)
             steps += when {
                 caps.works("netem") -> ShapingStep("loss", "netem loss $loss%", null)
-                caps.randomDrop == null -> ShapingStep("loss", "${NetnsLink.randomDropDescription(profile.lossPercent)} (no netem here)", null)
+                caps.randomDrop == null ->
+                    ShapingStep("loss", "${NetnsLink.randomDropDescription(profile.lossPercent)} (no netem here)", null)
                 else -> ShapingStep("loss", null, "$noNetem; and iptables cannot drop instead: ${caps.randomDrop}")
             }
         }

@@ -58,8 +58,11 @@ class ChildProcesses(private val file: Path) {
          */
         fun reapStale(resultsRoot: Path): List<String> {
             if (!Files.isDirectory(resultsRoot)) return emptyList()
-            val files = Files.find(resultsRoot, 3, { path, attributes -> attributes.isRegularFile && path.fileName.toString() == FILE_NAME })
-                .use { it.toList() }
+            val files = Files.find(
+                resultsRoot,
+                3,
+                { path, attributes -> attributes.isRegularFile && path.fileName.toString() == FILE_NAME },
+            ).use { it.toList() }
             return files.flatMap { file ->
                 val recorded = runCatching { Files.readAllLines(file) }.getOrDefault(emptyList()).mapNotNull(::parse)
                 val owner = recorded.firstOrNull() ?: return@flatMap emptyList()

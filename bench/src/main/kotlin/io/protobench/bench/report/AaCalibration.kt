@@ -89,7 +89,9 @@ object AaCalibration {
         val complete = record.forks.filter { it.status == ForkStatus.COMPLETE }.sortedBy { it.index }
         val blocks = complete.chunked(BLOCK_FORKS).filter { it.size == BLOCK_FORKS }
         if (blocks.size < 2) return null
-        val design = record.scenario.let { s -> s.copy(forks = BLOCK_FORKS, maxForks = BLOCK_FORKS, conditions = s.conditions.map { it.copy(forks = null) }) }
+        val design = record.scenario.let { s ->
+            s.copy(forks = BLOCK_FORKS, maxForks = BLOCK_FORKS, conditions = s.conditions.map { it.copy(forks = null) })
+        }
         val checks = blocks.flatMap { forks ->
             Analysis.of(record.copy(scenario = design, forks = forks)).flatMap { a -> a.families.map { it.aaDecisions } }
         }.filter { it.isNotEmpty() }

@@ -211,7 +211,13 @@ object Analysis {
      * whether it moves the choice. CPU figures only between variants whose CPU per request
      * holds the same processes ([cpuScope]).
      */
-    private fun interactions(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>, looks: Int): List<Interaction> {
+    private fun interactions(
+        a: ConditionAnalysis,
+        record: RunRecord,
+        kind: TrialKind,
+        figures: List<Figure>,
+        looks: Int,
+    ): List<Interaction> {
         val variants = record.scenario.variants.map { it.name }
         if (variants.size < 2) return emptyList()
         val baseline = variants.first()
@@ -268,12 +274,18 @@ object Analysis {
      * with itself (not a protocol under one setting with another protocol under another:
      * that difference has two causes). The two lists are decided as separate Holm families.
      */
-    internal fun comparedPairs(scenario: ScenarioRecord, measured: Set<String>): Pair<List<Pair<String, String>>, List<Pair<String, String>>> {
+    internal fun comparedPairs(
+        scenario: ScenarioRecord,
+        measured: Set<String>,
+    ): Pair<List<Pair<String, String>>, List<Pair<String, String>>> {
         val variants = scenario.variants.map { it.name }.ifEmpty { listOf(null) }
         val withinVariant = variants.flatMap { v ->
             val protocols = scenario.protocols.map { Variant.label(it, v) }.filter { it in measured }
             protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } } +
-                scenario.protocols.mapNotNull { p -> (Variant.label(Arm.replicaLabel(p), v) to Variant.label(p, v)).takeIf { it.first in measured && it.second in measured } }
+                scenario.protocols.mapNotNull { p ->
+                    (Variant.label(Arm.replicaLabel(p), v) to Variant.label(p, v))
+                        .takeIf { it.first in measured && it.second in measured }
+                }
         }
         val acrossVariants = scenario.protocols.flatMap { p ->
             val arms = variants.map { Variant.label(p, it) }.filter { it in measured }
@@ -313,7 +325,8 @@ object Analysis {
         val harnessRounding = if (direct) 0.0 else nullHop?.rounding?.get(Figure.TOTAL_CPU_US)
         val hopRounding = if (totalRounding != null && harnessRounding != null) totalRounding + harnessRounding else null
         return ForkValue(
-            value.figures - Figure.HOP_CPU_US - Figure.HOP_SHARE + listOfNotNull(hop?.let { Figure.HOP_CPU_US to it }, share?.let { Figure.HOP_SHARE to it }),
+            value.figures - Figure.HOP_CPU_US - Figure.HOP_SHARE +
+                listOfNotNull(hop?.let { Figure.HOP_CPU_US to it }, share?.let { Figure.HOP_SHARE to it }),
             value.rounding - Figure.HOP_CPU_US + listOfNotNull(hopRounding?.let { Figure.HOP_CPU_US to it }),
         )
     }

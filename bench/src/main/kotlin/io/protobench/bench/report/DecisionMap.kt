@@ -110,7 +110,8 @@ data class DecisionMap(
     fun word(call: Call, t: Texts = Texts.EN, compact: Boolean = false): String = when (call) {
         is Call.Winner -> "${short(call.protocol)} ≥${Numbers.percentText(call.leastAdvantagePercent.coerceAtLeast(0.0) / 100)}"
         is Call.Equivalent -> "≈ " + call.protocols.joinToString("/") { short(it) }
-        is Call.Open -> if (compact && call.leaders.size > 2) t("map.open-count", call.leaders.size) else "? " + call.leaders.joinToString("/") { short(it) }
+        is Call.Open -> if (compact && call.leaders.size > 2) t("map.open-count", call.leaders.size)
+            else "? " + call.leaders.joinToString("/") { short(it) }
         Call.Untrusted -> t("map.untrusted")
     }
 
@@ -119,7 +120,9 @@ data class DecisionMap(
         appendLine("| ${down?.let { "$it \\ $across" } ?: across} | ${columns.joinToString(" | ")} |")
         appendLine("|---|" + "---|".repeat(columns.size))
         rows.forEachIndexed { r, row ->
-            appendLine("| $row | " + columns.indices.joinToString(" | ") { c -> cells[c to r]?.second?.let { word(it, t) } ?: "–" } + " |")
+            appendLine(
+                "| $row | " + columns.indices.joinToString(" | ") { c -> cells[c to r]?.second?.let { word(it, t) } ?: "–" } + " |",
+            )
         }
     }
 }

@@ -19,7 +19,12 @@ import java.util.Locale
 data class Interaction(val case: Case, val decision: Decision) {
     data class Case(val x: String, val y: String, val baseline: String, val variant: String) {
         /** The four arms the ratio reads: x and y under the variant, then under the baseline. */
-        val arms get() = listOf(Variant.label(x, variant), Variant.label(y, variant), Variant.label(x, baseline), Variant.label(y, baseline))
+        val arms get() = listOf(
+            Variant.label(x, variant),
+            Variant.label(y, variant),
+            Variant.label(x, baseline),
+            Variant.label(y, baseline),
+        )
 
         /** "gRPC/Unary ÷ HTTP/JSON" under [variant], as a decision's arm name. */
         fun gapLabel(variant: String) = Variant.label("$x ÷ $y", variant)
@@ -46,7 +51,8 @@ data class Interaction(val case: Case, val decision: Decision) {
     }
 
     /** The ratio of the gaps as a factor with its interval: "×1.16 [×1.05, ×1.28]" (no interval below 2 forks). */
-    fun estimateText(): String = factor(decision.estimate.ratio) + (decision.interval?.let { " [${factor(it.low)}, ${factor(it.high)}]" } ?: "")
+    fun estimateText(): String =
+        factor(decision.estimate.ratio) + (decision.interval?.let { " [${factor(it.low)}, ${factor(it.high)}]" } ?: "")
 
     companion object {
         /** A ratio as a factor: ×0.45, ×1.16. */

@@ -31,19 +31,32 @@ object MarkdownReport {
      * A table column; an [optional] one is shown only when some arm has its figures (the database's, for member creation),
      * one with [replacedBy] only when no arm has those (records from before them).
      */
-    private class Column(val title: String, val figures: List<Figure>, val optional: Boolean = false, val replacedBy: List<Figure> = emptyList())
+    private class Column(
+        val title: String,
+        val figures: List<Figure>,
+        val optional: Boolean = false,
+        val replacedBy: List<Figure> = emptyList(),
+    )
 
     /**
      * The collectors' concurrent CPU. It and the pause columns show where a record has the pause
      * figures; a record from before them shows the beans' summed count and time instead.
      */
-    private val gcConcurrentColumn = Column("column.gc-concurrent", listOf(Figure.API_GC_CONCURRENT_CPU, Figure.DATA_GC_CONCURRENT_CPU), optional = true)
+    private val gcConcurrentColumn = Column(
+        "column.gc-concurrent",
+        listOf(Figure.API_GC_CONCURRENT_CPU, Figure.DATA_GC_CONCURRENT_CPU),
+        optional = true,
+    )
     private val pauses = listOf(Figure.API_GC_PAUSES, Figure.DATA_GC_PAUSES)
 
     private val databaseColumn = Column("column.db-time", listOf(Figure.DB_MS_PER_REQ, Figure.DB_TX_P99), optional = true)
     private val databaseCpuColumn = Column("column.db-cpu", listOf(Figure.DB_CPU_US), optional = true)
     /** Direct runs' server streams only: the load driver's time to the first message. */
-    private val firstMessageColumn = Column("column.first-message", listOf(Figure.FIRST_MESSAGE_P50, Figure.FIRST_MESSAGE_P99), optional = true)
+    private val firstMessageColumn = Column(
+        "column.first-message",
+        listOf(Figure.FIRST_MESSAGE_P50, Figure.FIRST_MESSAGE_P99),
+        optional = true,
+    )
 
     private val costColumns = listOf(
         Column("column.hop-cpu", listOf(Figure.HOP_CPU_US)),
@@ -149,7 +162,8 @@ object MarkdownReport {
             appendLine()
             appendLine(Recorded.description(s.description, t))
             appendLine()
-            appendLine(t("header.status", t("status.${r.status.name.lowercase()}"), r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "", r.startedAt, r.finishedAt ?: "–"))
+            appendLine(t("header.status", t("status.${r.status.name.lowercase()}"),
+                r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "", r.startedAt, r.finishedAt ?: "–"))
             appendLine(t("header.machine", env.cpuModel, env.cpuCores, env.memoryTotalMb, env.kernel))
             appendLine(t("header.jdk", serverJdkText(), env.jdk, serverOptions()?.joinToString(" "), env.loadGenerator,
                 if (variantsSetHeap) t("header.heap.per-variant") else ""))
@@ -167,15 +181,18 @@ object MarkdownReport {
                     // Runs from before k6's script (protobench.js) tagged calls by connection timed every call.
                     // Runs from before cost trials warmed their users first counted those calls in throughput.
                     when {
-                        r.trials.any { TrialFigures.warmsUpFirst(it) } -> appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
-                        r.trials.any { TrialFigures.tagsConnections(it) } -> appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
+                        r.trials.any { TrialFigures.warmsUpFirst(it) } ->
+                            appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
+                        r.trials.any { TrialFigures.tagsConnections(it) } ->
+                            appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
                     }
                     if (remote != null) appendLine(remote) else networkLines(direct = true).forEach(::appendLine)
                 }
                 remote != null -> appendLine(remote)
                 else -> networkLines(direct = false).forEach(::appendLine)
             }
-            appendLine(t("header.design", t("mode.${s.mode.id}"), s.forks, s.maxForks, s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
+            appendLine(t("header.design", t("mode.${s.mode.id}"), s.forks, s.maxForks,
+                s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
                 Numbers.percentText(s.soak.tolerance), s.soak.min, s.soak.max,
                 warmUpText(), s.durationMs / 1000.0,
                 when {
@@ -194,7 +211,8 @@ object MarkdownReport {
             appendLine(t(if (s.topology == Topology.DIRECT) "header.method.direct" else "header.method"))
             s.membersPerRequest?.let { appendLine(); appendLine(t("header.writes", it)) }
             r.externalDatabase?.let { db ->
-                val writers = if (db.variants.isEmpty()) t("header.external-db.all") else t("header.external-db.variants", db.variants.joinToString(", "))
+                val writers = if (db.variants.isEmpty()) t("header.external-db.all")
+                    else t("header.external-db.variants", db.variants.joinToString(", "))
                 appendLine(); appendLine(t("header.external-db", db.serverVersion, db.jdbcUrl, db.user, db.schema, writers))
             }
             appendLine()
@@ -204,7 +222,8 @@ object MarkdownReport {
         private fun ratesCut(out: StringBuilder) {
             val cut = r.calibrations.filter { it.scenarioRate != null }.ifEmpty { return }
             val which = cut.joinToString("; ") { c ->
-                t("header.rates-cut.one", c.variant?.let { "${c.condition} ($it)" } ?: c.condition, c.ratePerSecond, c.scenarioRate, c.slowestProtocol, Numbers.number(c.capacityRps))
+                t("header.rates-cut.one", c.variant?.let { "${c.condition} ($it)" } ?: c.condition, c.ratePerSecond, c.scenarioRate,
+                    c.slowestProtocol, Numbers.number(c.capacityRps))
             }
             out.appendLine(t("header.rates-cut", which, Numbers.percentText(FixedRates.ceiling(r.scenario.utilisation))))
         }
@@ -213,7 +232,9 @@ object MarkdownReport {
         private fun timeLine(out: StringBuilder) {
             val time = RunTime.of(r) ?: return
             fun minutes(seconds: Double) = "%.1f".format(java.util.Locale.ROOT, seconds / 60)
-            val parts = RunTime.partsWithTime(time.forks).joinToString(", ") { "${t("time.part.${it.name.lowercase()}")} ${minutes(time.forks.of(it))}" }
+            val parts = RunTime.partsWithTime(time.forks).joinToString(", ") {
+                "${t("time.part.${it.name.lowercase()}")} ${minutes(time.forks.of(it))}"
+            }
             out.appendLine(t("header.time", minutes(time.wallSeconds), parts, minutes(time.forks.runner), minutes(time.betweenForks)))
         }
 
@@ -229,7 +250,8 @@ object MarkdownReport {
                 .joinToString(", ") { "${it.key} ${it.value}" }
             val leftOut = trials.mapNotNull { it.leftOutAs() }
             val leftOutText = if (leftOut.isEmpty()) t("header.left-out.none")
-                else t("header.left-out", leftOut.size, counted(leftOut.map { kind -> if (t.has("header.left-out.$kind")) t("header.left-out.$kind") else kind }))
+                else t("header.left-out", leftOut.size,
+                    counted(leftOut.map { kind -> if (t.has("header.left-out.$kind")) t("header.left-out.$kind") else kind }))
             val flagged = trials.filter { it.flags.isNotEmpty() }
             appendLine(if (flagged.isEmpty()) t("header.flags.none", trials.size, leftOutText)
                 else t("header.flags", flagged.size, trials.size, counted(trials.flatMap { it.flags.map(Flag::kindOf) }), leftOutText))
@@ -247,7 +269,8 @@ object MarkdownReport {
                 .mapValues { (_, arms) -> arms.minOf { it.forks } }
             appendLine(t("missing.intro", t("status.${r.status.name.lowercase()}")) + " " +
                 (if (absent.isEmpty()) t("missing.none") else t("missing.absent", absent.joinToString(", "))) +
-                (if (short.isEmpty()) "." else t("missing.short", short.entries.joinToString(", ") { "${it.key} (${it.value} of ${r.scenario.forksOf(it.key)})" })) +
+                (if (short.isEmpty()) "." else t("missing.short",
+                    short.entries.joinToString(", ") { "${it.key} (${it.value} of ${r.scenario.forksOf(it.key)})" })) +
                 " " + t("missing.resume"))
             appendLine()
         }
@@ -267,7 +290,8 @@ object MarkdownReport {
                 val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { readBack(it.settings) }.distinct()
                     .joinToString("; ").ifEmpty { "–" }
                 val jdk = v.jdk?.let { r.environment.serverJdkByVariant[v.name] ?: it } ?: t("variants.runs")
-                appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | ${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
+                appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | " +
+                    "${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
                     "${v.heap ?: t("variants.runs")} | $jdk | $readBack |")
             }
             appendLine()
@@ -280,7 +304,8 @@ object MarkdownReport {
                 listOfNotNull(settings["jvm.$server.java-version"], settings["jvm.$server.collectors"]?.replace(", ", "/"),
                     settings["jvm.$server.max-heap-mb"]?.let { t("variants.heap-mb", it) }).joinToString(", ")
             }
-            val jvm = if (jvms.values.distinct().size == 1) listOf(t("variants.both-jvms", jvms.values.first())) else jvms.map { (server, facts) -> "$server: $facts" }
+            val jvm = if (jvms.values.distinct().size == 1) listOf(t("variants.both-jvms", jvms.values.first()))
+                else jvms.map { (server, facts) -> "$server: $facts" }
             return (properties + jvm).joinToString("; ")
         }
 
@@ -289,13 +314,16 @@ object MarkdownReport {
             val utilisation = r.scenario.utilisation
             val share = c.ratePerSecond / c.capacityRps
             val line = if (c.scenarioRate != null) {
-                t("condition.calibration.halved", c.ratePerSecond, c.scenarioRate, Numbers.percentText(c.scenarioRate / c.capacityRps), c.slowestProtocol,
-                    Numbers.number(c.capacityRps), c.fork, Numbers.percentText(FixedRates.ceiling(utilisation)), Numbers.percentText(share))
+                t("condition.calibration.halved", c.ratePerSecond, c.scenarioRate, Numbers.percentText(c.scenarioRate / c.capacityRps),
+                    c.slowestProtocol, Numbers.number(c.capacityRps), c.fork, Numbers.percentText(FixedRates.ceiling(utilisation)),
+                    Numbers.percentText(share))
             } else if (c.declared) {
-                t("condition.calibration.declared", c.ratePerSecond, Numbers.percentText(share), c.slowestProtocol, Numbers.number(c.capacityRps), c.fork) +
+                t("condition.calibration.declared", c.ratePerSecond, Numbers.percentText(share), c.slowestProtocol,
+                    Numbers.number(c.capacityRps), c.fork) +
                     if (share > utilisation) t("condition.calibration.above", Numbers.percentText(utilisation)) else ""
             } else {
-                t("condition.calibration", c.ratePerSecond, Numbers.percentText(utilisation), c.slowestProtocol, Numbers.number(c.capacityRps), c.fork)
+                t("condition.calibration", c.ratePerSecond, Numbers.percentText(utilisation), c.slowestProtocol,
+                    Numbers.number(c.capacityRps), c.fork)
             }
             return c.variant?.let { variant -> t("condition.calibration.variant", variant, line) } ?: line
         }
@@ -310,11 +338,14 @@ object MarkdownReport {
             if (c.variant != null || r.scenario.variants.size < 2) return emptyList()
             val probes = r.trials.filter { it.condition == c.condition && it.fork == c.fork && it.kind == TrialKind.CAPACITY && it.valid }
             return probes.groupBy { Variant.split(it.arm).second }.mapNotNull { (variant, trials) ->
-                val slowest = trials.mapNotNull { trial -> trial.figures[Figure.THROUGHPUT]?.let { trial.arm to it } }.minByOrNull { it.second }
+                val slowest = trials.mapNotNull { trial -> trial.figures[Figure.THROUGHPUT]?.let { trial.arm to it } }
+                    .minByOrNull { it.second }
                     ?: return@mapNotNull null
                 val share = c.ratePerSecond / slowest.second
-                t("condition.calibration.share", variant ?: "–", Numbers.percentText(share), slowest.first, Numbers.number(slowest.second)) +
-                    if (share > r.scenario.utilisation) t("condition.calibration.share-above", Numbers.percentText(r.scenario.utilisation)) else ""
+                t("condition.calibration.share", variant ?: "–", Numbers.percentText(share), slowest.first,
+                    Numbers.number(slowest.second)) +
+                    if (share > r.scenario.utilisation) t("condition.calibration.share-above", Numbers.percentText(r.scenario.utilisation))
+                    else ""
             }
         }
 
@@ -331,11 +362,12 @@ object MarkdownReport {
             }
             if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
-            if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")), capacityColumns, a.capacity)
+            if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")),
+                capacityColumns, a.capacity)
             NewConnections.render(out, r.trials.filter { it.condition == a.condition }, r.scenario.topology == Topology.DIRECT, t)
             for (family in a.families.filter { it.decisions.isNotEmpty() }) {
-                val sets = listOf("protocols" to family.protocolDecisions.size, "aa" to family.aaDecisions.size, "variants" to family.variantDecisions.size,
-                    "interactions" to family.interactions.size).filter { it.second > 0 }
+                val sets = listOf("protocols" to family.protocolDecisions.size, "aa" to family.aaDecisions.size,
+                    "variants" to family.variantDecisions.size, "interactions" to family.interactions.size).filter { it.second > 0 }
                 val size = sets.singleOrNull()?.let { t("condition.family", it.second) }
                     ?: t("condition.families", sets.joinToString(", ") { (set, count) -> t("condition.set.$set", count) })
                 appendLine(t(if (family.kind == TrialKind.COST) "condition.cost-comparisons" else "condition.capacity-comparisons", size))
@@ -343,11 +375,17 @@ object MarkdownReport {
                 family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
                 family.variantDecisions.forEach { appendLine("- ${t("condition.variants")} ${sentence(it, t)}") }
                 family.interactions.forEach { appendLine("- ${t("condition.interaction")} ${it.sentence(a, family.kind, t)}") }
-                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1) appendLine(t("condition.variants.networks"))
+                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1)
+                    appendLine(t("condition.variants.networks"))
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) {
                     appendLine(t(if (r.externalDatabase == null) "condition.variants.databases" else "condition.variants.external-db"))
                 }
-                family.aaDecisions.forEach { appendLine("- ${t("condition.aa")} ${sentence(it, t)}${AaCalibration.clause(it, a.condition, family.kind, t)}${if (it.isBetter) t("condition.untrustworthy") else ""}") }
+                family.aaDecisions.forEach {
+                    appendLine(
+                        "- ${t("condition.aa")} ${sentence(it, t)}${AaCalibration.clause(it, a.condition, family.kind, t)}" +
+                            "${if (it.isBetter) t("condition.untrustworthy") else ""}",
+                    )
+                }
                 appendLine()
             }
             flags(out, r.trials.filter { it.condition == a.condition })
@@ -362,7 +400,9 @@ object MarkdownReport {
             appendLine("| ${t("column.arm")} | ${t("column.forks")} | " + columns.joinToString(" | ") { t(it.title) } + " |")
             appendLine("|---|---:|" + "---:|".repeat(columns.size))
             for (arm in arms) {
-                val cells = columns.joinToString(" | ") { c -> c.figures.joinToString(" / ") { f -> value(arm.estimates[f], f, c.figures.size == 1) } }
+                val cells = columns.joinToString(" | ") { c ->
+                    c.figures.joinToString(" / ") { f -> value(arm.estimates[f], f, c.figures.size == 1) }
+                }
                 appendLine("| ${arm.arm} | ${arm.forks} | $cells |")
             }
             appendLine()
@@ -425,11 +465,14 @@ object MarkdownReport {
             appendLine(t("seeds.columns"))
             appendLine("|---|---|---|---|---:|---|---:|---|")
             for (c in checks) {
-                val ours = c.ourPercent?.let { p -> Numbers.signed(p) + (c.ourLow?.let { " [${Numbers.signed(it)}, ${Numbers.signed(c.ourHigh!!)}]" } ?: "") } ?: "–"
+                val ours = c.ourPercent?.let { p ->
+                    Numbers.signed(p) + (c.ourLow?.let { " [${Numbers.signed(it)}, ${Numbers.signed(c.ourHigh!!)}]" } ?: "")
+                } ?: "–"
                 val elsewhere = c.seedElsewhere.joinToString("; ") { "${it.first} ${Numbers.signed(it.second)}" }.ifEmpty { "–" }
                 val mirror = c.mirrors?.let { t("claim.mirrors", it) } ?: ""
                 val figure = if (c.perRequest) t("claim.per-request", c.claim.figure) else c.claim.figure
-                appendLine("| ${c.claim.phase} | ${c.claim.condition} | $figure | ${c.a} vs ${c.b} | ${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
+                appendLine("| ${c.claim.phase} | ${c.claim.condition} | $figure | ${c.a} vs ${c.b} | " +
+                    "${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
                     "${t("claim.${c.outcome.name.lowercase()}")}$mirror |")
             }
             appendLine()
@@ -451,10 +494,14 @@ object MarkdownReport {
             appendLine("| ${t("forks.fork")} | ${if (variants) "${t("forks.variant")} | " else ""}${t("forks.columns")}")
             appendLine("|---:|${if (variants) "---|" else ""}---|---:|---:|---|---|---|")
             for (f in r.forks) {
-                val windows = f.soak?.windows?.joinToString(", ") { "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}" } ?: "–"
+                val windows = f.soak?.windows?.joinToString(", ") {
+                    "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}"
+                } ?: "–"
                 val warmIns = warmUps(f).ifEmpty { "–" }
-                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}${f.failure?.let { ": ${Recorded.failure(it, t)}" } ?: ""} | " +
-                    "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | ${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
+                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}" +
+                    "${f.failure?.let { ": ${Recorded.failure(it, t)}" } ?: ""} | " +
+                    "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | " +
+                    "${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
             }
             appendLine()
             forkTimes(out)
@@ -474,7 +521,8 @@ object MarkdownReport {
             for (f in timed) {
                 val time = f.time!!
                 val cells = parts.map { time.of(it) } + time.runner + time.total()
-                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${cells.joinToString(" | ") { "%.1f".format(java.util.Locale.ROOT, it) }} |")
+                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}" +
+                    "${cells.joinToString(" | ") { "%.1f".format(java.util.Locale.ROOT, it) }} |")
             }
             appendLine()
         }
@@ -485,7 +533,9 @@ object MarkdownReport {
             return remote.gateway?.let { t("header.remote.gateway$fresh", it) } ?: t("header.remote.data-server$fresh", remote.dataServer)
         }
 
-        /** Where the hop runs: loopback, the run's link, each variant's; [direct]: the load driver rather than the gateway calls across it. */
+        /**
+         * Where the hop runs: loopback, the run's link, each variant's; [direct]: the load driver rather than the gateway calls across it.
+         */
         private fun networkLines(direct: Boolean): List<String> {
             val own = r.scenario.variants.mapNotNull { v -> r.environment.networkByVariant[v.name]?.let { v.name to it } }
             val run = r.environment.network
@@ -508,7 +558,8 @@ object MarkdownReport {
                 network.measuredAnswerMs?.let { t("header.network.answer", Numbers.number(it), Numbers.number(network.answerAtRateMs)) },
             ).joinToString(", ")
             val relay = if (network.relayCpu != null) t("header.network.relay") else ""
-            return t("header.network.link", network.profile, Recorded.asked(network, t), network.applied?.joinToString("; ") { Recorded.applied(it, t) }, measured, relay)
+            return t("header.network.link", network.profile, Recorded.asked(network, t),
+                network.applied?.joinToString("; ") { Recorded.applied(it, t) }, measured, relay)
         }
 
         /**
@@ -536,7 +587,8 @@ object MarkdownReport {
          */
         private fun warmUps(f: ForkRecord): String = f.warmIns.groupBy { it.condition }.entries.joinToString(", ") { (condition, warmUps) ->
             val seconds = Numbers.number(warmUps.sumOf { it.soak.seconds })
-            val text = if (warmUps.all { it.arm == null }) "$condition: $seconds s" else t("forks.warm-ups", condition, warmUps.size, seconds)
+            val text = if (warmUps.all { it.arm == null }) "$condition: $seconds s"
+                else t("forks.warm-ups", condition, warmUps.size, seconds)
             text + if (warmUps.all { it.soak.settled }) "" else t("forks.not-settled")
         }
 
@@ -548,12 +600,20 @@ object MarkdownReport {
             if (p.open.isNotEmpty()) {
                 appendLine()
                 appendLine(t("planning.open"))
-                p.open.forEach { appendLine("- ${it.condition}: ${Recorded.openComparison(it.comparison, t)}" + (it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) } ?: t("planning.too-many", Numbers.MAX_FORKS))) }
+                p.open.forEach {
+                    appendLine("- ${it.condition}: ${Recorded.openComparison(it.comparison, t)}" +
+                        (it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) }
+                            ?: t("planning.too-many", Numbers.MAX_FORKS)))
+                }
             }
             if (p.belowMinimum.isNotEmpty()) {
                 appendLine()
                 appendLine(t("planning.below-minimum", r.scenario.forks, p.belowMinimum.size, (p.secondsToMinimum ?: 0) / 60 + 1))
-                p.belowMinimum.forEach { appendLine("- ${it.condition}: " + if (it.forks == 0) t("planning.not-measured") else t("planning.forks-done", it.forks)) }
+                p.belowMinimum.forEach {
+                    appendLine(
+                        "- ${it.condition}: " + if (it.forks == 0) t("planning.not-measured") else t("planning.forks-done", it.forks),
+                    )
+                }
             }
             appendLine()
         }
@@ -575,9 +635,12 @@ object MarkdownReport {
                 if (it.status == ForkStatus.REJECTED) appendLine(t("problems.rejected", it.variant, it.index, failure))
                 else appendLine(t("problems.failed", name(it), failure))
             }
-            unsettled.forEach { appendLine(t("problems.unsettled", name(it), Numbers.number(it.soak!!.seconds), it.soak.error?.let { e -> " ($e)" } ?: "")) }
+            unsettled.forEach {
+                appendLine(t("problems.unsettled", name(it), Numbers.number(it.soak!!.seconds), it.soak.error?.let { e -> " ($e)" } ?: ""))
+            }
             coldWarmIns.forEach { (fork, w) ->
-                appendLine(t("problems.cold-warm-in", name(fork), listOfNotNull(w.arm, w.condition).joinToString(" "), w.load, Numbers.number(w.soak.seconds), w.soak.error?.let { e -> " ($e)" } ?: ""))
+                appendLine(t("problems.cold-warm-in", name(fork), listOfNotNull(w.arm, w.condition).joinToString(" "), w.load,
+                    Numbers.number(w.soak.seconds), w.soak.error?.let { e -> " ($e)" } ?: ""))
             }
             appendLine()
         }
@@ -600,9 +663,10 @@ object MarkdownReport {
         private fun driverReasons(trial: TrialRecord): String {
             val driver = trial.driver ?: return ""
             if (driver.failures.isEmpty()) return ""
-            return t("problems.driver-reasons", driver.failures.entries.sortedByDescending { it.value }.joinToString("; ") { (reason, count) ->
+            val reasons = driver.failures.entries.sortedByDescending { it.value }.joinToString("; ") { (reason, count) ->
                 "$reason × $count" + (driver.failureSamples[reason]?.let { t("problems.first-answer", it.replace("`", "'")) } ?: "")
-            })
+            }
+            return t("problems.driver-reasons", reasons)
         }
     }
 }

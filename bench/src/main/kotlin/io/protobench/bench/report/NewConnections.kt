@@ -8,8 +8,9 @@ import io.protobench.bench.text.Texts
 /**
  * What a new connection costs, and whether its first [TrialFigures.COLD_CALLS] calls warmed
  * it: in topology direct the hop's own connection (its cold calls left out of the latency
- * figures), through the gateway the driver's connection to it (every call timed there). The driver times each call by its place among its connection's calls (k6
- * did by its virtual user's, in older records); per arm, the p50 of each place as a range over the arm's cost trials (one per fork).
+ * figures), through the gateway the driver's connection to it (every call timed there). The driver times each call by its place among its
+ * connection's calls (k6 did by its virtual user's, in older records); per arm, the p50 of each place as a range over the arm's cost trials
+ * (one per fork).
  * Across a link a connection's first calls wait for windows to grow; the "next" column should
  * match the "later" one (else the trials carry [io.protobench.bench.measure.Flag.ConnectionsWarming]).
  */

@@ -28,11 +28,13 @@ object Recorded {
     }
 
     /** A figure's English title ([Figure.title]) in [t]'s language; null when [title] is none. */
-    private fun figure(title: String, t: Texts) = Figure.entries.firstOrNull { it.title == title }?.let { MarkdownReport.figureTitle(it.key, t) }
+    private fun figure(title: String, t: Texts) =
+        Figure.entries.firstOrNull { it.title == title }?.let { MarkdownReport.figureTitle(it.key, t) }
 
     /** Who shares the machine, and how the CPUs were placed. */
     fun placement(text: String, t: Texts): String = t.recorded(text, PLACEMENTS) { value ->
-        t.readBack(value, listOf(listOf("placement.names"))) ?: value.split(", ").joinToString(", ") { t.recorded(it, listOf(listOf("placement.cpus"))) }
+        t.readBack(value, listOf(listOf("placement.names")))
+            ?: value.split(", ").joinToString(", ") { t.recorded(it, listOf(listOf("placement.cpus"))) }
     }
 
     /** Why a run or a fork ended early, or a variant's servers or link were rejected. */
@@ -41,7 +43,8 @@ object Recorded {
     }
 
     /** A link as the report's header gives it: the profile asked, how it was applied (each step), and what it measured. */
-    fun asked(link: LinkRecord, t: Texts): String? = link.asked?.split(", ")?.joinToString(", ") { t.recorded(it, listOf(listOf("link.loss"))) }
+    fun asked(link: LinkRecord, t: Texts): String? =
+        link.asked?.split(", ")?.joinToString(", ") { t.recorded(it, listOf(listOf("link.loss"))) }
 
     fun applied(step: String, t: Texts): String = t.recorded(step, APPLIED) { t.recorded(it, listOf(listOf("link.offload"))) }
 
@@ -79,13 +82,14 @@ object Recorded {
     ) + listOf(listOf("planning.reason.budget-minimum", "planning.reason.budget-extra?"), listOf("planning.reason.and"))
 
     private val PLACEMENTS = shapes(
-        "placement.sharing", "placement.sharing.one", "placement.alone", "placement.off", "placement.few-cores", "placement.few-cores.older",
-        "placement.no-taskset", "placement.pinned",
+        "placement.sharing", "placement.sharing.one", "placement.alone", "placement.off", "placement.few-cores",
+        "placement.few-cores.older", "placement.no-taskset", "placement.pinned",
     )
 
     private val FAILURES = shapes(
-        "rejected.network", "rejected.settings", "rejected.jvm", "rejected.servers", "rejected.not-taken", "failure.signal", "failure.no-fork",
-        "failure.every-trial", "failure.servers-start", "failure.settings-unread", "failure.server-died", "failure.stopped", "failure.cut-short",
+        "rejected.network", "rejected.settings", "rejected.jvm", "rejected.servers", "rejected.not-taken", "failure.signal",
+        "failure.no-fork", "failure.every-trial", "failure.servers-start", "failure.settings-unread", "failure.server-died",
+        "failure.stopped", "failure.cut-short",
     )
 
     /** What a failure's sentence holds: the settings that did not take effect (joined by "; "), or that no trial ran. */

@@ -62,7 +62,9 @@ data class ClaimCheck(
  * phase and condition; a run without phases (quick) by condition alone.
  */
 object SeedClaims {
-    /** How we measure a seed figure: [figure] in trials of [kind]; [perRequest]: the seeds' values are divided by their throughput first. */
+    /**
+     * How we measure a seed figure: [figure] in trials of [kind]; [perRequest]: the seeds' values are divided by their throughput first.
+     */
     private data class Measure(val figure: Figure, val kind: TrialKind, val perRequest: Boolean = false)
 
     /**
@@ -102,7 +104,10 @@ object SeedClaims {
     private fun mirrored(c: ClaimCheck, all: List<ClaimCheck>): String? {
         val other = RECIPROCAL[c.claim.figure] ?: return null
         return other.takeIf {
-            all.any { o -> o.claim.figure == other && o.claim.phase == c.claim.phase && o.claim.source == c.claim.source && setOf(o.a, o.b) == setOf(c.a, c.b) }
+            all.any { o ->
+                o.claim.figure == other && o.claim.phase == c.claim.phase && o.claim.source == c.claim.source &&
+                    setOf(o.a, o.b) == setOf(c.a, c.b)
+            }
         }
     }
 
@@ -123,9 +128,12 @@ object SeedClaims {
                 val seedRatio = values.getValue(x) / values.getValue(y)
                 val interval = ours.interval(0.95)
                 val elsewhere = all.filter { it !== claim && it.condition == claim.condition && it.figure == claim.figure }
-                    .mapNotNull { other -> seedValues(other, measure)?.let { v -> v[x]?.let { vx -> v[y]?.let { vy -> other.phase to (vx / vy - 1) * 100 } } } }
+                    .mapNotNull { other ->
+                        seedValues(other, measure)?.let { v -> v[x]?.let { vx -> v[y]?.let { vy -> other.phase to (vx / vy - 1) * 100 } } }
+                    }
                 ClaimCheck(claim, Variant.label(x, variant), Variant.label(y, variant), (seedRatio - 1) * 100, ours.percent,
-                    interval?.lowPercent, interval?.highPercent, judge(seedRatio, interval?.low, interval?.high), elsewhere, perRequest = measure.perRequest)
+                    interval?.lowPercent, interval?.highPercent, judge(seedRatio, interval?.low, interval?.high), elsewhere,
+                    perRequest = measure.perRequest)
             }
         }
     }
@@ -137,9 +145,11 @@ object SeedClaims {
     private fun seedValues(claim: SeedClaim, measure: Measure): Map<String, Double>? {
         val values = claim.values ?: return null
         if (!measure.perRequest) return values
-        val throughput = all.firstOrNull { it.phase == claim.phase && it.condition == claim.condition && it.figure == "throughput_rps" }?.values
+        val throughput = all.firstOrNull { it.phase == claim.phase && it.condition == claim.condition && it.figure == "throughput_rps" }
+            ?.values
             ?: return null
-        return values.filterKeys { it in throughput }.mapValues { (protocol, value) -> value / throughput.getValue(protocol) }.takeIf { it.size >= 2 }
+        return values.filterKeys { it in throughput }.mapValues { (protocol, value) -> value / throughput.getValue(protocol) }
+            .takeIf { it.size >= 2 }
     }
 
     /** [ClaimOutcome] of the seeds' [seedRatio] against our interval [low, high] of the same ratio. */

@@ -75,7 +75,11 @@ object SeedGuide {
     val claims: GuideClaims by lazy { Reference.read("seed-guide.yaml", jacksonTypeRef<GuideClaims>()) }
 
     /** The figures a guide claim is judged on: the seed's measure first, then the lab's. */
-    private val MEASURES = listOf(TrialKind.CAPACITY to Figure.THROUGHPUT, TrialKind.COST to Figure.HOP_CPU_US, TrialKind.COST to Figure.HOP_P50)
+    private val MEASURES = listOf(
+        TrialKind.CAPACITY to Figure.THROUGHPUT,
+        TrialKind.COST to Figure.HOP_CPU_US,
+        TrialKind.COST to Figure.HOP_P50,
+    )
 
     fun row(row: GuideRow, analyses: List<ConditionAnalysis>): List<GuideFinding> {
         val than = row.than ?: return emptyList()
@@ -87,7 +91,10 @@ object SeedGuide {
         }
     }
 
-    fun crossover(crossover: GuideCrossover, analyses: List<ConditionAnalysis>): List<GuideFinding> = MEASURES.mapNotNull { (kind, figure) ->
+    fun crossover(
+        crossover: GuideCrossover,
+        analyses: List<ConditionAnalysis>,
+    ): List<GuideFinding> = MEASURES.mapNotNull { (kind, figure) ->
         val points = crossover.conditions.mapIndexedNotNull { i, c ->
             decision(analyses, c, kind, figure, crossover.below, crossover.above)?.let { GuidePoint(c, it, pointLabel(it, crossover, i)) }
         }
@@ -97,7 +104,14 @@ object SeedGuide {
     }
 
     /** The decision between [x] and [y] on [figure] under [condition] in the run's own configuration; null when not measured. */
-    private fun decision(analyses: List<ConditionAnalysis>, condition: String, kind: TrialKind, figure: Figure, x: String, y: String): Decision? =
+    private fun decision(
+        analyses: List<ConditionAnalysis>,
+        condition: String,
+        kind: TrialKind,
+        figure: Figure,
+        x: String,
+        y: String,
+    ): Decision? =
         analyses.firstOrNull { it.condition == condition && !it.untrustworthy }?.family(kind)?.protocolDecisions
             ?.firstOrNull { it.figure == figure.key && Variant.split(it.a).second == null && setOf(it.a, it.b) == setOf(x, y) }
 
@@ -138,7 +152,8 @@ object SeedGuide {
      */
     private fun flips(points: List<GuidePoint>): List<GuideFlip> {
         val decided = points.mapNotNull { p -> (p.decision.outcome as? Outcome.Better)?.let { p.condition to it.winner } }
-        return decided.zipWithNext().filter { (a, b) -> a.second != b.second }.map { (a, b) -> GuideFlip(a.second, b.second, a.first, b.first) }
+        return decided.zipWithNext().filter { (a, b) -> a.second != b.second }
+            .map { (a, b) -> GuideFlip(a.second, b.second, a.first, b.first) }
     }
 
     /**

@@ -33,7 +33,8 @@ object SeedGuideMarkdown {
             }
             if (findings.isEmpty()) appendLine("| ${row.row} | $claim | – | ${t("seed-guide.not-measured")} | – |")
             for (f in findings) {
-                appendLine("| ${row.row} | $claim | ${measure(f.figure, t)} | ${f.points.joinToString("; ") { point(it.condition, it.decision, t) }} | ${label(f, t)} |")
+                appendLine("| ${row.row} | $claim | ${measure(f.figure, t)} | " +
+                    "${f.points.joinToString("; ") { point(it.condition, it.decision, t) }} | ${label(f, t)} |")
             }
         }
         appendLine()
@@ -44,7 +45,8 @@ object SeedGuideMarkdown {
             if (findings.isEmpty()) appendLine("| ${c.id} | $claim | – | ${t("seed-guide.not-measured")} | – | – |")
             for (f in findings) {
                 val along = f.points.joinToString("; ") { "${it.condition}: ${side(it.decision, t)}" }
-                val flip = f.flips.joinToString("; ") { t("seed-guide.flip", it.from, it.last, it.to, it.first) }.ifEmpty { t("seed-guide.no-flip") }
+                val flip = f.flips.joinToString("; ") { t("seed-guide.flip", it.from, it.last, it.to, it.first) }
+                    .ifEmpty { t("seed-guide.no-flip") }
                 appendLine("| ${c.id} | $claim | ${measure(f.figure, t)} | $along | $flip | ${label(f, t)} |")
             }
         }
@@ -52,16 +54,19 @@ object SeedGuideMarkdown {
     }
 
     /** The seed's words: in English with the Korean original beside it, or the original alone in Korean. */
-    private fun claimText(english: String, original: String, t: Texts) = if (t.lang == Lang.EN) "$english 「$original」" else "「$original」"
+    private fun claimText(english: String, original: String, t: Texts) =
+        if (t.lang == Lang.EN) "$english 「$original」" else "「$original」"
 
     /** The measure a finding rests on: the seed's (throughput of the probes) or the lab's (the hop in cost trials). */
-    private fun measure(figure: Figure, t: Texts) = t(if (figure == Figure.THROUGHPUT) "seed-guide.measure.seed" else "seed-guide.measure.lab",
-        MarkdownReport.figureTitle(figure.key, t))
+    private fun measure(figure: Figure, t: Texts) = t(
+        if (figure == Figure.THROUGHPUT) "seed-guide.measure.seed" else "seed-guide.measure.lab",
+        MarkdownReport.figureTitle(figure.key, t),
+    )
 
     /** One condition's decision: who was better by how much, equivalent, or open with its estimate. */
     private fun point(condition: String, d: Decision, t: Texts): String = when (val o = d.outcome) {
-        is Outcome.Better -> t("seed-guide.point.better", condition, o.winner, MarkdownReport.betterWord(d.figure, t), formatPercent(o.sizePercent),
-            formatPercent(o.lowPercent), formatPercent(o.highPercent))
+        is Outcome.Better -> t("seed-guide.point.better", condition, o.winner, MarkdownReport.betterWord(d.figure, t),
+            formatPercent(o.sizePercent), formatPercent(o.lowPercent), formatPercent(o.highPercent))
         is Outcome.Equivalent -> t("seed-guide.point.equivalent", condition, formatMargin(d.margin))
         is Outcome.Inconclusive -> t("seed-guide.point.open", condition, d.a, d.b, d.signedWithInterval())
     }
@@ -76,7 +81,8 @@ object SeedGuideMarkdown {
     private fun label(f: GuideFinding, t: Texts): String {
         val name = t("seed-guide.label.${f.label.name.lowercase()}")
         if (f.label != GuideLabel.OPEN) return "*$name*"
-        val forks = f.moreForks?.let { t(if (it == 1) "seed-guide.one-more-fork" else "seed-guide.more-forks", it) } ?: t("seed-guide.forks-unknown", Verdicts.MAX_FORKS)
+        val forks = f.moreForks?.let { t(if (it == 1) "seed-guide.one-more-fork" else "seed-guide.more-forks", it) }
+            ?: t("seed-guide.forks-unknown", Verdicts.MAX_FORKS)
         return "*$name — $forks*"
     }
 }

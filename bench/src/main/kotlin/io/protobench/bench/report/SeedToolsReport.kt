@@ -58,15 +58,20 @@ object SeedToolsReport {
         if (byTool.size != 2) return null
         val (a, b) = byTool.entries.sortedBy { it.key }.map { it.key to it.value.filter(::usable).associateBy { run -> run.fork } }
         val forks = (a.second.keys intersect b.second.keys).sorted()
-        val paired = PairedRatio.of(forks.map { a.second.getValue(it).figures[Figure.THROUGHPUT] }, forks.map { b.second.getValue(it).figures[Figure.THROUGHPUT] })
+        val paired = PairedRatio.of(
+            forks.map { a.second.getValue(it).figures[Figure.THROUGHPUT] },
+            forks.map { b.second.getValue(it).figures[Figure.THROUGHPUT] },
+        )
         if (paired.n == 0) return null
-        val interval = paired.interval()?.let { t("tools.interval", Numbers.signed(it.lowPercent), Numbers.signed(it.highPercent)) } ?: t("tools.no-interval")
+        val interval = paired.interval()?.let { t("tools.interval", Numbers.signed(it.lowPercent), Numbers.signed(it.highPercent)) }
+            ?: t("tools.no-interval")
         return t("tools.ratio", a.first, b.first, Numbers.signed(paired.percent), interval, paired.n)
     }
 
     /** Runs that failed or were left out, one line each. */
     private fun leftOut(runs: List<ToolRunRecord>, t: Texts): List<String> = runs.filterNot(::usable).map { run ->
-        val why = run.error ?: run.failures.entries.joinToString { (what, count) -> "$count × $what" }.ifEmpty { run.flags.joinToString { it.javaClass.simpleName } }
+        val why = run.error ?: run.failures.entries.joinToString { (what, count) -> "$count × $what" }
+            .ifEmpty { run.flags.joinToString { it.javaClass.simpleName } }
         t("tools.left-out", run.tool, run.fork, why)
     }
 }

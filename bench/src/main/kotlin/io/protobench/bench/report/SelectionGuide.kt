@@ -35,7 +35,9 @@ object SelectionGuide {
             val parts = listOfNotNull(
                 a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_CPU_US, t("guide.cheapest-hop"), t) },
                 a.family(TrialKind.COST)?.let { figureText(under(it.protocolDecisions), Figure.HOP_P50, t("guide.lowest-latency"), t) },
-                a.family(TrialKind.CAPACITY)?.let { figureText(under(it.protocolDecisions), Figure.THROUGHPUT, t("guide.highest-capacity"), t) },
+                a.family(TrialKind.CAPACITY)?.let {
+                    figureText(under(it.protocolDecisions), Figure.THROUGHPUT, t("guide.highest-capacity"), t)
+                },
             )
             (v?.let { t("guide.under", it) } ?: "") + parts.joinToString("; ")
         }
@@ -50,7 +52,10 @@ object SelectionGuide {
      */
     private fun settings(a: ConditionAnalysis, t: Texts): String? {
         val decisions = a.families.flatMap { it.variantDecisions }
-            .filter { it.figure in listOf(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key) || (a.family(TrialKind.COST) == null && it.figure == Figure.THROUGHPUT.key) }
+            .filter {
+                it.figure in listOf(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key) ||
+                    (a.family(TrialKind.COST) == null && it.figure == Figure.THROUGHPUT.key)
+            }
         if (decisions.isEmpty()) return null
         val differences = decisions.filter { it.isBetter }.map { settingEffect(it, t) }
         val equivalent = decisions.filter { it.outcome is Outcome.Equivalent }
@@ -94,7 +99,8 @@ object SelectionGuide {
         val variantB = Variant.split(d.b).second
         val aWorse = !(d.outcome as Outcome.Better).aBetter
         val ci = d.interval!!
-        val (ratio, low, high) = if (aWorse) Triple(d.estimate.ratio, ci.low, ci.high) else Triple(1 / d.estimate.ratio, 1 / ci.high, 1 / ci.low)
+        val (ratio, low, high) =
+            if (aWorse) Triple(d.estimate.ratio, ci.low, ci.high) else Triple(1 / d.estimate.ratio, 1 / ci.high, 1 / ci.low)
         val (worse, better) = if (aWorse) variantA to variantB else variantB to variantA
         val what = if (t.has("effect.${d.figure}")) t("effect.${d.figure}") else MarkdownReport.figureTitle(d.figure, t)
         fun percent(r: Double) = Numbers.signed((r - 1) * 100)
@@ -105,7 +111,8 @@ object SelectionGuide {
         val onFigure = decisions.filter { it.figure == figure.key }
         if (onFigure.isEmpty()) return t("guide.not-measured", what)
         best(onFigure)?.let { return t("guide.winner", what, Variant.split(it).first) }
-        val equivalent = onFigure.filter { it.outcome is Outcome.Equivalent }.map { "${Variant.split(it.a).first} ≈ ${Variant.split(it.b).first}" }
+        val equivalent = onFigure.filter { it.outcome is Outcome.Equivalent }
+            .map { "${Variant.split(it.a).first} ≈ ${Variant.split(it.b).first}" }
         val open = onFigure.count { it.outcome is Outcome.Inconclusive }
         return t("guide.no-winner", what) +
             (if (equivalent.isNotEmpty()) "; " + t("guide.equivalent", equivalent.joinToString(", ")) else "") +
@@ -126,11 +133,13 @@ object SelectionGuide {
         return groups.flatMap { (fixed, members) ->
             val values = members.map { (labels, a) ->
                 labels.getValue(axis) to a.family(TrialKind.COST)?.protocolDecisions
-                    ?.filter { it.figure == Figure.HOP_CPU_US.key && Variant.split(it.a).second == variant }?.let(::best)?.let { Variant.split(it).first }
+                    ?.filter { it.figure == Figure.HOP_CPU_US.key && Variant.split(it.a).second == variant }
+                    ?.let(::best)?.let { Variant.split(it).first }
             }
             val decided = values.withIndex().filter { it.value.second != null }
             decided.zipWithNext().filter { (x, y) -> x.value.second != y.value.second }.map { (x, y) ->
-                val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" } + (variant?.let { t("guide.of-variant", it) } ?: "")
+                val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" } +
+                    (variant?.let { t("guide.of-variant", it) } ?: "")
                 t("guide.flip", axis, context, x.value.second, "$axis=${x.value.first}", y.value.second, "$axis=${y.value.first}")
             }
         }

@@ -50,7 +50,14 @@ class BenchmarkRunner(
             prepared.open(store, scenario, options, progress).use { opened -> runOn(scenario, options, resumed, store, started, opened) }
         }
 
-    private fun runOn(scenario: Scenario, options: RunOptions, resumed: RunStore?, store: RunStore, started: java.time.Instant, opened: OpenLab): RunStore {
+    private fun runOn(
+        scenario: Scenario,
+        options: RunOptions,
+        resumed: RunStore?,
+        store: RunStore,
+        started: java.time.Instant,
+        opened: OpenLab,
+    ): RunStore {
         val initial = resumed?.let { resumedRecord(RunStore.load(it.dir), started) } ?: RunRecord(
             runId = store.dir.fileName.toString(),
             scenario = scenario.toRecord(),
@@ -109,7 +116,9 @@ class BenchmarkRunner(
     /** A record taken up again: running, its cut-short fork marked interrupted, the resumption noted. */
     private fun resumedRecord(record: RunRecord, at: java.time.Instant): RunRecord = record.copy(
         status = RunStatus.RUNNING, failure = null, finishedAt = null, planning = null,
-        forks = record.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED, failure = Texts.EN("failure.cut-short")) else it },
+        forks = record.forks.map {
+            if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED, failure = Texts.EN("failure.cut-short")) else it
+        },
         environment = record.environment.copy(resumedAt = record.environment.resumedAt.orEmpty() + at.toString()),
     )
 
@@ -137,7 +146,13 @@ fun Scenario.toRecord() = ScenarioRecord(
     variants = variants,
     topology = topology,
     membersPerRequest = parts.map { it.workload }.filterIsInstance<Workload.Members>().firstOrNull()?.batch,
-    soak = SoakSettings(DurationText.millis(soak.window), DurationText.millis(soak.min), DurationText.millis(soak.max), soak.tolerance, soak.vus),
+    soak = SoakSettings(
+        DurationText.millis(soak.window),
+        DurationText.millis(soak.min),
+        DurationText.millis(soak.max),
+        soak.tolerance,
+        soak.vus,
+    ),
     rounds = rounds,
     costRates = costRates,
     seedTools = seedTools,

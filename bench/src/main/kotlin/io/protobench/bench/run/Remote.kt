@@ -35,7 +35,8 @@ sealed interface Remote {
     /** A gateway elsewhere, told its own data-server when it was started: nothing runs here but the load driver. */
     data class Gateway(val url: String) : Remote {
         override val text get() = url
-        override val controlUrl: String get() = URI(url).let { "http://${it.rawAuthority.substringBeforeLast(':')}:${ControlEndpoint.portFor(it.port)}" }
+        override val controlUrl: String get() =
+            URI(url).let { "http://${it.rawAuthority.substringBeforeLast(':')}:${ControlEndpoint.portFor(it.port)}" }
     }
 
     companion object {
@@ -51,7 +52,9 @@ sealed interface Remote {
             val written = parts.dropLast(2).joinToString(":")
             val bracketed = written.startsWith("[") && written.endsWith("]")
             val host = if (bracketed) written.substring(1, written.length - 1) else written
-            if (host.isBlank() || '/' in host || (':' in host && !bracketed)) throw invalid("no host name or address (an IPv6 address goes in brackets)")
+            if (host.isBlank() || '/' in host || (':' in host && !bracketed)) throw invalid(
+                "no host name or address (an IPv6 address goes in brackets)",
+            )
             val (http, grpc) = listOf(httpText, grpcText).map { port ->
                 port.toIntOrNull()?.takeIf { it in 1..65535 } ?: throw invalid("port '$port' is not a number from 1 to 65535")
             }
@@ -62,7 +65,8 @@ sealed interface Remote {
         /** `--gateway http://HOST:PORT`. */
         fun gateway(text: String): Gateway {
             val uri = runCatching { URI(text) }.getOrNull()
-            if (uri == null || uri.scheme != "http" || uri.host == null || uri.port !in 1..65535 || !uri.path.isNullOrEmpty() && uri.path != "/") {
+            if (uri == null || uri.scheme != "http" || uri.host == null || uri.port !in 1..65535 ||
+                !uri.path.isNullOrEmpty() && uri.path != "/") {
                 throw InvalidRemote("--gateway $text: not a gateway address; accepted: $GATEWAY_FORM")
             }
             return Gateway(text.removeSuffix("/"))

@@ -59,8 +59,11 @@ class RunStore(val dir: Path) {
             val tree = runCatching { read(file) { JsonFiles.mapper.readTree(it) } }.getOrNull()
             val version = tree?.path("schemaVersion")?.asInt(1) ?: -1
             if (version !in RunRecord.READABLE_SCHEMAS) {
-                throw IllegalArgumentException("$file is not a Proto-Bench run record of schema ${RunRecord.READABLE_SCHEMAS.joinToString(" or ")} " +
-                    "(found ${if (version < 0) "no readable JSON" else "schema $version"}): it was written by another version of Proto-Bench")
+                throw IllegalArgumentException(
+                    "$file is not a Proto-Bench run record of schema ${RunRecord.READABLE_SCHEMAS.joinToString(" or ")} " +
+                        "(found ${if (version < 0) "no readable JSON" else "schema $version"}): " +
+                        "it was written by another version of Proto-Bench",
+                )
             }
             if (version < RunRecord.SCHEMA_VERSION) upgrade(tree!!)
             return try {
@@ -76,7 +79,9 @@ class RunStore(val dir: Path) {
          */
         private fun upgrade(node: com.fasterxml.jackson.databind.JsonNode) {
             if (node is com.fasterxml.jackson.databind.node.ObjectNode) {
-                Figure.FORMER_KEYS.forEach { (former, figure) -> node.remove(former)?.let { node.set<com.fasterxml.jackson.databind.JsonNode>(figure.key, it) } }
+                Figure.FORMER_KEYS.forEach { (former, figure) ->
+                    node.remove(former)?.let { node.set<com.fasterxml.jackson.databind.JsonNode>(figure.key, it) }
+                }
             }
             // k6's own summaries keep their names: a former key inside them is k6's, not a figure.
             node.fields().forEach { (name, child) -> if (name != "k6") upgrade(child) }
@@ -85,7 +90,9 @@ class RunStore(val dir: Path) {
 
         /** run.json, else the run.json.gz of a published run. */
         private fun recordIn(dir: Path): Path =
-            dir.resolve("run.json").takeIf { Files.exists(it) } ?: dir.resolve("run.json.gz").takeIf { Files.exists(it) } ?: dir.resolve("run.json")
+            dir.resolve("run.json").takeIf { Files.exists(it) }
+                ?: dir.resolve("run.json.gz").takeIf { Files.exists(it) }
+                ?: dir.resolve("run.json")
 
         private fun <T> read(file: Path, parse: (java.io.InputStream) -> T): T =
             Files.newInputStream(file).use { raw ->

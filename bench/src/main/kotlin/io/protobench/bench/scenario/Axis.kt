@@ -99,7 +99,10 @@ enum class Axis(val id: String) {
 
         fun parse(text: String): Axis? = entries.firstOrNull { it.id.equals(text.trim(), ignoreCase = true) }
 
-        /** The connections (virtual users) the load driver may use to hold a rate on the rate axis: as many as a calibrated rate at [vus] gets. */
+        /**
+         * The connections (virtual users) the load driver may use to hold a rate on the rate axis:
+         * as many as a calibrated rate at [vus] gets.
+         */
         fun rateVus(vus: Int) = LoadLevel.rateVus(vus)
     }
 }

@@ -32,9 +32,15 @@ data class NetworkProfile(val name: String, val rttMs: Double, val bandwidthMbit
         fun parse(text: String): NetworkProfile {
             val trimmed = text.trim()
             BUILT_IN.firstOrNull { it.name.equals(trimmed, ignoreCase = true) }?.let { return it }
-            if (!trimmed.contains('=')) throw InvalidProfile("unknown network profile '$trimmed': accepted ${BUILT_IN.joinToString(", ") { it.name }}, or $ACCEPTED_FIELDS as rtt=40ms,bandwidth=100mbit,loss=0.1%")
+            if (!trimmed.contains('=')) throw InvalidProfile(
+                "unknown network profile '$trimmed': accepted ${BUILT_IN.joinToString(", ") { it.name }}, " +
+                    "or $ACCEPTED_FIELDS as rtt=40ms,bandwidth=100mbit,loss=0.1%",
+            )
             val fields = trimmed.split(',').map { part ->
-                val (key, value) = part.split('=', limit = 2).map { it.trim() }.let { if (it.size == 2) it[0].lowercase() to it[1] else throw InvalidProfile("'$part' is not field=value; accepted $ACCEPTED_FIELDS") }
+                val (key, value) = part.split('=', limit = 2).map { it.trim() }.let {
+                    if (it.size == 2) it[0].lowercase() to it[1]
+                    else throw InvalidProfile("'$part' is not field=value; accepted $ACCEPTED_FIELDS")
+                }
                 key to value
             }
             val unknown = fields.map { it.first }.filter { it !in setOf("rtt", "bandwidth", "loss") }
@@ -42,7 +48,8 @@ data class NetworkProfile(val name: String, val rttMs: Double, val bandwidthMbit
             val duplicate = fields.groupBy { it.first }.filter { it.value.size > 1 }.keys
             if (duplicate.isNotEmpty()) throw InvalidProfile("network field(s) given twice: ${duplicate.joinToString()}")
             val values = fields.toMap()
-            val rtt = values["rtt"]?.let(::rttMs) ?: throw InvalidProfile("a network profile needs rtt (e.g. rtt=40ms); accepted $ACCEPTED_FIELDS")
+            val rtt = values["rtt"]?.let(::rttMs)
+                ?: throw InvalidProfile("a network profile needs rtt (e.g. rtt=40ms); accepted $ACCEPTED_FIELDS")
             val bandwidth = values["bandwidth"]?.let(::megabits)
             val loss = values["loss"]?.let(::lossPercent) ?: 0.0
             return NetworkProfile(trimmed, rtt, bandwidth, loss)
@@ -59,7 +66,8 @@ data class NetworkProfile(val name: String, val rttMs: Double, val bandwidthMbit
         private fun megabits(text: String): Double {
             val match = Regex("""^(\d+(?:\.\d+)?)\s*(kbit|mbit|gbit)$""", RegexOption.IGNORE_CASE).matchEntire(text)
                 ?: throw InvalidProfile("bandwidth '$text': accepted a number with kbit, mbit or gbit, e.g. 100mbit")
-            val mbit = match.groupValues[1].toDouble() * when (match.groupValues[2].lowercase()) { "kbit" -> 0.001; "gbit" -> 1000.0; else -> 1.0 }
+            val mbit = match.groupValues[1].toDouble() *
+                when (match.groupValues[2].lowercase()) { "kbit" -> 0.001; "gbit" -> 1000.0; else -> 1.0 }
             if (mbit <= 0 || mbit > 100_000) throw InvalidProfile("bandwidth '$text': accepted above 0 and at most 100gbit")
             return mbit
         }

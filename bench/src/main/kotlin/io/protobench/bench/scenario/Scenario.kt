@@ -158,8 +158,11 @@ data class Scenario(
         return if (most > least) "$least-$most" else "$least"
     }
 
-    /** A fork's start-up, soak (the middle of the soak's floor and cap), its first condition's longer warm-ups and the runner's own part. */
-    fun estimatedForkOverheadSeconds(): Double = SERVER_START_SECONDS + soak.typical().seconds + FIRST_WARM_UPS_EXTRA_SECONDS + RUNNER_SECONDS
+    /**
+     * A fork's start-up, soak (the middle of the soak's floor and cap), its first condition's longer warm-ups and the runner's own part.
+     */
+    fun estimatedForkOverheadSeconds(): Double =
+        SERVER_START_SECONDS + soak.typical().seconds + FIRST_WARM_UPS_EXTRA_SECONDS + RUNNER_SECONDS
 
     /**
      * One condition in one fork: capacity probed once per protocol (cost mode; with probes
@@ -530,7 +533,8 @@ data class Variant(
 
     /** Both servers' JVM options: the run's, the variant's heap (replacing the run's), then the variant's own. */
     fun jvmOptions(runOptions: List<String>): List<String> {
-        val base = if (heap == null) runOptions else runOptions.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") } + listOf("-Xms$heap", "-Xmx$heap")
+        val base = if (heap == null) runOptions
+            else runOptions.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") } + listOf("-Xms$heap", "-Xmx$heap")
         return base + jvmOptions
     }
 

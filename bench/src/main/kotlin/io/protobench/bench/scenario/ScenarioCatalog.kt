@@ -10,7 +10,10 @@ import java.nio.file.Path
 
 /** The built-in scenarios (bundled YAML) and user files, found by name or path. */
 object ScenarioCatalog {
-    val builtInNames = listOf("quick", "direct", "writes", "seed003", "projectD", "phase1", "phase1-copy", "projectA", "projectB", "projectC", "phase2", "phase3", "phase4", "phase5", "phase6", "phase7", "seed004", "grpc-executor", "aa", "seeds", "map-size", "map-complexity", "decision-map")
+    val builtInNames = listOf(
+        "quick", "direct", "writes", "seed003", "projectD", "phase1", "phase1-copy", "projectA", "projectB", "projectC", "phase2", "phase3",
+        "phase4", "phase5", "phase6", "phase7", "seed004", "grpc-executor", "aa", "seeds", "map-size", "map-complexity", "decision-map"
+    )
 
     /** A scenario file is a page of YAML; anything bigger is the wrong file. */
     const val MAX_FILE_BYTES = 1L shl 20

@@ -12,8 +12,8 @@ internal object ScenarioFields {
     val byMapping: Map<String, List<String>> = mapOf(
         "" to listOf(
             "name", "description", "seedPhase", "sizes", "complexities", "members", "protocols", "load", "include", "mode",
-            "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests", "topology",
-            "variants", "costRates", "rounds", "forksByTarget", "roundsByTarget", "seedTools",
+            "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests",
+            "topology", "variants", "costRates", "rounds", "forksByTarget", "roundsByTarget", "seedTools",
         ),
         "members" to listOf("images", "batch"),
         "load" to listOf("model", "vus", "rates", "maxVus"),

@@ -218,12 +218,18 @@ object ScenarioParser {
         val margin = share("margin", file.margin ?: "5%", MARGIN_RANGE, ::violation)
         val utilisation = share("utilisation", file.utilisation ?: "50%", 0.05..0.9, ::violation)
         val budget = file.budget?.let { text ->
-            DurationText.parseOrNull(text).also { if (it == null || it.isZero || it > MAX_BUDGET) violation("budget", text, DurationText.ACCEPTED + ", at most 24h") }
+            DurationText.parseOrNull(text).also {
+                if (it == null || it.isZero || it > MAX_BUDGET) violation("budget", text, DurationText.ACCEPTED + ", at most 24h")
+            }
         }
         val probes = Probes.parse(file.probes ?: Probes.EVERY_FORK.id)
         if (probes == null) violation("probes", file.probes, Probes.accepted)
         val minRequests = file.minRequests ?: Scenario.DEFAULT_MIN_REQUESTS
-        if (minRequests !in 0..MAX_MIN_REQUESTS) violation("minRequests", minRequests, "a whole number from 0 (no minimum) to $MAX_MIN_REQUESTS")
+        if (minRequests !in 0..MAX_MIN_REQUESTS) violation(
+            "minRequests",
+            minRequests,
+            "a whole number from 0 (no minimum) to $MAX_MIN_REQUESTS",
+        )
         val variants = VariantChecks.check(file.variants, source)
         violations += variants.violations
         val topology = topology(file, parts, variants.variants, ::violation)
@@ -231,7 +237,14 @@ object ScenarioParser {
         val costRates = costRates(file, parts, mode, ::violation)
         val rounds = file.rounds ?: 1
         if (rounds !in 1..MAX_ROUNDS) violation("rounds", rounds, ROUNDS_ACCEPTED)
-        val forksByTarget = byTarget("forksByTarget", file.forksByTarget, parts, 2..forks, "a whole number of forks from 2 to forks ($forks)", ::violation)
+        val forksByTarget = byTarget(
+            "forksByTarget",
+            file.forksByTarget,
+            parts,
+            2..forks,
+            "a whole number of forks from 2 to forks ($forks)",
+            ::violation,
+        )
         val roundsByTarget = byTarget("roundsByTarget", file.roundsByTarget, parts, 1..MAX_ROUNDS, ROUNDS_ACCEPTED, ::violation)
         val seedTools = seedTools(file, parts, topology, protocols, ::violation)
 
@@ -269,23 +282,36 @@ object ScenarioParser {
      * conditions under a closed load (an open load gives its rates itself), each name one
      * of the workload's targets.
      */
-    private fun costRates(file: ScenarioFile, parts: List<Part>?, mode: Mode?, violation: (String, Any?, String) -> Unit): Map<String, Int> {
+    private fun costRates(
+        file: ScenarioFile,
+        parts: List<Part>?,
+        mode: Mode?,
+        violation: (String, Any?, String) -> Unit,
+    ): Map<String, Int> {
         val rates = file.costRates ?: return emptyMap()
         if (mode != Mode.COST) violation("costRates", rates, "costRates only in cost mode (capacity mode saturates the machine)")
-        if (parts != null && parts.any { it.load is Load.Open }) violation("costRates", rates, "costRates only with a closed load; an open load's rates are the trials' rates")
+        if (parts != null && parts.any { it.load is Load.Open }) violation(
+            "costRates",
+            rates,
+            "costRates only with a closed load; an open load's rates are the trials' rates",
+        )
         return byTarget("costRates", rates, parts, 1..MAX_RATE, RATE_ACCEPTED, violation)
     }
 
     /**
-     * A number per target name ([costRates][Scenario.costRates], [forksByTarget][Scenario.forksByTarget], [roundsByTarget][Scenario.roundsByTarget]):
-     * each name one of the workload's targets, each number in [range].
+     * A number per target name ([costRates][Scenario.costRates], [forksByTarget][Scenario.forksByTarget],
+     * [roundsByTarget][Scenario.roundsByTarget]): each name one of the workload's targets, each number in [range].
      */
     private fun byTarget(field: String, given: Map<String, Int>?, parts: List<Part>?, range: IntRange, accepted: String,
                          violation: (String, Any?, String) -> Unit): Map<String, Int> {
         val numbers = given ?: return emptyMap()
         val names = parts.orEmpty().flatMap { part -> part.workload.targets.map { it.name } }.distinct()
         numbers.forEach { (name, n) ->
-            if (parts != null && name !in names) violation("$field.$name", n, "the names of the workload's targets: ${names.joinToString()}")
+            if (parts != null && name !in names) violation(
+                "$field.$name",
+                n,
+                "the names of the workload's targets: ${names.joinToString()}",
+            )
             if (n !in range) violation("$field.$name", n, accepted)
         }
         return numbers
@@ -296,19 +322,37 @@ object ScenarioParser {
      * request, on the data-server itself (topology direct), under a closed load whose
      * virtual users are the keys — and only with a protocol one of them drives.
      */
-    private fun seedTools(file: ScenarioFile, parts: List<Part>?, topology: Topology?, protocols: List<Protocol>?, violation: (String, Any?, String) -> Unit): Map<Int, Int> {
+    private fun seedTools(
+        file: ScenarioFile,
+        parts: List<Part>?,
+        topology: Topology?,
+        protocols: List<Protocol>?,
+        violation: (String, Any?, String) -> Unit,
+    ): Map<Int, Int> {
         val tools = file.seedTools ?: return emptyMap()
-        if (topology != Topology.DIRECT) violation("seedTools", tools, "seedTools only with topology direct (hey and ghz call the data-server itself, as in seed 003)")
+        if (topology != Topology.DIRECT) violation(
+            "seedTools",
+            tools,
+            "seedTools only with topology direct (hey and ghz call the data-server itself, as in seed 003)",
+        )
         if (parts != null && parts.any { part -> part.workload !is Workload.Members }) {
             violation("seedTools", tools, "seedTools only with members: (the seed's tools create members)")
         }
         if (protocols != null && SeedTool.entries.none { it.protocol in protocols }) {
-            violation("seedTools", tools, "a protocol one of the tools drives: ${SeedTool.entries.joinToString { "${it.protocol.label} (${it.label})" }}")
+            violation(
+                "seedTools",
+                tools,
+                "a protocol one of the tools drives: ${SeedTool.entries.joinToString { "${it.protocol.label} (${it.label})" }}",
+            )
         }
         val vus = parts.orEmpty().mapNotNull { (it.load as? Load.Closed)?.vus }.flatten().distinct()
         return tools.mapNotNull { (key, requests) ->
             val users = key.toIntOrNull()
-            if (parts != null && (users == null || users !in vus)) violation("seedTools.$key", requests, "the virtual users of the closed load: ${vus.joinToString().ifEmpty { "none" }}")
+            if (parts != null && (users == null || users !in vus)) violation(
+                "seedTools.$key",
+                requests,
+                "the virtual users of the closed load: ${vus.joinToString().ifEmpty { "none" }}",
+            )
             if (requests !in 1..MAX_TOOL_REQUESTS) violation("seedTools.$key", requests, "requests per run from 1 to $MAX_TOOL_REQUESTS")
             users?.let { it to requests }
         }.toMap()
@@ -328,7 +372,11 @@ object ScenarioParser {
         val writes = parts.orEmpty().any { part -> part.workload is Workload.Members }
         if (writes || parts == null) return
         file.variants.orEmpty().forEachIndexed { i, variant ->
-            if (variant.database != null) violation("variants[$i].database", variant.database, "no database for a scenario that reads (only with members:)")
+            if (variant.database != null) violation(
+                "variants[$i].database",
+                variant.database,
+                "no database for a scenario that reads (only with members:)",
+            )
         }
     }
 
@@ -338,16 +386,29 @@ object ScenarioParser {
      * gateway's catalogue, and gateway settings have no gateway to go to. A network profile
      * puts the load driver itself on the near side of the link.
      */
-    private fun topology(file: ScenarioFile, parts: List<Part>?, variants: List<Variant>, violation: (String, Any?, String) -> Unit): Topology? {
+    private fun topology(
+        file: ScenarioFile,
+        parts: List<Part>?,
+        variants: List<Variant>,
+        violation: (String, Any?, String) -> Unit,
+    ): Topology? {
         val topology = Topology.parse(file.topology ?: Topology.GATEWAY.id)
         if (topology == null) violation("topology", file.topology, Topology.accepted)
         if (topology != Topology.DIRECT) return topology
-        if (file.nullHop == true) violation("nullHop", true, "false with topology direct (the null hop is the gateway's; direct has no gateway)")
+        if (file.nullHop == true) violation(
+            "nullHop",
+            true,
+            "false with topology direct (the null hop is the gateway's; direct has no gateway)",
+        )
         if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Level } }) {
             violation("topology", "direct", "gateway for complexity levels (direct measures payload sizes and member creation)")
         }
         if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Members && it.batch > 1 } }) {
-            violation("members.batch", "direct", "1 with topology direct (the data-server's HTTP side creates one member per request; batches need the gateway)")
+            violation(
+                "members.batch",
+                "direct",
+                "1 with topology direct (the data-server's HTTP side creates one member per request; batches need the gateway)",
+            )
         }
         if (variants.any { it.gateway.isNotEmpty() }) {
             violation("topology", "direct", "gateway for variants with gateway settings (direct has no gateway)")
@@ -380,7 +441,11 @@ object ScenarioParser {
     private fun soak(file: SoakFile?, violation: (String, Any?, String) -> Unit): Soak? {
         fun duration(field: String, text: String?, default: String): Duration? =
             (text ?: default).let(DurationText::parseOrNull).also {
-                if (it == null || it.isZero || it > MAX_DURATION) violation("soak.$field", text, DurationText.ACCEPTED + ", above zero and at most 10m")
+                if (it == null || it.isZero || it > MAX_DURATION) violation(
+                    "soak.$field",
+                    text,
+                    DurationText.ACCEPTED + ", above zero and at most 10m",
+                )
             }
         val window = duration("window", file?.window, "3s")
         val min = duration("min", file?.min, "15s")
@@ -389,11 +454,17 @@ object ScenarioParser {
         if (min != null && max != null && min > max) violation("soak.max", file?.max, "at least soak.min (${file?.min ?: "15s"})")
         val vus = file?.vus ?: Soak.DEFAULT_VUS
         if (vus !in 1..MAX_SOAK_VUS) violation("soak.vus", vus, "a whole number from 1 to $MAX_SOAK_VUS")
-        return if (window != null && min != null && max != null && tolerance != null && vus in 1..MAX_SOAK_VUS) Soak(window, min, max, tolerance, vus) else null
+        return if (window != null && min != null && max != null && tolerance != null && vus in 1..MAX_SOAK_VUS)
+            Soak(window, min, max, tolerance, vus) else null
     }
 
     /** A share written as "5%" or 0.05, inside [range]. */
-    private fun share(field: String, text: String, range: ClosedFloatingPointRange<Double>, violation: (String, Any?, String) -> Unit): Double? {
+    private fun share(
+        field: String,
+        text: String,
+        range: ClosedFloatingPointRange<Double>,
+        violation: (String, Any?, String) -> Unit,
+    ): Double? {
         val value = parseShare(text, range)
         if (value == null) violation(field, text, shareAccepted(range))
         return value
@@ -456,7 +527,9 @@ object ScenarioParser {
         val normalised = sizeList("members.images", images, violation)
         // Bytes of each image that parsed (sizeList reported the others).
         val bytes = normalised.map { runCatching { PayloadSize.parse(it).bytes.toLong() }.getOrNull() }
-        bytes.forEachIndexed { i, b -> if (b != null && b > MemberRules.MAX_IMAGE_BYTES) violation("members.images[$i]", images[i], MemberRules.IMAGE_ACCEPTED) }
+        bytes.forEachIndexed { i, b ->
+            if (b != null && b > MemberRules.MAX_IMAGE_BYTES) violation("members.images[$i]", images[i], MemberRules.IMAGE_ACCEPTED)
+        }
         val batch = file.batch ?: 1
         if (batch !in 1..MemberRules.MAX_BATCH_MEMBERS) {
             violation("members.batch", batch, "members per request, from 1 to ${MemberRules.MAX_BATCH_MEMBERS}")
@@ -471,10 +544,18 @@ object ScenarioParser {
     }
 
     /** Each entry of a list once: [written] as in the file, [normalised] as measured (1kb and 1024 are one size). */
-    internal fun checkDistinct(field: String, written: List<Any>, normalised: List<Any>, what: String, violation: (String, Any?, String) -> Unit) {
+    internal fun checkDistinct(
+        field: String,
+        written: List<Any>,
+        normalised: List<Any>,
+        what: String,
+        violation: (String, Any?, String) -> Unit,
+    ) {
         val repeated = written.indices.groupBy { normalised[it] }.values.filter { it.size > 1 }
         if (repeated.isEmpty()) return
-        val which = repeated.joinToString("; ") { same -> same.map { written[it] }.distinct().joinToString(" and ") + " (${same.size} times)" }
+        val which = repeated.joinToString("; ") { same ->
+            same.map { written[it] }.distinct().joinToString(" and ") + " (${same.size} times)"
+        }
         violation(field, written, "each $what at most once; repeated: $which")
     }
 
@@ -493,14 +574,22 @@ object ScenarioParser {
         return when (model) {
             "closed" -> {
                 val vus = file?.vus ?: listOf(10)
-                if (vus.isEmpty() || vus.any { it !in 1..MAX_VUS }) violation("load.vus", vus, "a list of virtual-user counts from 1 to $MAX_VUS")
+                if (vus.isEmpty() || vus.any { it !in 1..MAX_VUS }) violation(
+                    "load.vus",
+                    vus,
+                    "a list of virtual-user counts from 1 to $MAX_VUS",
+                )
                 checkDistinct("load.vus", vus, vus, "virtual-user count", violation)
                 if (file?.rates != null) violation("load.rates", file.rates, "rates only with model: open")
                 Load.Closed(vus)
             }
             "open" -> {
                 val rates = file?.rates
-                if (rates.isNullOrEmpty() || rates.any { it !in 1..MAX_RATE }) violation("load.rates", rates, "a list of request rates per second from 1 to $MAX_RATE")
+                if (rates.isNullOrEmpty() || rates.any { it !in 1..MAX_RATE }) violation(
+                    "load.rates",
+                    rates,
+                    "a list of request rates per second from 1 to $MAX_RATE",
+                )
                 if (rates != null) checkDistinct("load.rates", rates, rates, "rate", violation)
                 val maxVus = file?.maxVus ?: 500
                 if (maxVus !in 1..MAX_VUS) violation("load.maxVus", maxVus, "a number from 1 to $MAX_VUS")
@@ -539,7 +628,13 @@ fun Scenario.toFile(): ScenarioFile {
         include = if (single == null) included.ifEmpty { seedPhases } else null,
         mode = mode.id,
         duration = DurationText.millis(duration),
-        soak = SoakFile(DurationText.millis(soak.window), DurationText.millis(soak.min), DurationText.millis(soak.max), soak.tolerance.toString(), soak.vus),
+        soak = SoakFile(
+            DurationText.millis(soak.window),
+            DurationText.millis(soak.min),
+            DurationText.millis(soak.max),
+            soak.tolerance.toString(),
+            soak.vus,
+        ),
         forks = forks,
         maxForks = maxForks,
         margin = margin.toString(),

@@ -57,7 +57,8 @@ internal class ScenarioTree private constructor(private val source: String) {
     }
 
     /** `costRates: {1kb: 1500}`: a rate per target name; names are judged by validation, each value must be a whole number. */
-    private fun costRates(mapping: Mapping): Map<String, Int>? = wholeNumbers(mapping, "costRates", COST_RATES, ScenarioParser.RATE_ACCEPTED)
+    private fun costRates(mapping: Mapping): Map<String, Int>? =
+        wholeNumbers(mapping, "costRates", COST_RATES, ScenarioParser.RATE_ACCEPTED)
 
     /** A mapping of names to whole numbers (`costRates`, `seedTools`); the names are judged by validation. */
     private fun wholeNumbers(mapping: Mapping, name: String, accepted: String, valueAccepted: String = accepted): Map<String, Int>? {
@@ -245,7 +246,8 @@ internal class ScenarioTree private constructor(private val source: String) {
         private const val SEED_TOOLS = "a mapping of virtual users to requests per run of the seed's tools, e.g. {10: 100, 100: 10000}"
         private const val FORKS_BY_TARGET = "a mapping of the workload's sizes, levels or images to fewer forks than forks, e.g. {1mb: 4}"
         private const val ROUNDS_BY_TARGET = "a mapping of the workload's sizes, levels or images to rounds, e.g. {1mb: 2}"
-        private const val COST_RATES = "a mapping of the workload's sizes, levels or images to requests per second, e.g. {1kb: 1500, 1mb: 150}"
+        private const val COST_RATES =
+            "a mapping of the workload's sizes, levels or images to requests per second, e.g. {1kb: 1500, 1mb: 150}"
 
         fun read(root: JsonNode, source: String): Read {
             val tree = ScenarioTree(source)

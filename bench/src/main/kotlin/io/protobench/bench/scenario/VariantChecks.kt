@@ -20,10 +20,12 @@ internal object VariantChecks {
     const val MAX_VARIANTS = 16
 
     const val NAME_ACCEPTED = "1-32 letters, digits, '-', '_' or '.'"
-    const val HEAP_ACCEPTED = "a heap size for -Xms and -Xmx of both servers: a number of up to 5 digits with m or g, at least 64m (e.g. 512m, 2g)"
+    const val HEAP_ACCEPTED =
+        "a heap size for -Xms and -Xmx of both servers: a number of up to 5 digits with m or g, at least 64m (e.g. 512m, 2g)"
     const val JVM_ACCEPTED = "a list of JVM options for both servers, each starting with '-', e.g. [-XX:+UseZGC]"
     const val JDK_ACCEPTED = "an installed feature release from 17 (e.g. 17, 25) or the absolute path of a JDK"
-    val NETWORK_ACCEPTED = "a network profile: ${NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, or rtt=40ms,bandwidth=100mbit,loss=0.1%"
+    val NETWORK_ACCEPTED =
+        "a network profile: ${NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, or rtt=40ms,bandwidth=100mbit,loss=0.1%"
     const val VALUE_ACCEPTED = "one value per property: text, a number or true/false"
 
     private const val MIN_HEAP_BYTES = 64L shl 20
@@ -76,7 +78,11 @@ internal object VariantChecks {
         fun count(files: List<VariantFile>) {
             if (files.isEmpty()) violation("variants", "[]", "at least one variant; leave variants out to run with the run's own settings")
             if (files.size > MAX_VARIANTS) {
-                violation("variants", "${files.size} variants", "at most $MAX_VARIANTS variants: each one starts a server pair in every fork")
+                violation(
+                    "variants",
+                    "${files.size} variants",
+                    "at most $MAX_VARIANTS variants: each one starts a server pair in every fork",
+                )
             }
         }
 
@@ -90,7 +96,9 @@ internal object VariantChecks {
             file.heap?.let { if (heapBytes(it) == null) violation("$path.heap", it, HEAP_ACCEPTED) }
             file.jdk?.let { if (!isJdk(it)) violation("$path.jdk", it, JDK_ACCEPTED) }
             val network = file.network?.let { network("$path.network", it) }
-            val database = file.database?.let { text -> Database.parse(text)?.id.also { if (it == null) violation("$path.database", text, Database.accepted) } }
+            val database = file.database?.let { text ->
+                Database.parse(text)?.id.also { if (it == null) violation("$path.database", text, Database.accepted) }
+            }
             if (violations.size > before) return null
             return Variant(file.name!!, gateway, dataServer, file.jvm.orEmpty(), file.heap, file.jdk, network, database)
         }
@@ -98,7 +106,9 @@ internal object VariantChecks {
         /** [properties] with each value in the catalogue's spelling, after reporting each one it refuses. */
         private fun properties(path: String, server: Server, properties: Map<String, String>): Map<String, String> {
             properties.forEach { (name, value) ->
-                SettableSettings.refusal(server, name, value)?.let { violation("$path.$name", value, it.accepted, it.problem?.let { p -> "$path: $p" }) }
+                SettableSettings.refusal(server, name, value)?.let {
+                    violation("$path.$name", value, it.accepted, it.problem?.let { p -> "$path: $p" })
+                }
             }
             return properties.mapValues { (name, value) -> SettableSettings.setting(server, name)?.normalised(value) ?: value }
         }
@@ -116,7 +126,12 @@ internal object VariantChecks {
             val heapOption = HEAP_OPTIONS.firstOrNull { option.startsWith(it) }
             when {
                 !option.startsWith("-") -> violation(field, option, "a JVM option starting with '-', e.g. -XX:+UseZGC")
-                heapOption != null -> violation(field, option, OTHER_OPTIONS, "$field: '$option' sizes the heap; use heap (e.g. heap: 2g), which sets -Xms and -Xmx")
+                heapOption != null -> violation(
+                    field,
+                    option,
+                    OTHER_OPTIONS,
+                    "$field: '$option' sizes the heap; use heap (e.g. heap: 2g), which sets -Xms and -Xmx",
+                )
                 option == "-jar" -> violation(field, option, OTHER_OPTIONS, "$field: '-jar' would replace the server the lab starts")
             }
         }

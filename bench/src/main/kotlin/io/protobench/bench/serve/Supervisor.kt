@@ -91,7 +91,9 @@ class Supervisor(
     private fun awaitHealthy(process: Process) {
         val until = System.nanoTime() + startTimeout.toNanos()
         while (System.nanoTime() < until) {
-            if (!process.isAlive) throw RestartFailed("the fresh server exited with code ${process.exitValue()} while starting (see serve's output)")
+            if (!process.isAlive) throw RestartFailed(
+                "the fresh server exited with code ${process.exitValue()} while starting (see serve's output)",
+            )
             if (runCatching(healthy).getOrDefault(false)) return
             Thread.sleep(POLL_MS)
         }

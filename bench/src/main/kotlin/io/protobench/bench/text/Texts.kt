@@ -44,7 +44,9 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
 
     private val descriptions: Map<String, String> by lazy {
         val stream = Texts::class.java.getResourceAsStream("/i18n/descriptions_${lang.id}.yaml") ?: return@lazy emptyMap()
-        stream.use { com.fasterxml.jackson.databind.ObjectMapper(com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readValue(it, DESCRIPTIONS) }
+        stream.use {
+            com.fasterxml.jackson.databind.ObjectMapper(com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readValue(it, DESCRIPTIONS)
+        }
     }
 
     /**
@@ -98,7 +100,9 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
         }
 
         /** How many columns [text] takes in a terminal, and about how many a chart's label: Hangul and CJK characters take two. */
-        fun columns(text: String): Int = text.sumOf { c -> if (c.code in 0x1100..0x115F || c.code in 0x2E80..0xA4CF || c.code in 0xAC00..0xD7A3 || c.code in 0xF900..0xFAFF) 2 else 1 }
+        fun columns(text: String): Int = text.sumOf { c ->
+            if (c.code in 0x1100..0x115F || c.code in 0x2E80..0xA4CF || c.code in 0xAC00..0xD7A3 || c.code in 0xF900..0xFAFF) 2 else 1
+        }
     }
 
     /**

@@ -27,7 +27,8 @@ class SourceCommentsTest {
                 citation(text)?.let { "${root.relativize(file)}:$line: [$it] $text" }
             }
         }
-        assertThat(citations).describedAs("comments that cite a run or a date: say what and why, and point to docs/journal/ for the history")
+        assertThat(citations)
+            .describedAs("comments that cite a run or a date: say what and why, and point to docs/journal/ for the history")
             .isEmpty()
     }
 

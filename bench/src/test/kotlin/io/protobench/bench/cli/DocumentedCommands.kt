@@ -137,7 +137,8 @@ object Synopsis {
 class WrapperWords(script: String) {
     private val commands: Map<String, Set<String>> =
         Regex("""(?ms)^if \[\[ "\$\{1:-}" == "([a-z]+)" ]]; then$(.*?)^fi$""").findAll(script).associate { branch ->
-            branch.groupValues[1] to Regex("""(?m)^\s*(--?[a-z][a-z-]*)\)""").findAll(branch.groupValues[2]).map { it.groupValues[1] }.toSet()
+            branch.groupValues[1] to Regex("""(?m)^\s*(--?[a-z][a-z-]*)\)""").findAll(branch.groupValues[2])
+                .map { it.groupValues[1] }.toSet()
         }
 
     val names: Set<String> get() = commands.keys
@@ -146,13 +147,15 @@ class WrapperWords(script: String) {
 
     /** What is wrong with [words] (after `./protobench`) for the wrapper, or null when it takes them. */
     fun problem(words: List<String>): String? {
-        val options = commands[words.firstOrNull()] ?: return "${words.firstOrNull()} is not a command of the wrapper (${names.joinToString()})"
+        val options = commands[words.firstOrNull()]
+            ?: return "${words.firstOrNull()} is not a command of the wrapper (${names.joinToString()})"
         val rest = words.drop(1)
         val first = rest.firstOrNull() ?: return null
         val toMaven = if (first in options) rest.drop(1) else rest
         val unknown = toMaven.filterNot { it.startsWith("-D") }
         return if (unknown.isEmpty()) null
-        else "${unknown.joinToString(" ")}: the wrapper's `${words.first()}` takes ${options.joinToString(" or ")} and hands the rest to Maven, " +
+        else "${unknown.joinToString(" ")}: the wrapper's `${words.first()}` takes ${options.joinToString(" or ")} " +
+            "and hands the rest to Maven, " +
             "which would not take this; accepted there: -Dname=value"
     }
 

@@ -26,7 +26,8 @@ class DocumentedCommandsTest {
         if (words.firstOrNull() in wrapper.names) return wrapper.problem(words)
         if (!Synopsis.isSynopsis(words)) return if (named(command, words)) namedProblem(words) else DryRun.problem(words)
         return Synopsis.forms(words).firstNotNullOfOrNull { form ->
-            (if (named(command, form)) namedProblem(form) else DryRun.problem(form))?.let { "as `protobench ${form.joinToString(" ")}`: $it" }
+            (if (named(command, form)) namedProblem(form) else DryRun.problem(form))
+                ?.let { "as `protobench ${form.joinToString(" ")}`: $it" }
         }
     }
 

@@ -22,34 +22,43 @@ class ReferenceOptionsTest {
 
     /** Every name a command [path] takes, with the subcommands below it (`db … --dir`), --help included. */
     private fun accepted(path: List<String>): Set<String> =
-        DryRun.commands().filter { (p, _) -> p.take(path.size) == path }.flatMap { (_, c) -> c.registeredOptions().flatMap { it.allNames() } }.toSet()
+        DryRun.commands().filter { (p, _) -> p.take(path.size) == path }
+            .flatMap { (_, c) -> c.registeredOptions().flatMap { it.allNames() } }.toSet()
 
     /** Every option of every command that the section documenting it does not write, with where it should be. */
-    private fun undocumented(reference: ReferenceSections): List<String> = DryRun.commands().filter { it.first.isNotEmpty() }.flatMap { (path, command) ->
+    private fun undocumented(
+        reference: ReferenceSections,
+    ): List<String> = DryRun.commands().filter { it.first.isNotEmpty() }.flatMap { (path, command) ->
         val names = declared(command).flatMap { it.allNames() }
-        val section = reference.of(path) ?: return@flatMap if (names.isEmpty()) emptyList() else listOf("protobench ${path.joinToString(" ")}: no section")
+        val section = reference.of(path)
+            ?: return@flatMap if (names.isEmpty()) emptyList() else listOf("protobench ${path.joinToString(" ")}: no section")
         // Written for the command itself, or for one above it in the same section (`protobench db start|stop|status --dir DIR`).
-        val written = reference.flags(section, section.path!!).filter { !it.wrapper && path.take(it.path.size) == it.path }.map { it.name }.toSet()
-        names.filterNot { it in written }.map { "protobench ${path.joinToString(" ")} $it: not in section ${section.title} (line ${section.line})" }
+        val written = reference.flags(section, section.path!!)
+            .filter { !it.wrapper && path.take(it.path.size) == it.path }.map { it.name }.toSet()
+        names.filterNot { it in written }
+            .map { "protobench ${path.joinToString(" ")} $it: not in section ${section.title} (line ${section.line})" }
     }
 
     /** Every flag the reference writes for a command (or the wrapper) that does not have it. */
     private fun unknown(reference: ReferenceSections): List<String> {
         val wrapperFlags = reference.flags(reference.wrapperSection, listOf(wrapper.names.single()), ownIsWrapper = true)
         val commandFlags = reference.sections.filter { it !== reference.wrapperSection }.flatMap { section ->
-            section.path?.let { reference.flags(section, it) } ?: reference.flags(section, emptyList()).filter { it.path.isNotEmpty() || it.wrapper }
+            section.path?.let { reference.flags(section, it) }
+                ?: reference.flags(section, emptyList()).filter { it.path.isNotEmpty() || it.wrapper }
         }
         return (wrapperFlags + commandFlags).mapNotNull { flag ->
             val known = if (flag.wrapper) wrapper.options(flag.path.first()) else accepted(flag.path)
             val command = if (flag.wrapper) "the wrapper's ${flag.path.first()}" else "protobench ${flag.path.joinToString(" ")}".trim()
-            if (flag.name in known) null else "line ${flag.line}: ${flag.name} is not an option of $command (it has ${known.sorted().joinToString()})"
+            if (flag.name in known) null
+            else "line ${flag.line}: ${flag.name} is not an option of $command (it has ${known.sorted().joinToString()})"
         }.distinct()
     }
 
     @Test
     fun `every option of every command is in the reference section of that command`() {
         val missing = undocumented(ReferenceSections.ofProject())
-        assertThat(missing).describedAs("options the CLI declares that docs/reference.md does not write:\n" + missing.joinToString("\n")).isEmpty()
+        assertThat(missing)
+            .describedAs("options the CLI declares that docs/reference.md does not write:\n" + missing.joinToString("\n")).isEmpty()
     }
 
     @Test
@@ -75,7 +84,8 @@ class ReferenceOptionsTest {
             "line 5: --forkz is not an option of protobench run",
             "line 6: --quiet is not an option of protobench merge",
         )
-        assertThat(undocumented(reference)).contains("protobench run: no section", "protobench merge --force: not in section `protobench merge` (line 4)")
+        assertThat(undocumented(reference))
+            .contains("protobench run: no section", "protobench merge --force: not in section `protobench merge` (line 4)")
     }
 
     @Test
@@ -87,9 +97,11 @@ class ReferenceOptionsTest {
             declared(command).mapNotNull { option ->
                 val default = DEFAULT.find(option.optionHelp(context))?.groupValues?.get(1)?.trim() ?: return@mapNotNull null
                 // The option's row of a table, else the whole section.
-                val row = section.text.lines().firstOrNull { line -> line.startsWith("|") && option.names.any { flagIn(it, line.split("|")[1]) } }
+                val row = section.text.lines()
+                    .firstOrNull { line -> line.startsWith("|") && option.names.any { flagIn(it, line.split("|")[1]) } }
                 val where = (row ?: section.text).replace("`", "")
-                if (mentions(where, default)) null else "protobench ${path.joinToString(" ")} ${option.names.maxBy { it.length }}: help says default $default, " +
+                if (mentions(where, default)) null
+                else "protobench ${path.joinToString(" ")} ${option.names.maxBy { it.length }}: help says default $default, " +
                     "the reference's ${if (row != null) "row" else "section"} does not"
             }
         }

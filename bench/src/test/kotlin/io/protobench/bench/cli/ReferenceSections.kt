@@ -51,7 +51,12 @@ class ReferenceSections(private val markdown: String, private val wrapper: Wrapp
         }.joinToString("\n")
         val spans = DocumentedCommands.SPAN.findAll(prose).toList()
         spans.forEach { span ->
-            found += inCode(span.groupValues[1].replace("\\|", "|"), section.line + prose.substring(0, span.range.first).count { it == '\n' }, own, ownIsWrapper)
+            found += inCode(
+                span.groupValues[1].replace("\\|", "|"),
+                section.line + prose.substring(0, span.range.first).count { it == '\n' },
+                own,
+                ownIsWrapper,
+            )
         }
         // Prose without its code spans, line breaks kept so that line numbers hold.
         val outside = DocumentedCommands.SPAN.replace(prose) { "\n".repeat(it.value.count { c -> c == '\n' }) }

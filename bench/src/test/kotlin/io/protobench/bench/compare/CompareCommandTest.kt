@@ -50,7 +50,8 @@ class CompareCommandTest {
         // compare.html: the condition's chart of changes, the regression drawn in its colour, nothing loaded from outside.
         val html = org.jsoup.Jsoup.parse(out.resolve("compare.html").toFile())
         val chart = html.selectFirst("figure[data-chart=changes]")!!
-        assertThat(chart.select("circle title").map { it.text() }).anyMatch { it.startsWith("gRPC/Unary · Hop CPU/req: +") && it.endsWith("regression") }
+        assertThat(chart.select("circle title").map { it.text() })
+            .anyMatch { it.startsWith("gRPC/Unary · Hop CPU/req: +") && it.endsWith("regression") }
         assertThat(chart.select("circle").map { it.attr("fill") }).contains("#c0392b")
         assertThat(html.select("script, link, img, [style]")).isEmpty()
 
@@ -80,7 +81,9 @@ class CompareCommandTest {
         val help = protobench("compare", "--help")
         assertThat(help.statusCode).isEqualTo(0)
         val text = help.stdout.replace(Regex("\\s+"), " ")
-        assertThat(text).contains("whole Holm-adjusted interval lies beyond the margin", "4: at least one regression", "--force", "--margin", "--out")
+        assertThat(text).contains(
+            "whole Holm-adjusted interval lies beyond the margin", "4: at least one regression", "--force", "--margin", "--out"
+        )
     }
 
     @Test
@@ -96,7 +99,8 @@ class CompareCommandTest {
     @Test
     fun `bad input exits 2 with a message and no stack trace`() {
         val a = runFolder("a", 100.0)
-        val corrupt = Files.createDirectories(tmp.resolve("corrupt")).also { Files.writeString(it.resolve("run.json"), "{\"schemaVersion\": 2, \"runId\": ") }
+        val corrupt = Files.createDirectories(tmp.resolve("corrupt"))
+            .also { Files.writeString(it.resolve("run.json"), "{\"schemaVersion\": 2, \"runId\": ") }
         val cases = listOf(
             listOf(a.toString(), tmp.resolve("nowhere").toString()) to "no run.json",
             listOf(a.toString(), corrupt.toString()) to "is not a Proto-Bench run record",
@@ -124,8 +128,12 @@ class CompareCommandTest {
         assertThat(Files.readString(tmp.resolve("out/compare.md"))).contains("Warning", "cpuModel: A=Test CPU B=Other CPU")
 
         val elsewhere = runFolder("elsewhere", 100.0) { r ->
-            r.copy(scenario = r.scenario.copy(conditions = listOf(io.protobench.bench.measure.ConditionRecord("size=1mb vus=10", emptyList()))),
-                forks = r.forks.map { f -> f.copy(trials = f.trials.map { it.copy(condition = "size=1mb vus=10") }) })
+            r.copy(
+                scenario = r.scenario.copy(
+                    conditions = listOf(io.protobench.bench.measure.ConditionRecord("size=1mb vus=10", emptyList())),
+                ),
+                forks = r.forks.map { f -> f.copy(trials = f.trials.map { it.copy(condition = "size=1mb vus=10") }) },
+            )
         }
         val none = protobench("compare", a.toString(), elsewhere.toString(), "--force", "--out", tmp.resolve("out3").toString())
         assertThat(none.statusCode).isEqualTo(2)

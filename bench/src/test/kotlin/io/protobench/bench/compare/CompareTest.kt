@@ -88,11 +88,14 @@ class CompareTest {
     @Test
     fun `one protocol across two settings is a setting verdict, a gap across two settings an interaction, each counted apart`() {
         fun pair(first: String, second: String, interaction: Boolean = false) =
-            VerdictPair(kb, io.protobench.bench.measure.TrialKind.COST, Figure.HOP_P50.key, first, second, null, null, Agreement.AGREE, interaction)
+            VerdictPair(
+                kb, io.protobench.bench.measure.TrialKind.COST, Figure.HOP_P50.key, first, second, null, null, Agreement.AGREE, interaction
+            )
         assertThat(pair("HTTP/JSON · region", "HTTP/JSON · wan").scope).isEqualTo(Scope.SETTINGS)
         assertThat(pair("HTTP/JSON · wan", "gRPC/Unary · wan").scope).isEqualTo(Scope.PROTOCOLS)
         assertThat(pair(json, grpc).scope).isEqualTo(Scope.PROTOCOLS)
-        assertThat(pair("HTTP/JSON ÷ gRPC/Unary · g1-4g", "HTTP/JSON ÷ gRPC/Unary · g1-256m", interaction = true).scope).isEqualTo(Scope.INTERACTIONS)
+        assertThat(pair("HTTP/JSON ÷ gRPC/Unary · g1-4g", "HTTP/JSON ÷ gRPC/Unary · g1-256m", interaction = true).scope)
+            .isEqualTo(Scope.INTERACTIONS)
     }
 
     private fun Comparison.verdict(figure: Figure, condition: String = kb) =
@@ -112,10 +115,15 @@ class CompareTest {
         assertThat((hopCpu.a!!.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo(grpc)
         assertThat((hopCpu.b!!.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo(json)
         assertThat(opposite.verdictsHold).isFalse()
-        assertThat(CompareMarkdown.verdictSummary(opposite)).isEqualTo("Verdicts of each run between protocols: 0 agree, 0 decided in one run only, 2 contradict")
+        assertThat(CompareMarkdown.verdictSummary(opposite))
+            .isEqualTo("Verdicts of each run between protocols: 0 agree, 0 decided in one run only, 2 contradict")
         val md = CompareMarkdown.render(opposite)
-        assertThat(md).contains("## Verdicts of each run", "| $kb | Hop CPU/req |", "$grpc cheaper by", "$json cheaper by", "**contradict**")
-        assertThat(CompareMarkdown.contradiction(hopCpu)).startsWith("contradiction: $kb, Hop CPU/req, ").contains("run A $grpc cheaper by", "; run B $json cheaper by")
+        assertThat(md).contains(
+            "## Verdicts of each run", "| $kb | Hop CPU/req |", "$grpc cheaper by", "$json cheaper by", "**contradict**"
+        )
+        assertThat(CompareMarkdown.contradiction(hopCpu))
+            .startsWith("contradiction: $kb, Hop CPU/req, ")
+            .contains("run A $grpc cheaper by", "; run B $json cheaper by")
     }
 
     @Test
@@ -135,7 +143,8 @@ class CompareTest {
     @Test
     fun `equivalence and a winner contradict only when the winner's whole interval lies beyond the margin`() {
         val tie = run("a", mapOf(json to 100.0, grpc to 100.0), noise = 0.0005)
-        val equivalent = compared(RunComparison.of(tie, run("b", mapOf(json to 100.0, grpc to 100.0), noise = 0.0005))).verdict(Figure.HOP_CPU_US).a!!
+        val equivalent = compared(RunComparison.of(tie, run("b", mapOf(json to 100.0, grpc to 100.0), noise = 0.0005)))
+            .verdict(Figure.HOP_CPU_US).a!!
         assertThat(equivalent.outcome).isEqualTo(io.protobench.bench.verdict.Outcome.Equivalent)
         fun winner(low: Double, high: Double) =
             equivalent.copy(outcome = io.protobench.bench.verdict.Outcome.Better(true, json, grpc, (low + high) / 2, low, high))
@@ -172,14 +181,17 @@ class CompareTest {
         assertThat(figures.map { it.figure }).containsExactlyInAnyOrderElementsOf(RunComparison.YARDSTICK_FIGURES)
         assertThat(figures).allSatisfy { assertThat(it.estimate.percent).isCloseTo(50.0, within(2.0)) }
         assertThat(slower.yardstickMoved).hasSize(2)
-        assertThat(CompareMarkdown.yardstickSummary(slower)).startsWith("Yardstick: the null hop's cost changed beyond noise in 2 of 2 figures (+")
-        assertThat(CompareMarkdown.render(slower)).contains("## Yardstick: the null hop", "| $kb | $NULL_HOP | Driver CPU/req", "costlier in run B beyond noise")
+        assertThat(CompareMarkdown.yardstickSummary(slower))
+            .startsWith("Yardstick: the null hop's cost changed beyond noise in 2 of 2 figures (+")
+        assertThat(CompareMarkdown.render(slower))
+            .contains("## Yardstick: the null hop", "| $kb | $NULL_HOP | Driver CPU/req", "costlier in run B beyond noise")
         // The protocols' hop CPU is the difference to the null hop, so it grew with the machine too.
         assertThat(slower.change(grpc, Figure.HOP_CPU_US).change).isEqualTo(Change.Regression)
 
         val same = compared(RunComparison.of(a, run("a2", mapOf(json to 200.0, grpc to 100.0))))
         assertThat(same.yardstickMoved).isEmpty()
-        assertThat(CompareMarkdown.yardstickSummary(same)).isEqualTo("Yardstick: none of the null hop's figures changed beyond noise (2 of 2 equivalent within ±5%)")
+        assertThat(CompareMarkdown.yardstickSummary(same))
+            .isEqualTo("Yardstick: none of the null hop's figures changed beyond noise (2 of 2 equivalent within ±5%)")
     }
 
     @Test
@@ -197,7 +209,13 @@ class CompareTest {
         assertThat(hop.interval!!.low).isGreaterThan(1.0).isLessThan(1.05)
         assertThat(c.hasRegression).isFalse()
         // A wider margin of 2% makes the same change a regression.
-        val strict = compared(RunComparison.of(run("a", mapOf(grpc to 100.0), noise = 0.0005), run("b", mapOf(grpc to 103.0), noise = 0.0005), margin = 0.02))
+        val strict = compared(
+            RunComparison.of(
+                run("a", mapOf(grpc to 100.0), noise = 0.0005),
+                run("b", mapOf(grpc to 103.0), noise = 0.0005),
+                margin = 0.02,
+            ),
+        )
         assertThat(strict.change(grpc, Figure.HOP_CPU_US).change).isEqualTo(Change.Regression)
     }
 
@@ -218,12 +236,18 @@ class CompareTest {
         val c = compared(RunComparison.of(run("a", mapOf(json to 200.0, grpc to 100.0)), run("b", mapOf(json to 200.0, grpc to 100.0))))
         assertThat(c.changes).allSatisfy { assertThat(it.change).isEqualTo(Change.Equivalent) }
         assertThat(c.hasRegression).isFalse()
-        assertThat(CompareMarkdown.summary(c)).isEqualTo("0 regressions beyond the margin, 0 improvements, ${c.changes.size} equivalent, 0 inconclusive")
+        assertThat(CompareMarkdown.summary(c))
+            .isEqualTo("0 regressions beyond the margin, 0 improvements, ${c.changes.size} equivalent, 0 inconclusive")
     }
 
     @Test
     fun `noisy runs are inconclusive, with the forks per run that would decide`() {
-        val c = compared(RunComparison.of(run("a", mapOf(grpc to 100.0), noise = 0.08, forks = 3), run("b", mapOf(grpc to 106.0), noise = 0.08, forks = 3)))
+        val c = compared(
+            RunComparison.of(
+                run("a", mapOf(grpc to 100.0), noise = 0.08, forks = 3),
+                run("b", mapOf(grpc to 106.0), noise = 0.08, forks = 3),
+            ),
+        )
         val hop = c.change(grpc, Figure.HOP_CPU_US).change
         assertThat(hop).isInstanceOf(Change.Inconclusive::class.java)
         assertThat((hop as Change.Inconclusive).tooFewForks).isEmpty()
@@ -251,7 +275,8 @@ class CompareTest {
         val copy = RunComparison.of(a, a.copy(runId = "copy"))
         assertThat(copy).isInstanceOf(CompareResult.Identical::class.java)
         assertThat((copy as CompareResult.Identical).message()).isEqualTo("identical: runs a and copy hold the same per-fork values")
-        assertThat(copy.message(io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO))).isEqualTo("동일함: 실행 a, copy의 포크별 값이 같음")
+        assertThat(copy.message(io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO)))
+            .isEqualTo("동일함: 실행 a, copy의 포크별 값이 같음")
     }
 
     @Test
@@ -281,7 +306,9 @@ class CompareTest {
         assertThat(md.indexOf("cpuCores: A=2 B=4")).isBetween(0, md.indexOf("## What was compared"))
         assertThat(md).contains("--force")
 
-        val direct = run("c", mapOf(grpc to 100.0)).let { it.copy(scenario = it.scenario.copy(topology = io.protobench.bench.scenario.Topology.DIRECT)) }
+        val direct = run("c", mapOf(grpc to 100.0)).let {
+            it.copy(scenario = it.scenario.copy(topology = io.protobench.bench.scenario.Topology.DIRECT))
+        }
         assertThat((RunComparison.of(a, direct) as CompareResult.Refused).differences.map { it.toString() })
             .containsExactly("topology: A=gateway B=direct")
     }
@@ -289,10 +316,14 @@ class CompareTest {
     @Test
     fun `conditions and arms only in one run are listed as not compared, and an incomplete run is named`() {
         val a = run("a", mapOf(json to 200.0, grpc to 100.0), conditions = listOf(kb, mb))
-        val b = run("b", mapOf(grpc to 100.0), conditions = listOf(kb)).copy(status = RunStatus.INTERRUPTED, failure = "stopped by a signal")
+        val b = run("b", mapOf(grpc to 100.0), conditions = listOf(kb))
+            .copy(status = RunStatus.INTERRUPTED, failure = "stopped by a signal")
         val c = compared(RunComparison.of(a, b))
         assertThat(c.conditions.map { it.condition }).containsExactly(kb)
-        assertThat(c.notCompared).containsExactlyInAnyOrder(NotCompared(mb, Side.A, isCondition = true), NotCompared(json, Side.A, isCondition = false))
+        assertThat(c.notCompared).containsExactlyInAnyOrder(
+            NotCompared(mb, Side.A, isCondition = true),
+            NotCompared(json, Side.A, isCondition = false),
+        )
         assertThat(c.b.incomplete).isTrue()
         val md = CompareMarkdown.render(c)
         assertThat(md).contains("Run B (b) is incomplete (interrupted: stopped by a signal)", "## Not compared",
@@ -301,9 +332,13 @@ class CompareTest {
 
     @Test
     fun `cost trials at calibrated rates more than 10% apart are named in the notes, closer ones are not`() {
-        fun calibrated(id: String, kbRate: Int, mbRate: Int) = run(id, mapOf(json to 200.0, grpc to 100.0), conditions = listOf(kb, mb)).copy(
-            calibrations = listOf(Calibration(kb, 1, kbRate * 2.0, json, kbRate, 100), Calibration(mb, 1, mbRate * 2.0, json, mbRate, 100)),
-        )
+        fun calibrated(id: String, kbRate: Int, mbRate: Int) =
+            run(id, mapOf(json to 200.0, grpc to 100.0), conditions = listOf(kb, mb)).copy(
+                calibrations = listOf(
+                    Calibration(kb, 1, kbRate * 2.0, json, kbRate, 100),
+                    Calibration(mb, 1, mbRate * 2.0, json, mbRate, 100),
+                ),
+            )
         val c = compared(RunComparison.of(calibrated("a", 1848, 166), calibrated("b", 1874, 134)))
         assertThat(c.notes).hasSize(1)
         assertThat(c.notes.single().text()).startsWith("$mb: the cost trials ran at 166/s in run A and 134/s in run B (19% apart")

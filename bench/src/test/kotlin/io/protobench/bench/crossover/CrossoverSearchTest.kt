@@ -68,7 +68,8 @@ class CrossoverSearchTest {
         assertThat(result.failed).isFalse()
         assertThat(result.stoppedBecause).isEqualTo("the bracket is within ×1.25")
         assertThat(CrossoverReport.answer(record(result)))
-            .startsWith("**The answer flips between ${Axis.SIZE.display(f.lastLow!!.position)} and ${Axis.SIZE.display(f.firstHigh!!.position)}**: " +
+            .startsWith("**The answer flips between ${Axis.SIZE.display(f.lastLow!!.position)} and " +
+                "${Axis.SIZE.display(f.firstHigh!!.position)}**: " +
                 "gRPC/Unary is cheaper up to ${Axis.SIZE.display(f.lastLow!!.position)}, HTTP/Binary from")
     }
 
@@ -91,14 +92,18 @@ class CrossoverSearchTest {
         assertThat(lab.measured).containsExactly(from, to)
         assertThat(result.stoppedBecause).isEqualTo("no flip between the ends")
         assertThat(CrossoverReport.answer(record(result)))
-            .startsWith("**No flip between 10kb and 2mb**: gRPC/Unary is cheaper at both ends (Hop CPU/req: gRPC/Unary cheaper than HTTP/Binary by 25.9%")
+            .startsWith(
+                "**No flip between 10kb and 2mb**: gRPC/Unary is cheaper at both ends " +
+                    "(Hop CPU/req: gRPC/Unary cheaper than HTTP/Binary by 25.9%",
+            )
     }
 
     @Test
     fun `ends that are equivalent, or won by one protocol and equivalent at the other, are no flip either`() {
         val equal = search().run(fake { 0.0 }::measure)
         assertThat(equal.points).hasSize(2).allSatisfy { assertThat(it.outcome).isEqualTo(PointOutcome.EQUIVALENT) }
-        assertThat(CrossoverReport.answer(record(equal))).startsWith("**No flip between 10kb and 2mb**: at 10kb equivalent, at 2mb equivalent")
+        assertThat(CrossoverReport.answer(record(equal)))
+            .startsWith("**No flip between 10kb and 2mb**: at 10kb equivalent, at 2mb equivalent")
 
         val fading = search().run(fake { x -> if (x < 100 * kb) -0.3 else 0.0 }::measure)
         assertThat(fading.points).hasSize(2)
@@ -142,7 +147,9 @@ class CrossoverSearchTest {
         assertThat(undecided.outcome).isEqualTo(PointOutcome.INCONCLUSIVE)
         assertThat(f.band).containsExactly(undecided)
         // Both sides were searched: points below 143kb (A) and above it (B).
-        assertThat(lab.measured.drop(3)).anySatisfy { assertThat(it).isLessThan(143 * kb) }.anySatisfy { assertThat(it).isGreaterThan(143 * kb) }
+        assertThat(lab.measured.drop(3))
+            .anySatisfy { assertThat(it).isLessThan(143 * kb) }
+            .anySatisfy { assertThat(it).isGreaterThan(143 * kb) }
         assertThat(f.brackets()).allSatisfy { (lo, hi) -> assertThat(Axis.SIZE.narrow(lo, hi, 1.25)).isTrue() }
         assertThat(CrossoverReport.answer(record(result))).contains("between them undecided at 143kb.")
         assertThat(result.points).hasSizeLessThanOrEqualTo(14)
@@ -174,7 +181,10 @@ class CrossoverSearchTest {
     @Test
     fun `a point whose run failed stops the search and is kept with its failure`() {
         val steep = flipAt(150 * kb)
-        val lab = Fake { x -> if (x == 541 * kb) PointMeasurement(null, run = "point-4-541kb", failure = "its run ended failed: no fork completed") else PointMeasurement(decision(steep(x))) }
+        val lab = Fake { x ->
+            if (x == 541 * kb) PointMeasurement(null, run = "point-4-541kb", failure = "its run ended failed: no fork completed")
+            else PointMeasurement(decision(steep(x)))
+        }
         val result = search().run(lab::measure)
         assertThat(result.failed).isTrue()
         assertThat(result.points.map { it.position }).containsExactly(from, to, 143 * kb, 541 * kb)

@@ -68,9 +68,13 @@ class ExternalDatabaseTest {
             mapOf(ExternalDatabase.PASSWORD_VARIABLE to "s3cret"))
         assertThat(db.user).isEqualTo("bench")
         assertThat(db.password).isEqualTo("s3cret")
-        assertThat(db.dataServerArguments()).containsExactly("--protobench.data.db.url=jdbc:postgresql://db.example:5433/staging?user=bench&sslmode=require",
-            "--protobench.data.db.user=bench", "--protobench.data.db.schema=lab")
-        assertThat(ExternalDatabase.of("jdbc:postgresql://db/x", "u", "lab", emptyMap()).password).describedAs("trust or peer login").isEmpty()
+        assertThat(db.dataServerArguments()).containsExactly(
+            "--protobench.data.db.url=jdbc:postgresql://db.example:5433/staging?user=bench&sslmode=require",
+            "--protobench.data.db.user=bench",
+            "--protobench.data.db.schema=lab",
+        )
+        assertThat(ExternalDatabase.of("jdbc:postgresql://db/x", "u", "lab", emptyMap()).password)
+            .describedAs("trust or peer login").isEmpty()
     }
 
     @Test
@@ -90,7 +94,8 @@ class ExternalDatabaseTest {
     @Test
     fun `a wrong password or a closed port is refused with the driver's reason`() {
         assertThatThrownBy { database("lab", password = "wrong").check() }.isInstanceOf(ExternalDatabaseRefused::class.java)
-            .hasMessageContaining("cannot log in to ${running().jdbcUrl} as ${running().user}: ").hasMessageContaining("password authentication failed")
+            .hasMessageContaining("cannot log in to ${running().jdbcUrl} as ${running().user}: ")
+            .hasMessageContaining("password authentication failed")
         val closed = ExternalDatabase.of("jdbc:postgresql://127.0.0.1:1/lab", "u", "lab", emptyMap())
         assertThatThrownBy { closed.check() }.isInstanceOf(ExternalDatabaseRefused::class.java)
             .hasMessageContaining("cannot log in to jdbc:postgresql://127.0.0.1:1/lab as u: Connection to 127.0.0.1:1 refused")
@@ -100,9 +105,11 @@ class ExternalDatabaseTest {
     fun `a schema holding somebody else's members table is refused and left as it was`() {
         sql("CREATE SCHEMA shop", "CREATE TABLE shop.members (id int)", "INSERT INTO shop.members VALUES (7)")
         assertThatThrownBy { database("shop").check() }.isInstanceOf(ExternalDatabaseRefused::class.java)
-            .hasMessageContaining("schema shop holds tables the lab did not make (members)").hasMessageContaining("give --db-schema a new or empty one")
+            .hasMessageContaining("schema shop holds tables the lab did not make (members)")
+            .hasMessageContaining("give --db-schema a new or empty one")
         assertThat(database("shop").emptyMembers()).isNull()
-        assertThat(count("SELECT count(*) FROM shop.members")).describedAs("only a schema the check passed is emptied at the end").isEqualTo(1)
+        assertThat(count("SELECT count(*) FROM shop.members"))
+            .describedAs("only a schema the check passed is emptied at the end").isEqualTo(1)
     }
 
     @Test
@@ -120,7 +127,8 @@ class ExternalDatabaseTest {
     @Test
     fun `a user who may not create the schema is told how to give it one`() {
         sql("DROP ROLE IF EXISTS visitor", "CREATE ROLE visitor LOGIN PASSWORD 'visitor'")
-        assertThatThrownBy { database("visitor_lab", user = "visitor", password = "visitor").check() }.isInstanceOf(ExternalDatabaseRefused::class.java)
+        assertThatThrownBy { database("visitor_lab", user = "visitor", password = "visitor").check() }
+            .isInstanceOf(ExternalDatabaseRefused::class.java)
             .hasMessageContaining("schema visitor_lab does not exist and visitor may not create schemas in this database")
             .hasMessageContaining("CREATE SCHEMA visitor_lab AUTHORIZATION visitor")
         sql("CREATE SCHEMA visitor_lab AUTHORIZATION visitor")

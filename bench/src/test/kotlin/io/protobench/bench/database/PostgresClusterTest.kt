@@ -76,14 +76,17 @@ class PostgresClusterTest {
             }
         }
         assertThat(ClusterState.read(tmp.resolve("db/cluster.json"))).isEqualTo(cluster.state)
-        assertThatThrownBy { start() }.isInstanceOf(ClusterProblem::class.java).hasMessageContaining("already running in ${tmp.resolve("db")}")
+        assertThatThrownBy { start() }.isInstanceOf(ClusterProblem::class.java)
+            .hasMessageContaining("already running in ${tmp.resolve("db")}")
 
         cluster.stop()
         cluster.stop() // idempotent
 
         assertThat(portOpen(cluster.port)).describedAs("port ${cluster.port} after stop").isFalse()
         assertThat(stillAlive(processes, seconds = 5)).describedAs("postgres processes of the cluster after stop").isEmpty()
-        assertThat(ProcessHandle.allProcesses().filter { it.info().commandLine().orElse("").contains(cluster.dataDir.toString()) }.toList()).isEmpty()
+        assertThat(
+            ProcessHandle.allProcesses().filter { it.info().commandLine().orElse("").contains(cluster.dataDir.toString()) }.toList(),
+        ).isEmpty()
     }
 
     @Test
@@ -117,7 +120,8 @@ class PostgresClusterTest {
             assertThat(db("status", "--dir", dir).stdout).contains("running in", "127.0.0.1:")
 
             assertThat(db("stop", "--dir", dir).stdout).contains("stopped the cluster in $dir")
-            assertThat(db("stop", "--dir", dir).let { it.statusCode to it.stdout }).isEqualTo(0 to "the cluster in $dir was not running: nothing to stop\n")
+            assertThat(db("stop", "--dir", dir).let { it.statusCode to it.stdout })
+                .isEqualTo(0 to "the cluster in $dir was not running: nothing to stop\n")
             assertThat(db("status", "--dir", dir).let { it.statusCode to it.stderr }).satisfies({ (code, stderr) ->
                 assertThat(code).isEqualTo(2)
                 assertThat(stderr).contains("is not running")
@@ -170,7 +174,9 @@ class PostgresClusterTest {
     private fun awaitHealthy(server: Process, client: DataServerClient, log: Path) {
         val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90)
         while (!client.isHealthy()) {
-            check(server.isAlive && System.nanoTime() < deadline) { "the data-server did not start: ${Files.readString(log).takeLast(2_000)}" }
+            check(server.isAlive && System.nanoTime() < deadline) {
+                "the data-server did not start: ${Files.readString(log).takeLast(2_000)}"
+            }
             Thread.sleep(250)
         }
     }
@@ -180,7 +186,10 @@ class PostgresClusterTest {
     @Test
     fun `under root a folder closed to other users is refused with the reason`() {
         assumeTrue(ServerAccount.runsAsRoot(), "only root switches to another account")
-        val closed = Files.createDirectories(tmp.resolve("closed"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+        val closed = Files.createDirectories(
+            tmp.resolve("closed"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")),
+        )
 
         assertThatThrownBy { start(closed.resolve("db")) }.isInstanceOf(ClusterProblem::class.java)
             .hasMessageContaining("cannot enter ${closed.resolve("db")}").hasMessageContaining("PostgreSQL refuses to run as root")

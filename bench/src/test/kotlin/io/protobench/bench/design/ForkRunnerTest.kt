@@ -143,7 +143,8 @@ class ForkRunnerTest {
                 override fun collectGarbage(): io.protobench.contract.metrics.HeapsCollected {
                     log += "gc"
                     return io.protobench.contract.metrics.HeapsCollected(
-                        io.protobench.contract.metrics.HeapCollected(90L shl 20, 40), io.protobench.contract.metrics.HeapCollected(60L shl 20, 30))
+                        io.protobench.contract.metrics.HeapCollected(90L shl 20, 40),
+                        io.protobench.contract.metrics.HeapCollected(60L shl 20, 30))
                 }
                 override fun effectiveSettings() = reported(variant!!)
                 var closedNow = false
@@ -190,7 +191,8 @@ class ForkRunnerTest {
         assertThat(r.forks.map { it.status }).containsOnly(ForkStatus.COMPLETE).hasSize(3)
         assertThat(r.forks).allSatisfy { fork ->
             assertThat(fork.soak!!.settled).isTrue()
-            assertThat(fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.arm }).containsExactlyInAnyOrder("HTTP/JSON", "gRPC/Unary")
+            assertThat(fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.arm })
+                .containsExactlyInAnyOrder("HTTP/JSON", "gRPC/Unary")
             assertThat(fork.trials.filter { it.kind == TrialKind.COST }.map { it.arm })
                 .containsExactlyInAnyOrder("HTTP/JSON", "gRPC/Unary", Arm.NullHop.LABEL)
         }
@@ -216,11 +218,14 @@ class ForkRunnerTest {
         assertThat(saves.size).isLessThan(r.trials.size) // not after every trial
         // The longest step between two trials' starts (a trial, the next arm's warm-up); a trial
         // is saved at the first step after SAVE_EVERY has passed since the save before it.
-        val step = r.forks.flatMap { fork -> fork.trials.map { Instant.parse(it.startedAt) }.zipWithNext { a, b -> Duration.between(a, b) } }.max()
+        val step = r.forks
+            .flatMap { fork -> fork.trials.map { Instant.parse(it.startedAt) }.zipWithNext { a, b -> Duration.between(a, b) } }
+            .max()
         assertThat(ForkRunner.SAVE_EVERY.plus(step.multipliedBy(2))).isLessThan(Duration.ofSeconds(80))
         for (trial in r.trials) {
             val saved = saves.first { (_, record) -> record.trials.any { it.sequence == trial.sequence } }.first
-            assertThat(Duration.between(Instant.parse(trial.startedAt), saved)).isLessThanOrEqualTo(ForkRunner.SAVE_EVERY.plus(step.multipliedBy(2)))
+            assertThat(Duration.between(Instant.parse(trial.startedAt), saved))
+                .isLessThanOrEqualTo(ForkRunner.SAVE_EVERY.plus(step.multipliedBy(2)))
         }
         assertThat(r.forks.map { it.index }).allSatisfy { index ->
             assertThat(saves.any { (_, saved) -> saved.forks.any { it.index == index && it.status == ForkStatus.COMPLETE } }).isTrue()
@@ -248,17 +253,21 @@ class ForkRunnerTest {
             assertThat(figures[Figure.HOP_CPU_US]).isNotNull().isEqualTo(figures[Figure.TOTAL_CPU_US])
         }
         // Through the gateway the same figures lose the null hop's cost; without a null hop there is no hop figure.
-        val gateway = Analysis.of(r.copy(scenario = r.scenario.copy(topology = io.protobench.bench.scenario.Topology.GATEWAY))).single().values.getValue(TrialKind.COST)
+        val gateway = Analysis.of(r.copy(scenario = r.scenario.copy(topology = io.protobench.bench.scenario.Topology.GATEWAY)))
+            .single().values.getValue(TrialKind.COST)
         assertThat(gateway.getValue("gRPC/Unary").values).allSatisfy { assertThat(it[Figure.HOP_CPU_US]).isNull() }
     }
 
     @Test
-    fun `a trial keeps the data-server's own counters its sample carried, collector and GC figures with them, through run json`(@TempDir dir: Path) {
+    fun `a trial keeps the data-server's own counters its sample carried, collector and GC figures with them, through run json`(
+        @TempDir dir: Path,
+    ) {
         val r = run(scenario("topology: direct"), FakeLab(StepClock(), clearCosts))
 
         assertThat(r.trials).isNotEmpty().allSatisfy { assertThat(it.dataServer).isEqualTo(dataServerUsage) }
         RunStore(dir).save(r)
-        assertThat(RunStore.load(dir).trials.map { it.dataServer?.jvm?.collector to it.dataServer?.gc?.pauses }).containsOnly("ZGC generational" to 5L)
+        assertThat(RunStore.load(dir).trials.map { it.dataServer?.jvm?.collector to it.dataServer?.gc?.pauses })
+            .containsOnly("ZGC generational" to 5L)
     }
 
     @Test
@@ -310,7 +319,8 @@ class ForkRunnerTest {
             // After forks 1 and 2, none after the last: the minimum is reached.
             assertThat(lines).describedAs(s.variantNames.toString()).hasSize(2)
             assertThat(lines.first()).startsWith("fork 1 done after ").endsWith("min left for the minimum of 3 forks at this run's pace")
-            // The fake lab's later forks take equal time: after fork 2 the forecast is fork 3's own time (all its pairs), to the minute above.
+            // The fake lab's later forks take equal time: after fork 2 the forecast is fork 3's own time (all its pairs), to the minute
+            // above.
             val third = r.forks.filter { it.index == 3 }
             val took = Duration.between(Instant.parse(third.minOf { it.startedAt }), Instant.parse(third.maxOf { it.finishedAt!! })).seconds
             fun minutesLeft(line: String) = Regex("about (\\d+) min left").find(line)!!.groupValues[1].toLong()
@@ -335,7 +345,9 @@ class ForkRunnerTest {
     fun `after the minimum, a fork goes only to a condition whose open comparison would be decided within the maximum`() {
         val s = scenario(forks = 3, maxForks = 5, sizes = "1kb, 1mb")
         val conditions = s.conditions.map { it.label }
-        val done = (1..3).map { ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it}:50Z") }
+        val done = (1..3).map {
+            ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it}:50Z")
+        }
         val record = start(s).copy(forks = done)
         fun open(condition: String, moreForks: Int?) = OpenComparison(condition, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", moreForks)
         val (small, large) = conditions
@@ -348,9 +360,13 @@ class ForkRunnerTest {
 
         val farOnly = planner.next(record, mapOf(small to listOf(open(small, 40)), large to listOf(open(large, 3))), Duration.ZERO)
         assertThat(farOnly).isInstanceOf(Step.Stop::class.java)
-        assertThat((farOnly as Step.Stop).reason).isEqualTo("2 open comparison(s) would take more than the most forks allowed (5), so no fork was added for them")
+        assertThat((farOnly as Step.Stop).reason).isEqualTo(
+            "2 open comparison(s) would take more than the most forks allowed (5), so no fork was added for them",
+        )
 
-        val atMax = start(s).copy(forks = done + (4..5).map { ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0$it:50Z") })
+        val atMax = start(s).copy(forks = done + (4..5).map {
+            ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0$it:50Z")
+        })
         val reason = (planner.next(atMax, mapOf(large to listOf(open(large, 1))), Duration.ZERO) as Step.Stop).reason
         assertThat(reason).isEqualTo("1 condition(s) reached the most forks allowed (5) with comparisons still open")
     }
@@ -360,7 +376,8 @@ class ForkRunnerTest {
         val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("budget: 2m", forks = 3, maxForks = 3), lab)
         assertThat(r.forks.size).isLessThan(3)
-        assertThat(r.planning!!.stoppedBecause).contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
+        assertThat(r.planning!!.stoppedBecause)
+            .contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
     }
 
     @Test
@@ -374,13 +391,19 @@ class ForkRunnerTest {
         assertThat(Planner(s).firstFork().map { it.label }).containsExactly(small)
 
         val r = run(s, FakeLab(StepClock(), clearCosts))
-        assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE }).hasSize(3).allSatisfy { assertThat(it.conditions).containsExactly(small) }
-        assertThat(r.planning!!.stoppedBecause).contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
+        assertThat(r.forks.filter { it.status == ForkStatus.COMPLETE })
+            .hasSize(3).allSatisfy { assertThat(it.conditions).containsExactly(small) }
+        assertThat(r.planning!!.stoppedBecause)
+            .contains("cannot bring another condition to the minimum of 3 forks (the nearest needs 3 more")
         assertThat(r.planning!!.belowMinimum).containsExactly(ForkCount(large, 0))
         assertThat(r.planning!!.secondsToMinimum).isPositive()
         val measured = Analysis.of(r).single { it.condition == small }
         assertThat(measured.family(TrialKind.COST)!!.decisions.single { it.figure == Figure.HOP_CPU_US.key }.isBetter).isTrue()
-        assertThat(MarkdownReport.render(r)).contains("Below the minimum of 3 forks when the run stopped (1 condition(s)", "- $large: not measured", "## $large\n\nNot measured: the run stopped")
+        assertThat(MarkdownReport.render(r)).contains(
+            "Below the minimum of 3 forks when the run stopped (1 condition(s)",
+            "- $large: not measured",
+            "## $large\n\nNot measured: the run stopped",
+        )
     }
 
     @Test
@@ -388,15 +411,23 @@ class ForkRunnerTest {
         val s = scenario("budget: 4m", sizes = "1kb, 10kb, 1mb")
         val (first, second, third) = s.conditions.map { it.label }
         // The third condition was measured once (a resumed run): 100 s a fork, 12 s of start-up and 88 s for its condition.
-        val record = start(s).copy(forks = listOf(ForkRecord(1, listOf(third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:01:40Z")))
+        val record = start(s).copy(
+            forks = listOf(
+                ForkRecord(1, listOf(third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:01:40Z"),
+            ),
+        )
         val planner = Planner(s)
         val next = planner.next(record, emptyMap(), Duration.ZERO) as Step.NextFork
-        // The third goes on because its two forks to the minimum fit (2 x 12 + 2 x 88 = 200 s of 240); with the first too they would take 3 x 12 + 5 x 88 s.
+        // The third goes on because its two forks to the minimum fit (2 x 12 + 2 x 88 = 200 s of 240); with the first too they would take
+        // 3 x 12 + 5 x 88 s.
         assertThat(next.conditions.map { it.label }).containsExactly(third)
         assertThat(planner.belowMinimum(record)).containsExactly(ForkCount(first, 0), ForkCount(second, 0), ForkCount(third, 1))
         // With 140 s left its next fork (100 s) would fit, but its two forks to the minimum would not: the reason says so.
         assertThat((planner.next(record, emptyMap(), Duration.ofSeconds(100)) as Step.Stop).reason)
-            .isEqualTo("the 2 min left of the budget of 4 min cannot bring another condition to the minimum of 3 forks (the nearest needs 2 more, about 4 min)")
+            .isEqualTo(
+                "the 2 min left of the budget of 4 min cannot bring another condition to the minimum of 3 forks " +
+                    "(the nearest needs 2 more, about 4 min)",
+            )
     }
 
     @Test
@@ -404,7 +435,17 @@ class ForkRunnerTest {
         val s = scenario("budget: 10m", maxForks = 5, sizes = "1kb, 10kb, 1mb")
         val (first, second, third) = s.conditions.map { it.label }
         // The first fork ran longer than estimated: 12 s of start-up and 100 s per condition.
-        val record = start(s).copy(forks = listOf(ForkRecord(1, listOf(first, second, third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:05:12Z")))
+        val record = start(s).copy(
+            forks = listOf(
+                ForkRecord(
+                    1,
+                    listOf(first, second, third),
+                    "2026-01-01T00:00:00Z",
+                    ForkStatus.COMPLETE,
+                    finishedAt = "2026-01-01T00:05:12Z",
+                ),
+            ),
+        )
         val planner = Planner(s)
         // 300 s left: two conditions' next fork would fit (212 s), but two more forks of even
         // one condition take 224 s; two conditions left at two forks would decide nothing.
@@ -413,18 +454,30 @@ class ForkRunnerTest {
         assertThat(planner.next(record, emptyMap(), Duration.ofSeconds(377))).isInstanceOf(Step.Stop::class.java)
 
         // A condition at the minimum with a comparison open gets an extra fork only where a shorter one can still reach its minimum too.
-        val firstAtMinimum = record.copy(forks = record.forks + (2..3).map { ForkRecord(it, listOf(first), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 1}:52Z") })
+        val firstAtMinimum = record.copy(forks = record.forks + (2..3).map {
+            ForkRecord(it, listOf(first), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 1}:52Z")
+        })
         val open = mapOf(first to listOf(OpenComparison(first, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", 1)))
-        fun nextAfter(elapsed: Long) = (planner.next(firstAtMinimum, open, Duration.ofSeconds(elapsed)) as Step.NextFork).conditions.map { it.label }
+        fun nextAfter(elapsed: Long) =
+            (planner.next(firstAtMinimum, open, Duration.ofSeconds(elapsed)) as Step.NextFork).conditions.map { it.label }
         assertThat(nextAfter(300)).containsExactly(second)
         assertThat(nextAfter(250)).containsExactly(first, second)
         assertThat((planner.next(firstAtMinimum, open, Duration.ofSeconds(500)) as Step.Stop).reason).isEqualTo(
-            "the 1 min left of the budget of 10 min cannot bring another condition to the minimum of 3 forks (the nearest needs 2 more, about 4 min), " +
+            "the 1 min left of the budget of 10 min cannot bring another condition to the minimum of 3 forks " +
+                "(the nearest needs 2 more, about 4 min), " +
                 "nor pay for the next fork (about 2 min) of a condition past it",
         )
 
         // Every condition at the minimum: only an extra fork is left to buy, and the reason is its cost (112 s).
-        val allAtMinimum = record.copy(forks = record.forks + (2..3).map { ForkRecord(it, listOf(first, second, third), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 5}:12Z") })
+        val allAtMinimum = record.copy(forks = record.forks + (2..3).map {
+            ForkRecord(
+                it,
+                listOf(first, second, third),
+                "2026-01-01T00:0$it:00Z",
+                ForkStatus.COMPLETE,
+                finishedAt = "2026-01-01T00:0${it + 5}:12Z",
+            )
+        })
         assertThat((planner.next(allAtMinimum, open, Duration.ofSeconds(500)) as Step.Stop).reason)
             .isEqualTo("the budget of 10 min would be exceeded by the next fork (about 2 min)")
     }
@@ -435,7 +488,17 @@ class ForkRunnerTest {
         val (first, second, third) = s.conditions.map { it.label }
         // Taken up again after a first fork that ran long: 12 s of start-up and 100 s per condition.
         // With 600 s left two conditions reach the minimum (424 s), all three would take 624 s.
-        val resumed = start(s).copy(forks = listOf(ForkRecord(1, listOf(first, second, third), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:05:12Z")))
+        val resumed = start(s).copy(
+            forks = listOf(
+                ForkRecord(
+                    1,
+                    listOf(first, second, third),
+                    "2026-01-01T00:00:00Z",
+                    ForkStatus.COMPLETE,
+                    finishedAt = "2026-01-01T00:05:12Z",
+                ),
+            ),
+        )
         val said = mutableListOf<String>()
         val lab = FakeLab(StepClock(), clearCosts)
         ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(resumed)
@@ -443,7 +506,10 @@ class ForkRunnerTest {
         val leftOut = said.filter { "leaves out" in it }
         assertThat(leftOut).hasSize(1)
         assertThat(leftOut.single()).startsWith("fork 2 leaves out $third (1 of 3 forks): ")
-            .contains("the 10 min left of the budget of 10 min cannot bring it to the minimum", "(--budget 11m would cover every condition)")
+            .contains(
+                "the 10 min left of the budget of 10 min cannot bring it to the minimum",
+                "(--budget 11m would cover every condition)",
+            )
             .doesNotContain(first, second)
 
         // A condition the budget never let in was named before the run began, not again here.
@@ -469,12 +535,22 @@ class ForkRunnerTest {
             seconds.forEach { (condition, total) ->
                 listOf("HTTP/JSON", "gRPC/Unary").forEach { arm ->
                     warmIns += WarmInRecord(condition, TrialLoad.rate(100), SoakRecord(emptyList(), true, 5.0), arm)
-                    trials += TrialRecord(condition, arm, TrialKind.COST, index, trials.size + 1, start.plusSeconds(t + 5).toString(), TrialLoad.rate(100), Figures.NONE)
+                    trials += TrialRecord(
+                        condition,
+                        arm,
+                        TrialKind.COST,
+                        index,
+                        trials.size + 1,
+                        start.plusSeconds(t + 5).toString(),
+                        TrialLoad.rate(100),
+                        Figures.NONE,
+                    )
                     t += total / 2
                 }
             }
             return ForkRecord(index, seconds.keys.toList(), start.plusSeconds(startSecond).toString(), ForkStatus.COMPLETE,
-                soak = SoakRecord(emptyList(), true, 30.0), trials = trials, finishedAt = start.plusSeconds(t).toString(), warmIns = warmIns,
+                soak = SoakRecord(emptyList(), true, 30.0), trials = trials,
+                finishedAt = start.plusSeconds(t).toString(), warmIns = warmIns,
                 time = ForkTime(start = 12.0, soak = 30.0))
         }
         // 1 MB took five times as long as the others; the second fork left it out.
@@ -492,7 +568,8 @@ class ForkRunnerTest {
         assertThat((nextWith(600) as Step.NextFork).conditions.map { it.label }).containsExactly(small, middle)
         assertThat((nextWith(900) as Step.NextFork).conditions.map { it.label }).containsExactly(small, middle, large)
         assertThat((nextWith(90) as Step.Stop).reason).isEqualTo(
-            "the 1 min left of the budget of 30 min cannot bring another condition to the minimum of 3 forks (the nearest needs 1 more, about 2 min)",
+            "the 1 min left of the budget of 30 min cannot bring another condition to the minimum of 3 forks " +
+                "(the nearest needs 1 more, about 2 min)",
         )
     }
 
@@ -502,11 +579,13 @@ class ForkRunnerTest {
         val (small, large) = s.conditions.map { it.label }
         val probes = s.estimatedProbeSeconds()
         assertThat(probes).isPositive()
-        fun probe(condition: String, arm: String) = TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", TrialLoad.vus(10), Figures.NONE)
+        fun probe(condition: String, arm: String) =
+            TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", TrialLoad.vus(10), Figures.NONE)
         // Fork 1 probed both conditions: 12 s of start-up (as the fork timed it), 100 s per condition and each condition's probes.
         val probed = ForkRecord(1, listOf(small, large), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE,
             trials = listOf(probe(small, "HTTP/JSON"), probe(small, "gRPC/Unary"), probe(large, "HTTP/JSON")),
-            finishedAt = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(212 + (2 * probes).toLong() + 1).toString(), time = ForkTime(start = 12.0))
+            finishedAt = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(212 + (2 * probes).toLong() + 1).toString(),
+            time = ForkTime(start = 12.0))
         val planner = Planner(s)
         val afterFirst = start(s).copy(forks = listOf(probed))
         assertThat(planner.estimateForkSeconds(afterFirst, 1)).isBetween(112, 113)
@@ -517,8 +596,12 @@ class ForkRunnerTest {
 
         // A record from before forks timed their start-up: the estimate's start-up and runner's part stand in for it.
         val fixed = Scenario.SERVER_START_SECONDS + Scenario.RUNNER_SECONDS
-        val untimed = unprobed.copy(time = null, finishedAt = Instant.parse("2026-01-01T01:00:00Z").plusSeconds(fixed.toLong() + 160).toString())
-        assertThat(planner.estimateForkSeconds(afterFirst.copy(forks = listOf(probed.copy(time = null), untimed)), 1)).isEqualTo(fixed.toLong() + 80)
+        val untimed = unprobed.copy(
+            time = null,
+            finishedAt = Instant.parse("2026-01-01T01:00:00Z").plusSeconds(fixed.toLong() + 160).toString(),
+        )
+        assertThat(planner.estimateForkSeconds(afterFirst.copy(forks = listOf(probed.copy(time = null), untimed)), 1))
+            .isEqualTo(fixed.toLong() + 80)
     }
 
     @Test
@@ -554,7 +637,8 @@ class ForkRunnerTest {
         assertThat(report).contains("**Seed 003's own tools**", "| hey | HTTP/JSON | 3 |", "| ghz | gRPC/Unary | 3 |",
             "ghz against hey in requests/s:", "(paired over 3 forks)", "not the protocols'")
         // Never a verdict: the tools are not among the compared arms.
-        assertThat(Analysis.of(r).flatMap { a -> a.families.flatMap { f -> f.decisions.map { it.a + it.b } } }).noneMatch { "hey" in it || "ghz" in it }
+        assertThat(Analysis.of(r).flatMap { a -> a.families.flatMap { f -> f.decisions.map { it.a + it.b } } })
+            .noneMatch { "hey" in it || "ghz" in it }
     }
 
     @Test
@@ -648,7 +732,9 @@ class ForkRunnerTest {
         for (fork in r.forks) {
             val log = lab.events.getValue(fork.index)
             val trials = log.indices.filter { log[it].startsWith("capacity ") }
-            assertThat(trials).isNotEmpty.allSatisfy { assertThat(log[it - 1]).isEqualTo("mix vus=10 " + log[it].removePrefix("capacity ")) }
+            assertThat(trials).isNotEmpty.allSatisfy {
+                assertThat(log[it - 1]).isEqualTo("mix vus=10 " + log[it].removePrefix("capacity "))
+            }
             assertThat(fork.warmIns).hasSize(trials.size)
         }
     }
@@ -671,7 +757,9 @@ class ForkRunnerTest {
         val lab = FakeLab(StepClock(), clearCosts)
         val r = run(scenario("probes: first-fork"), lab)
         assertThat(r.forks.first().trials.count { it.kind == TrialKind.CAPACITY }).isEqualTo(2)
-        assertThat(r.forks.drop(1)).allSatisfy { fork -> assertThat(fork.trials).allSatisfy { assertThat(it.kind).isEqualTo(TrialKind.COST) } }
+        assertThat(r.forks.drop(1)).allSatisfy { fork ->
+            assertThat(fork.trials).allSatisfy { assertThat(it.kind).isEqualTo(TrialKind.COST) }
+        }
         assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.load }.distinct()).hasSize(1)
     }
 
@@ -711,14 +799,18 @@ class ForkRunnerTest {
         assertThat(analyses.getValue(large).cost.map { it.forks }).containsOnly(2)
         assertThat(analyses.getValue(small).cost.map { it.forks }).containsOnly(3)
         assertThat(r.planning!!.stoppedBecause).contains("minimum of 2–3 forks")
-        assertThat(MarkdownReport.render(r)).contains("Forks and rounds of their own", "$large: at least 2, at most 2 forks, 2 round(s) each")
+        assertThat(MarkdownReport.render(r))
+            .contains("Forks and rounds of their own", "$large: at least 2, at most 2 forks, 2 round(s) each")
     }
 
     @Test
     fun `a fork's value of an arm is the median of its rounds, so one disturbed round does not move it`() {
         val steady = ForkValue(mapOf(Figure.TOTAL_CPU_US to 300.0, Figure.HOP_P50 to 0.30), mapOf(Figure.TOTAL_CPU_US to 4.0))
-        val rounds = listOf(steady, ForkValue(mapOf(Figure.TOTAL_CPU_US to 900.0, Figure.HOP_P50 to 1.5), mapOf(Figure.TOTAL_CPU_US to 1.0)),
-            ForkValue(mapOf(Figure.TOTAL_CPU_US to 310.0), mapOf(Figure.TOTAL_CPU_US to 9.0)))
+        val rounds = listOf(
+            steady,
+            ForkValue(mapOf(Figure.TOTAL_CPU_US to 900.0, Figure.HOP_P50 to 1.5), mapOf(Figure.TOTAL_CPU_US to 1.0)),
+            ForkValue(mapOf(Figure.TOTAL_CPU_US to 310.0), mapOf(Figure.TOTAL_CPU_US to 9.0)),
+        )
         val fork = Analysis.medianOfRounds(rounds)
         assertThat(fork[Figure.TOTAL_CPU_US]).isEqualTo(310.0)
         // A figure only some rounds have: the median of those that have it.
@@ -736,7 +828,8 @@ class ForkRunnerTest {
         assertThat(calibration.declared).isTrue()
         assertThat(calibration.ratePerSecond).isEqualTo(777)
         assertThat(calibration.capacityRps).isGreaterThan(0.0)
-        assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond }).containsOnly(777)
+        assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond })
+            .containsOnly(777)
         val share = Regex("""the rate the scenario fixes: ([0-9.]+)% of the capacity""").find(MarkdownReport.render(r))
         assertThat(share).isNotNull
         assertThat(share!!.groupValues[1].toDouble()).isCloseTo(77700 / calibration.capacityRps, org.assertj.core.data.Offset.offset(0.1))
@@ -744,7 +837,8 @@ class ForkRunnerTest {
 
     @Test
     fun `a fixed rate above the share a calibration would take, but below the ceiling, is measured as fixed, and the report says so`() {
-        val capacity = run(scenario("costRates: {1kb: 777}\nprobes: first-fork"), FakeLab(StepClock(), clearCosts)).calibrations.single().capacityRps
+        val capacity = run(scenario("costRates: {1kb: 777}\nprobes: first-fork"), FakeLab(StepClock(), clearCosts))
+            .calibrations.single().capacityRps
         val nearCeiling = (capacity * 0.6).toInt() // the same seed probes the same capacity
         val r = run(scenario("costRates: {1kb: $nearCeiling}\nprobes: first-fork"), FakeLab(StepClock(), clearCosts))
         assertThat(r.calibrations.single().ratePerSecond).isEqualTo(nearCeiling)
@@ -765,7 +859,9 @@ class ForkRunnerTest {
             .contains(calibration.ratePerSecond)
         assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond })
             .containsOnly(calibration.ratePerSecond)
-        assertThat(said).anySatisfy { assertThat(it).contains("the scenario fixes 100000/s").contains("this run measures at ${calibration.ratePerSecond}/s") }
+        assertThat(said).anySatisfy {
+            assertThat(it).contains("the scenario fixes 100000/s").contains("this run measures at ${calibration.ratePerSecond}/s")
+        }
         val report = MarkdownReport.render(r)
         assertThat(report).contains("not the 100000/s the scenario fixes").contains("above the 65% a fixed rate may take")
         assertThat(report).contains("a rate above 65% of it is halved until it is not")
@@ -790,7 +886,9 @@ class ForkRunnerTest {
         val probes = r.forks.first().trials.filter { it.kind == TrialKind.CAPACITY && it.arm == "HTTP/JSON" }
         assertThat(probes).hasSize(2)
         assertThat(calibration.capacityRps).isEqualTo(probes.maxOf { it.figures[Figure.THROUGHPUT]!! })
-        assertThat(said).anySatisfy { assertThat(it).contains("HTTP/JSON size=1kb vus=10 probed below what the scenario's fixed rate needs") }
+        assertThat(said).anySatisfy {
+            assertThat(it).contains("HTTP/JSON size=1kb vus=10 probed below what the scenario's fixed rate needs")
+        }
         assertThat(MarkdownReport.render(r)).doesNotContain("too small for the scenario's fixed rates")
     }
 
@@ -839,7 +937,8 @@ class ForkRunnerTest {
             assertThat(time.tools).isZero()
             // The fake clock moves only in the timed parts: nothing is left for the runner.
             assertThat(time.runner).isZero()
-            assertThat(time.total()).isEqualTo(Duration.between(Instant.parse(fork.startedAt), Instant.parse(fork.finishedAt)).toMillis() / 1000.0)
+            assertThat(time.total())
+                .isEqualTo(Duration.between(Instant.parse(fork.startedAt), Instant.parse(fork.finishedAt)).toMillis() / 1000.0)
         }
         val report = MarkdownReport.render(r)
         val minutes = r.forks.sumOf { it.time!!.total() } / 60
@@ -860,7 +959,8 @@ class ForkRunnerTest {
     fun `across a link the soak ends when the JIT is quiet, however the link moves throughput`() {
         // Throughput keeps climbing for 20 windows: on loopback the soak waits for it, across a link it does not.
         val loopback = run(scenario(), FakeLab(StepClock(), clearCosts, soakWindowsToSettle = 20)).forks.first().soak!!
-        val acrossLink = run(scenario(), FakeLab(StepClock(), clearCosts, soakWindowsToSettle = 20, roundTripMs = 40.8)).forks.first().soak!!
+        val acrossLink = run(scenario(), FakeLab(StepClock(), clearCosts, soakWindowsToSettle = 20, roundTripMs = 40.8))
+            .forks.first().soak!!
         assertThat(loopback.settled).isFalse() // the soak's cap came first
         assertThat(acrossLink.settled).isTrue()
         assertThat(acrossLink.windows.size).isLessThan(loopback.windows.size)
@@ -886,7 +986,9 @@ class ForkRunnerTest {
         val cut = runner.run(start(s))
         val kept = cut.trials.size
         // As `protobench resume` hands it over: the fork that was cut short marked interrupted.
-        val resumed = cut.copy(forks = cut.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED) else it })
+        val resumed = cut.copy(
+            forks = cut.forks.map { if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED) else it },
+        )
 
         val second = FakeLab(clock, clearCosts)
         val r = ForkRunner(s, second, Analysis.judge, clock, {}).run(resumed)
@@ -914,11 +1016,17 @@ class ForkRunnerTest {
         val r = run(s, lab)
 
         assertThat(lab.pairs.filter { it.first == 1 }.map { it.second }).containsExactly("zero-copy", "copyFrom")
-        assertThat(lab.pairs.groupBy({ it.first }, { it.second }).values).allSatisfy { assertThat(it).containsExactlyInAnyOrder("zero-copy", "copyFrom") }
+        assertThat(lab.pairs.groupBy({ it.first }, { it.second }).values).allSatisfy {
+            assertThat(it).containsExactlyInAnyOrder("zero-copy", "copyFrom")
+        }
         assertThat(r.forks.map { it.index to it.variant }).hasSize(6)
-        assertThat(r.forks).allSatisfy { assertThat(it.settings).containsEntry("protobench.data.grpc-payload-mode", if (it.variant == "zero-copy") "shared" else "copy") }
+        assertThat(r.forks).allSatisfy {
+            assertThat(it.settings)
+                .containsEntry("protobench.data.grpc-payload-mode", if (it.variant == "zero-copy") "shared" else "copy")
+        }
         assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.toSet()).containsExactlyInAnyOrder(
-            "HTTP/JSON · zero-copy", "gRPC/Unary · zero-copy", "Null hop · zero-copy", "HTTP/JSON · copyFrom", "gRPC/Unary · copyFrom", "Null hop · copyFrom")
+            "HTTP/JSON · zero-copy", "gRPC/Unary · zero-copy", "Null hop · zero-copy",
+            "HTTP/JSON · copyFrom", "gRPC/Unary · copyFrom", "Null hop · copyFrom")
         // One rate for every variant: calibrated once, by the first variant's probes in fork 1.
         assertThat(r.calibrations).hasSize(1)
         assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.load }.distinct()).hasSize(1)
@@ -926,7 +1034,8 @@ class ForkRunnerTest {
         val family = Analysis.of(r).single().family(TrialKind.COST)!!
         // Variants are weighed by both servers' CPU per request: the null hop needs not be subtracted.
         val unary = family.variantDecisions.single { it.a == "gRPC/Unary · zero-copy" && it.figure == Figure.TOTAL_CPU_US.key }
-        assertThat(family.variantDecisions.map { it.figure }.distinct()).containsExactlyInAnyOrder(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key)
+        assertThat(family.variantDecisions.map { it.figure }.distinct())
+            .containsExactlyInAnyOrder(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key)
         assertThat((unary.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo("gRPC/Unary · zero-copy")
         // The variant comparisons are their own Holm family: deciding them alone changes nothing.
         val alone = io.protobench.bench.verdict.Verdicts.decide(family.variantDecisions.map {
@@ -935,16 +1044,26 @@ class ForkRunnerTest {
         assertThat(alone.map { it.differenceP }).isEqualTo(family.variantDecisions.map { it.differenceP })
         // Never a protocol under one setting against another protocol under another.
         assertThat(family.decisions).allSatisfy { d ->
-            assertThat(Variant.split(d.a).first == Variant.split(d.b).first || Variant.split(d.a).second == Variant.split(d.b).second).isTrue()
+            assertThat(
+                Variant.split(d.a).first == Variant.split(d.b).first || Variant.split(d.a).second == Variant.split(d.b).second,
+            ).isTrue()
         }
         assertThat(family.protocolDecisions.map { it.a to it.b }.distinct())
-            .containsExactlyInAnyOrder("HTTP/JSON · zero-copy" to "gRPC/Unary · zero-copy", "HTTP/JSON · copyFrom" to "gRPC/Unary · copyFrom")
+            .containsExactlyInAnyOrder(
+                "HTTP/JSON · zero-copy" to "gRPC/Unary · zero-copy",
+                "HTTP/JSON · copyFrom" to "gRPC/Unary · copyFrom",
+            )
 
         val report = io.protobench.bench.report.MarkdownReport.render(r)
         assertThat(report).contains("## Variants", "| copyFrom | – | `protobench.data.grpc-payload-mode=copy` |",
             "- Variants: Both servers CPU/req: gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom by")
         val guide = io.protobench.bench.report.SelectionGuide.lines(Analysis.of(r))
-        assertThat(guide).anySatisfy { assertThat(it).contains("which setting mattered: on gRPC/Unary, copyFrom: +", "CPU per request of both servers against zero-copy [+") }
+        assertThat(guide).anySatisfy {
+            assertThat(it).contains(
+                "which setting mattered: on gRPC/Unary, copyFrom: +",
+                "CPU per request of both servers against zero-copy [+",
+            )
+        }
         assertThat(guide.first()).contains("under zero-copy: cheapest hop in CPU: **gRPC/Unary**", "under copyFrom:")
     }
 
@@ -965,8 +1084,10 @@ class ForkRunnerTest {
         assertThat(costLoads.getValue("wan").distinct()).containsExactly(LoadLevel.Rate(wanRate, r.calibrations[1].maxVus).label)
         // Probes in the first fork only: each variant probed there, and nowhere else.
         assertThat(r.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.fork }.distinct()).containsExactly(1)
-        assertThat(io.protobench.bench.report.MarkdownReport.render(r)).contains("Variant wan (its own network, its own rate): Cost trials at **$wanRate/s**",
-            "Variants on different networks are compared on latency and throughput only")
+        assertThat(io.protobench.bench.report.MarkdownReport.render(r)).contains(
+            "Variant wan (its own network, its own rate): Cost trials at **$wanRate/s**",
+            "Variants on different networks are compared on latency and throughput only",
+        )
         // At other rates, CPU per request is not the network's to compare: region against wan on latency only.
         val variantFigures = Analysis.of(r).single().family(TrialKind.COST)!!.variantDecisions.map { it.figure }.distinct()
         assertThat(variantFigures).containsExactly(Figure.HOP_P50.key)
@@ -974,7 +1095,10 @@ class ForkRunnerTest {
 
     @Test
     fun `a variant writing to an external database is compared with H2 on latency only, as its database's CPU is not counted`() {
-        val r = run(scenario().copy(variants = listOf(Variant("h2", database = "h2"), Variant("pg", database = "postgresql"))), FakeLab(StepClock(), clearCosts))
+        val r = run(
+            scenario().copy(variants = listOf(Variant("h2", database = "h2"), Variant("pg", database = "postgresql"))),
+            FakeLab(StepClock(), clearCosts),
+        )
         fun variantFigures(record: io.protobench.bench.measure.RunRecord) =
             Analysis.of(record).single().family(TrialKind.COST)!!.variantDecisions.map { it.figure }.distinct()
         // A throw-away cluster's processes are counted: H2 and PostgreSQL compare on CPU.
@@ -984,17 +1108,23 @@ class ForkRunnerTest {
             "jdbc:postgresql://db.example/staging", "bench", "protobench", "16.4", variants = listOf("pg")))
         assertThat(variantFigures(external)).containsExactly(Figure.HOP_P50.key)
         assertThat(io.protobench.bench.report.MarkdownReport.render(external)).contains(
-            "Database: PostgreSQL 16.4 at jdbc:postgresql://db.example/staging as bench, schema protobench: an external database (`--db-url`), " +
+            "Database: PostgreSQL 16.4 at jdbc:postgresql://db.example/staging as bench, schema protobench: " +
+                "an external database (`--db-url`), " +
                 "not started by the run, written to by the data-servers of pg.",
             "A variant writing to the external database is compared on CPU only with another writing there, not with H2")
-        assertThat(io.protobench.bench.report.MarkdownReport.render(external, io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO)))
-            .contains("외부 데이터베이스(`--db-url`)")
+        assertThat(
+            io.protobench.bench.report.MarkdownReport.render(external, io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO)),
+        ).contains("외부 데이터베이스(`--db-url`)")
     }
 
     @Test
     fun `a variant whose setting did not take effect is rejected once and the run goes on with the others`() {
         val s = scenario().copy(variants = listOf(zeroCopy, copyFrom))
-        val lab = FakeLab(StepClock(), clearCosts, reported = { v -> if (v.name == "copyFrom") mapOf("protobench.data.grpc-payload-mode" to "shared") else v.dataServer })
+        val lab = FakeLab(
+            StepClock(),
+            clearCosts,
+            reported = { v -> if (v.name == "copyFrom") mapOf("protobench.data.grpc-payload-mode" to "shared") else v.dataServer },
+        )
         val r = run(s, lab)
 
         val rejected = r.forks.filter { it.status == ForkStatus.REJECTED }
@@ -1022,6 +1152,11 @@ class ForkRunnerTest {
 
 /** What the fake lab's data-server reports over a trial: its collector and what it did. */
 private val dataServerUsage = Fixtures.usage(120.0, gcs = 7).copy(
-    jvm = JvmFacts("25.0.3", listOf("ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles", "ZGC Major Pauses"), 1L shl 30, "ZGC generational"),
+    jvm = JvmFacts(
+        "25.0.3",
+        listOf("ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles", "ZGC Major Pauses"),
+        1L shl 30,
+        "ZGC generational",
+    ),
     gc = GcUsage(pauses = 5, pauseTimeMs = 0, cycles = 2, concurrentCpuMs = 31.5, heapAfterGcMb = 48.0),
 )

@@ -127,17 +127,22 @@ class LooksTest {
         val judged = mutableListOf<RunRecord>()
         val judge = Judge { r ->
             judged += r
-            scenario.conditions.associate { it.label to listOf(OpenComparison(it.label, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", moreForks = 1)) }
+            scenario.conditions.associate {
+                it.label to listOf(OpenComparison(it.label, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", moreForks = 1))
+            }
         }
-        val start = RunRecord(runId = "failed-fork", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
-            startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = 5)
+        val start = RunRecord(
+            runId = "failed-fork", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
+            startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = 5,
+        )
         val record = ForkRunner(scenario, DyingLab(clock, dyingFork = 4), judge, clock, {}, {}).run(start)
 
         // The premise: fork 4 failed after the minimum with one condition measured whole, every arm valid.
         val failed = record.forks.single { it.status == ForkStatus.FAILED }
         assertThat(failed.index).isEqualTo(4)
         val arms = scenario.arms.map { it.label }.toSet()
-        assertThat(failed.trials.filter { it.valid }.groupBy { it.condition }.values).anyMatch { trials -> trials.map { it.arm }.toSet() == arms }
+        assertThat(failed.trials.filter { it.valid }.groupBy { it.condition }.values)
+            .anyMatch { trials -> trials.map { it.arm }.toSet() == arms }
         assertThat(Looks.counts(record).values).containsOnly(scenario.maxForks)
 
         // What the planner saw at each judgement from the minimum on: the forks each condition's verdicts paired.

@@ -164,7 +164,11 @@ class PlannerSimulationTest {
         val spread = worlds(sequential = true)
         val before = worlds(sequential = false)
         val fixed = worlds(sequential = true, scenario(forks = 5, maxForks = 5))
-        for ((rule, r) in listOf("3-5 forks, α spread over 3 looks" to spread, "3-5 forks, every look at α (before)" to before, "5 forks, one look at α" to fixed)) {
+        for ((rule, r) in listOf(
+            "3-5 forks, α spread over 3 looks" to spread,
+            "3-5 forks, every look at α (before)" to before,
+            "5 forks, one look at α" to fixed,
+        )) {
             println("planner simulation ($runs runs each), $rule: A/A runs with a false claim ${pct(r[0].falseClaims)}, " +
                 "forks ${String.format(Locale.ROOT, "%.2f", r[0].meanForks)}; 10% effect found ${pct(r[1].found)} " +
                 "(false claims ${pct(r[1].falseClaims)}); 20% effect found ${pct(r[2].found)}")

@@ -25,9 +25,11 @@ class PlannerTest {
     private val condition = scenario.conditions.single().label
 
     /** A record whose condition has [forks] completed forks. */
-    private fun measured(forks: Int) = RunRecord(runId = "plan", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
+    private fun measured(forks: Int) = RunRecord(
+        runId = "plan", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
         startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 1,
-        forks = (1..forks).map { ForkRecord(it, listOf(condition), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE) })
+        forks = (1..forks).map { ForkRecord(it, listOf(condition), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE) },
+    )
 
     private fun next(open: OpenComparison) = Planner(scenario).next(measured(3), mapOf(condition to listOf(open)), Duration.ZERO)
 
@@ -44,11 +46,18 @@ class PlannerTest {
 
     @Test
     fun `a target with fewer forks of its own leaves the forks past its minimum to the others, and its maximum moves with it`() {
-        val own = ScenarioParser.parse("name: own\nsizes: [1kb, 1mb]\nduration: 3s\nforks: 3\nmaxForks: 4\nforksByTarget: {1mb: 2}", "own.yaml")
+        val own = ScenarioParser.parse(
+            "name: own\nsizes: [1kb, 1mb]\nduration: 3s\nforks: 3\nmaxForks: 4\nforksByTarget: {1mb: 2}",
+            "own.yaml",
+        )
         val (small, large) = own.conditions.map { it.label }
-        fun after(forks: Int, largeForks: Int) = RunRecord(runId = "own", scenario = own.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
+        fun after(forks: Int, largeForks: Int) = RunRecord(
+            runId = "own", scenario = own.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
             startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 1,
-            forks = (1..forks).map { ForkRecord(it, listOfNotNull(small, large.takeIf { _ -> it <= largeForks }), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE) })
+            forks = (1..forks).map {
+                ForkRecord(it, listOfNotNull(small, large.takeIf { _ -> it <= largeForks }), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE)
+            },
+        )
         fun conditions(step: Step) = (step as Step.NextFork).conditions.map { it.label }
         val decided = emptyMap<String, List<OpenComparison>>()
         assertThat(conditions(Planner(own).next(after(2, 2), decided, Duration.ZERO))).containsExactly(small)

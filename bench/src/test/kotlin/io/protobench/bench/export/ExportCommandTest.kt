@@ -54,12 +54,25 @@ class ExportCommandTest {
 
     @Test
     fun `more pods than the smallest load has users or connections exits 2, in the driver's own words`() {
-        assertRefused(export("--scenario", "quick", "--pods", "11"), "--pods 11: scenario quick: part 10/11 would get no user", "at most 10 parts")
+        assertRefused(
+            export("--scenario", "quick", "--pods", "11"),
+            "--pods 11: scenario quick: part 10/11 would get no user",
+            "at most 10 parts",
+        )
         // At a fixed rate the pods share the rate's connection pool (here 50): 11 pods are fine, 51 are not.
         assertThat(export("--scenario", "quick", "--pods", "11", "--rate", "400").statusCode).isEqualTo(0)
-        assertRefused(export("--scenario", "quick", "--pods", "51", "--rate", "400", out = tmp.resolve("out51")), "would get no connection", out = tmp.resolve("out51"))
+        assertRefused(
+            export("--scenario", "quick", "--pods", "51", "--rate", "400", out = tmp.resolve("out51")),
+            "would get no connection",
+            out = tmp.resolve("out51"),
+        )
         // A rate one driver cannot send, per pod: 120,000/s over 2 pods.
-        assertRefused(export("--scenario", "quick", "--pods", "2", "--rate", "120000", out = tmp.resolve("fast")), "part 1/2: an open load needs a rate", "60000.0", out = tmp.resolve("fast"))
+        assertRefused(
+            export("--scenario", "quick", "--pods", "2", "--rate", "120000", out = tmp.resolve("fast")),
+            "part 1/2: an open load needs a rate",
+            "60000.0",
+            out = tmp.resolve("fast"),
+        )
     }
 
     @Test
@@ -79,9 +92,14 @@ class ExportCommandTest {
     fun `every bad value is named at once`() {
         val result = export(
             "--scenario", "quick", "--pods", "2", "--namespace", "Bench_NS", "--duration", "5s", "--warm-up", "11m", "--rate", "0",
-            "--gateway-image", "not an image", "--driver-image", "Driver!", "--server-cpu", "0", "--server-memory", "1Gi", "--driver-memory", "lots",
+            "--gateway-image", "not an image", "--driver-image", "Driver!", "--server-cpu", "0",
+            "--server-memory", "1Gi", "--driver-memory", "lots",
         )
-        assertRefused(result, "--namespace", "--duration", "--warm-up", "--rate", "--gateway-image", "--driver-image", "--server-cpu", "--server-memory", "--driver-memory")
+        assertRefused(
+            result,
+            "--namespace", "--duration", "--warm-up", "--rate", "--gateway-image",
+            "--driver-image", "--server-cpu", "--server-memory", "--driver-memory"
+        )
         assertThat(result.stderr).contains("1g heap")
     }
 
@@ -95,7 +113,11 @@ class ExportCommandTest {
     @Test
     fun `a scenario file is exported like a built-in one`() {
         val file = tmp.resolve("mine.yaml")
-        Files.writeString(file, "name: mine\ndescription: two sizes\nsizes: [2kb, 3kb]\nprotocols: [gRPC/Unary]\nduration: 5s\nload: {model: open, rates: [100], maxVus: 20}\n")
+        Files.writeString(
+            file,
+            "name: mine\ndescription: two sizes\nsizes: [2kb, 3kb]\nprotocols: [gRPC/Unary]\nduration: 5s\n" +
+                "load: {model: open, rates: [100], maxVus: 20}\n",
+        )
         val result = export("--scenario", file.toString(), "--pods", "4")
         assertThat(result.statusCode).describedAs(result.stderr).isEqualTo(0)
         assertThat(result.stdout).contains("4 Jobs").doesNotContain("Give --rate")

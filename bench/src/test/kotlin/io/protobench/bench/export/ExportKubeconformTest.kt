@@ -49,19 +49,25 @@ class ExportKubeconformTest {
         val result = kubeconform.check(files)
         assertThat(result.allValid).describedAs(result.output).isTrue()
         assertThat(result.resources.map { it.kind }.toSet()).containsExactlyInAnyOrder("ConfigMap", "Deployment", "Service", "Job")
-        // quick: 1 ConfigMap, 2 Deployments, 2 Services, 12 Jobs (its A/A copy included); phase6 with its A/A control: 2 conditions x 6 arms.
+        // quick: 1 ConfigMap, 2 Deployments, 2 Services, 12 Jobs (its A/A copy included);
+        // phase6 with its A/A control: 2 conditions x 6 arms.
         assertThat(result.resources).hasSize(17 + 5 + 12)
     }
 
     @Test
     fun `a field of the wrong type fails kubeconform`() {
-        val deployment = copyOf(export("quick", 2).single { it.fileName.toString() == KubernetesExport.DATA_SERVER_FILE }, "replicas-as-text.yaml") {
+        val deployment = copyOf(
+            export("quick", 2).single { it.fileName.toString() == KubernetesExport.DATA_SERVER_FILE },
+            "replicas-as-text.yaml",
+        ) {
             it.replace("replicas: 1", "replicas: one")
         }
         val result = kubeconform.check(listOf(deployment))
         assertThat(result.exitCode).isNotZero()
         assertThat(result.resources.single { it.kind == "Deployment" }.let { it.status to it.message })
-            .satisfies({ (status, message) -> assertThat(status).isEqualTo("statusInvalid"); assertThat(message).contains("/spec/replicas") })
+            .satisfies({ (status, message) ->
+                assertThat(status).isEqualTo("statusInvalid"); assertThat(message).contains("/spec/replicas")
+            })
     }
 
     @Test
@@ -70,7 +76,9 @@ class ExportKubeconformTest {
         val gateway = copyOf(files.single { it.fileName.toString() == KubernetesExport.GATEWAY_FILE }, "misspelt-probe.yaml") {
             it.replace("readinessProbe:", "readinesProbe:")
         }
-        val job = copyOf(firstJob(files), "misspelt-completion-mode.yaml") { it.replace("completionMode: Indexed", "completionMod: Indexed") }
+        val job = copyOf(firstJob(files), "misspelt-completion-mode.yaml") {
+            it.replace("completionMode: Indexed", "completionMod: Indexed")
+        }
         val result = kubeconform.check(listOf(gateway, job))
         assertThat(result.exitCode).isNotZero()
         assertThat(result.resources.filter { it.status == "statusInvalid" }.map { it.kind to it.message })

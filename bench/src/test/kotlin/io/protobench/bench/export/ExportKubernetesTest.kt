@@ -33,7 +33,8 @@ class ExportKubernetesTest {
             file.path to yaml.readerFor(JsonNode::class.java).readValues<JsonNode>(file.text).readAll()
         }
 
-    private fun jobs(settings: ExportSettings) = documents(settings).filterKeys { it.startsWith("${KubernetesExport.JOBS_DIR}/") }.values.flatten()
+    private fun jobs(settings: ExportSettings) =
+        documents(settings).filterKeys { it.startsWith("${KubernetesExport.JOBS_DIR}/") }.values.flatten()
 
     private fun job(settings: ExportSettings, name: String) = jobs(settings).single { it.path("metadata").path("name").asText() == name }
 
@@ -101,7 +102,9 @@ class ExportKubernetesTest {
     @Test
     fun `--rate runs closed-model conditions open at that rate, on the connection pool protobench run gives it`() {
         val settings = settings("phase3", 4) { it.copy(rate = 900) }
-        val at200 = jobs(settings).filter { it.path("metadata").path("annotations").path("protobench.io/condition").asText() == "size=10kb vus=200" }
+        val at200 = jobs(settings).filter {
+            it.path("metadata").path("annotations").path("protobench.io/condition").asText() == "size=10kb vus=200"
+        }
         assertThat(at200).hasSize(6)
         val plans = plans(settings)
         at200.forEach { job ->
@@ -137,7 +140,9 @@ class ExportKubernetesTest {
             .contains("--protobench.internal-hosts=${dataService.path("metadata").path("name").asText()}.perf.svc")
         listOf(dataDeployment to dataService, gatewayDeployment to gatewayService).forEach { (deployment, service) ->
             val podLabels = deployment.path("spec").path("template").path("metadata").path("labels")
-            service.path("spec").path("selector").fields().forEach { (k, v) -> assertThat(podLabels.path(k).asText()).isEqualTo(v.asText()) }
+            service.path("spec").path("selector").fields().forEach { (k, v) ->
+                assertThat(podLabels.path(k).asText()).isEqualTo(v.asText())
+            }
             val containerPorts = container(deployment).path("ports").map { it.path("name").asText() }
             assertThat(service.path("spec").path("ports").map { it.path("targetPort").asText() }).isSubsetOf(containerPorts)
         }
@@ -146,8 +151,15 @@ class ExportKubernetesTest {
     @Test
     fun `servers and drivers get resources and images from the flags, the servers a readiness probe on their health endpoint`() {
         val settings = settings {
-            it.copy(serverCpu = "3", serverMemory = "2Gi", driverCpu = "500m", driverMemory = "1Gi", dataServerImage = "registry.local:5000/pb/data:1",
-                gatewayImage = "registry.local:5000/pb/gw:1", driverImage = "registry.local:5000/pb/driver:1")
+            it.copy(
+                serverCpu = "3",
+                serverMemory = "2Gi",
+                driverCpu = "500m",
+                driverMemory = "1Gi",
+                dataServerImage = "registry.local:5000/pb/data:1",
+                gatewayImage = "registry.local:5000/pb/gw:1",
+                driverImage = "registry.local:5000/pb/driver:1",
+            )
         }
         val docs = documents(settings)
         val data = container(docs.getValue(KubernetesExport.DATA_SERVER_FILE).first())
@@ -159,7 +171,8 @@ class ExportKubernetesTest {
             .containsExactly("registry.local:5000/pb/data:1", "registry.local:5000/pb/gw:1", "registry.local:5000/pb/driver:1")
         listOf(data to ("3" to "2Gi"), gateway to ("3" to "2Gi"), driver to ("500m" to "1Gi")).forEach { (c, expected) ->
             listOf("requests", "limits").forEach { kind ->
-                assertThat(c.path("resources").path(kind).path("cpu").asText() to c.path("resources").path(kind).path("memory").asText()).isEqualTo(expected)
+                assertThat(c.path("resources").path(kind).path("cpu").asText() to c.path("resources").path(kind).path("memory").asText())
+                    .isEqualTo(expected)
             }
         }
         assertThat(driver.path("env").single().path("value").asText()).contains("-Xmx256m", "-XX:+UseSerialGC")
@@ -170,9 +183,17 @@ class ExportKubernetesTest {
         assertThat(ProjectVersion.current).doesNotContain("@").isNotEqualTo("dev")
         assertThat(ExportDefaults.driverImage()).isEqualTo("protobench/load-driver:${ProjectVersion.current}")
         val files = KubernetesExport.files(settings())
-        mapOf(Dockerfiles.DATA_SERVER to "data-server", Dockerfiles.GATEWAY to "api-server", Dockerfiles.DRIVER to "load-driver").forEach { (file, module) ->
+        mapOf(
+            Dockerfiles.DATA_SERVER to "data-server",
+            Dockerfiles.GATEWAY to "api-server",
+            Dockerfiles.DRIVER to "load-driver",
+        ).forEach { (file, module) ->
             assertThat(files.single { it.path == file }.text)
-                .contains("FROM eclipse-temurin:17-jre", "COPY $module-${ProjectVersion.current}-exec.jar /app/$module.jar", "ENTRYPOINT [\"java\", \"-jar\", \"/app/$module.jar\"]")
+                .contains(
+                    "FROM eclipse-temurin:17-jre",
+                    "COPY $module-${ProjectVersion.current}-exec.jar /app/$module.jar",
+                    "ENTRYPOINT [\"java\", \"-jar\", \"/app/$module.jar\"]",
+                )
         }
         assertThat(files.single { it.path == Dockerfiles.DRIVER }.text).doesNotContain("EXPOSE")
     }
@@ -182,12 +203,20 @@ class ExportKubernetesTest {
         val settings = settings()
         val planned = DriverJobs.plan(settings)
         assertThat(planned.map { it.name }).containsExactly(
-            "quick-01-http-json", "quick-02-http-binary", "quick-03-grpc-unary", "quick-04-grpc-stream", "quick-05-null-hop", "quick-06-http-json-a-a",
-            "quick-07-http-json", "quick-08-http-binary", "quick-09-grpc-unary", "quick-10-grpc-stream", "quick-11-null-hop", "quick-12-http-json-a-a",
+            "quick-01-http-json", "quick-02-http-binary", "quick-03-grpc-unary",
+            "quick-04-grpc-stream", "quick-05-null-hop", "quick-06-http-json-a-a",
+            "quick-07-http-json", "quick-08-http-binary", "quick-09-grpc-unary",
+            "quick-10-grpc-stream", "quick-11-null-hop", "quick-12-http-json-a-a",
         )
-        val order = KubernetesExport.files(settings).single { it.path == KubernetesExport.ORDER_FILE }.text.lines().filter { it.isNotEmpty() }
+        val order = KubernetesExport.files(settings).single { it.path == KubernetesExport.ORDER_FILE }.text.lines()
+            .filter { it.isNotEmpty() }
         assertThat(order).hasSize(12)
-        assertThat(order[2].split("\t")).containsExactly("quick-03-grpc-unary.yaml", "quick-03-grpc-unary", "gRPC%2FUnary", "quick-03-grpc-unary%20size%3D1kb%20vus%3D10")
+        assertThat(order[2].split("\t")).containsExactly(
+            "quick-03-grpc-unary.yaml",
+            "quick-03-grpc-unary",
+            "gRPC%2FUnary",
+            "quick-03-grpc-unary%20size%3D1kb%20vus%3D10",
+        )
         planned.forEach { assertThat(it.name).matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?").hasSizeLessThanOrEqualTo(50) }
     }
 
@@ -198,13 +227,17 @@ class ExportKubernetesTest {
         val steps = listOf(
             "mvn -B -DskipTests package", "load-driver/target/load-driver-${ProjectVersion.current}-exec.jar",
             "docker build -f ${Dockerfiles.DRIVER} -t reg.example/pb/driver:7 .", "docker push reg.example/pb/driver:7",
-            "kubectl create namespace perf", "kubectl apply -f ${KubernetesExport.PLANS_FILE}", "rollout status deployment/protobench-gateway",
+            "kubectl create namespace perf", "kubectl apply -f ${KubernetesExport.PLANS_FILE}",
+            "rollout status deployment/protobench-gateway",
             "port-forward deployment/protobench-gateway", "kubectl apply -f \"jobs/", "--for=jsonpath='{.status.ready}'=3", "sleep 10",
             "/benchmark/start", "Complete|Failed", "/benchmark/end", "kubectl -n perf logs -l \"job-name=", "kubectl delete -f \"jobs/",
             "./protobench merge", "kubectl delete namespace perf",
         )
         assertThat(steps.map { readme.indexOf(it) }).doesNotContain(-1).isSorted()
-        assertThat(readme).contains("not built or pushed for you", "| quick-11-null-hop | size=1mb vus=10 | Null hop | closed model, 10 users | 3-4 users |")
+        assertThat(readme).contains(
+            "not built or pushed for you",
+            "| quick-11-null-hop | size=1mb vus=10 | Null hop | closed model, 10 users | 3-4 users |",
+        )
     }
 
     @Test

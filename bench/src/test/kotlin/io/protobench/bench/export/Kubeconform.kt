@@ -36,7 +36,13 @@ class Kubeconform(private val binary: Path, private val schemas: Path) {
     private fun resources(output: String): List<Checked> {
         val json = runCatching { ObjectMapper().readTree(output) }.getOrNull() ?: return emptyList()
         return json.path("resources").map {
-            Checked(it.path("filename").asText(), it.path("kind").asText(), it.path("name").asText(), it.path("status").asText(), it.path("msg").asText())
+            Checked(
+                it.path("filename").asText(),
+                it.path("kind").asText(),
+                it.path("name").asText(),
+                it.path("status").asText(),
+                it.path("msg").asText(),
+            )
         }
     }
 

@@ -65,15 +65,24 @@ class MergeDriversTest {
         val planned = DriverJobs.plan(settings).first { it.name == "quick-03-grpc-unary" }
         // The Job's plan, against this JVM's server, shortened to keep the test short; long enough
         // that the second pod's JVM, started after the first on a busy machine, still overlaps it.
-        val plan = planned.plan.copy(baseUrl = "http://127.0.0.1:${server.address.port}", durationMs = TIMED_SECONDS * 1000L, warmUpMs = 500)
+        val plan = planned.plan.copy(
+            baseUrl = "http://127.0.0.1:${server.address.port}",
+            durationMs = TIMED_SECONDS * 1000L,
+            warmUpMs = 500,
+        )
         val planFile = tmp.resolve(planned.planKey).also { Files.writeString(it, KubernetesExport.planJson(plan)) }
         val container = DriverJobs.job(settings, planned).spec.template.spec.containers.single()
         val args = container.args.map { if (it.startsWith(DriverJobs.PLANS_DIR)) planFile.toString() else it }
 
         val logs = (0 until pods).map { index -> startPod(container.env.associate { it.name to it.value }, args, index) }
-            .map { (process, log) -> assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue(); assertThat(process.exitValue()).describedAs(Files.readString(log)).isZero(); log }
+            .map { (process, log) ->
+                assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(process.exitValue()).describedAs(Files.readString(log)).isZero();
+                log
+            }
         // As `kubectl logs -l job-name=…` collects them: one pod's log after the other.
-        val jobLog = tmp.resolve("${planned.name}.log").also { file -> Files.writeString(file, logs.joinToString("") { Files.readString(it) }) }
+        val jobLog = tmp.resolve("${planned.name}.log")
+            .also { file -> Files.writeString(file, logs.joinToString("") { Files.readString(it) }) }
         val parts = PartOutput.parse(Files.readString(jobLog))
         assertThat(parts.map { it.part.label }).containsExactly("0/2", "1/2")
         val summaries = parts.map { it.summary!! }
@@ -117,15 +126,19 @@ class MergeDriversTest {
     }
 
     private fun intervals(log: String): List<Histogram> =
-        HistogramLogReader(log.byteInputStream()).use { reader -> generateSequence { reader.nextIntervalHistogram() as Histogram? }.toList() }
+        HistogramLogReader(log.byteInputStream()).use { reader ->
+            generateSequence { reader.nextIntervalHistogram() as Histogram? }.toList()
+        }
 
     /** Each percentile of [latency] (ms) equal to [histogram]'s (µs) within the width of the bucket that holds it. */
     private fun assertWithinABucket(latency: Latency, histogram: Histogram) {
         listOf(50.0 to latency.p50, 90.0 to latency.p90, 99.0 to latency.p99, 99.9 to latency.p999).forEach { (percentile, ms) ->
             val micros = histogram.getValueAtPercentile(percentile)
-            assertThat(ms).describedAs("p$percentile").isCloseTo(micros / 1000.0, within(histogram.sizeOfEquivalentValueRange(micros) / 1000.0))
+            assertThat(ms).describedAs("p$percentile")
+                .isCloseTo(micros / 1000.0, within(histogram.sizeOfEquivalentValueRange(micros) / 1000.0))
         }
-        assertThat(latency.max).isCloseTo(histogram.maxValue / 1000.0, within(histogram.sizeOfEquivalentValueRange(histogram.maxValue) / 1000.0))
+        assertThat(latency.max)
+            .isCloseTo(histogram.maxValue / 1000.0, within(histogram.sizeOfEquivalentValueRange(histogram.maxValue) / 1000.0))
     }
 
     private companion object {

@@ -29,7 +29,12 @@ class MergeTest {
     @TempDir
     lateinit var tmp: Path
 
-    private val plan = Plan("http://gateway:8080", listOf(CallTarget("/api/data/grpc?size=1kb", "payloadSize", 1024)), Load.open(200.0, 10, 10), 2000)
+    private val plan = Plan(
+        "http://gateway:8080",
+        listOf(CallTarget("/api/data/grpc?size=1kb", "payloadSize", 1024)),
+        Load.open(200.0, 10, 10),
+        2000,
+    )
 
     /** An epoch second to start the logs from. */
     private val t0 = 1_795_936_645_000L
@@ -54,7 +59,10 @@ class MergeTest {
     private fun log(intervals: List<Histogram>): String {
         val bytes = ByteArrayOutputStream()
         PrintStream(bytes, false, Charsets.US_ASCII).use { out ->
-            HistogramLogWriter(out).apply { outputLogFormatVersion(); outputStartTime(intervals.first().startTimeStamp); outputLegend(); intervals.forEach(::outputIntervalHistogram) }
+            HistogramLogWriter(out).apply {
+                outputLogFormatVersion(); outputStartTime(intervals.first().startTimeStamp); outputLegend();
+                intervals.forEach(::outputIntervalHistogram)
+            }
         }
         return bytes.toString(Charsets.US_ASCII)
     }
@@ -71,9 +79,11 @@ class MergeTest {
                 voluntaryContextSwitches = voluntary, nonvoluntaryContextSwitches = nonvoluntary))
         }
         val merged = PartsMerge.merge(inputs(switching(0, 30, 4), switching(1, 50, 6)), "merged.hlog").summary
-        assertThat(listOf(merged.contextSwitches, merged.voluntaryContextSwitches, merged.nonvoluntaryContextSwitches)).containsExactly(90L, 80L, 10L)
+        assertThat(listOf(merged.contextSwitches, merged.voluntaryContextSwitches, merged.nonvoluntaryContextSwitches))
+            .containsExactly(90L, 80L, 10L)
         val older = PartsMerge.merge(inputs(switching(0, 30, 4), switching(1, null, null)), "merged.hlog").summary
-        assertThat(listOf(older.contextSwitches, older.voluntaryContextSwitches, older.nonvoluntaryContextSwitches)).containsExactly(41L, null, null)
+        assertThat(listOf(older.contextSwitches, older.voluntaryContextSwitches, older.nonvoluntaryContextSwitches))
+            .containsExactly(41L, null, null)
     }
 
     @Test
@@ -107,7 +117,9 @@ class MergeTest {
         assertThat(latency.p99).isCloseTo(9.0, org.assertj.core.api.Assertions.within(0.01))
         assertThat(latency.mean).isCloseTo(5.0, org.assertj.core.api.Assertions.within(0.01))
         // The merged log holds every interval of both parts in time order, epoch timestamps kept.
-        val intervals = HistogramLogReader(merged.log.byteInputStream()).use { reader -> generateSequence { reader.nextIntervalHistogram() as Histogram? }.toList() }
+        val intervals = HistogramLogReader(merged.log.byteInputStream()).use { reader ->
+            generateSequence { reader.nextIntervalHistogram() as Histogram? }.toList()
+        }
         assertThat(intervals).hasSize(200)
         assertThat(intervals.sumOf { it.totalCount }).isEqualTo(200)
         assertThat(intervals.map { it.startTimeStamp }).isSorted().startsWith(t0)
@@ -140,7 +152,8 @@ class MergeTest {
     @Test
     fun `a summary with no log, or a log that is not its summary's, is refused`() {
         val noLog = part(1, 2, listOf(1000)).copy(histogramLog = null)
-        assertThat(problems(part(0, 2, listOf(1000)), noLog)).containsExactly("part 1/2 (pod-1.log) has a summary but no histogram log to merge its latency from")
+        assertThat(problems(part(0, 2, listOf(1000)), noLog))
+            .containsExactly("part 1/2 (pod-1.log) has a summary but no histogram log to merge its latency from")
         val cut = part(1, 2, listOf(1000)).copy(summary = null)
         assertThat(problems(part(0, 2, listOf(1000)), cut).single()).contains("has no summary")
         val otherLog = part(1, 2, listOf(1000, 1000)).copy(histogramLog = part(1, 2, listOf(1000)).histogramLog)
@@ -152,7 +165,10 @@ class MergeTest {
     @Test
     fun `the command writes the summary and the log beside it, and refuses bad input with exit 2 and no stack trace`() {
         val log = tmp.resolve("job.log")
-        Files.writeString(log, part(0, 2, listOf(1000, 3000)).render() + "Picked up JAVA_TOOL_OPTIONS: -Xmx256m\n" + part(1, 2, listOf(2000, 2000)).render())
+        Files.writeString(
+            log,
+            part(0, 2, listOf(1000, 3000)).render() + "Picked up JAVA_TOOL_OPTIONS: -Xmx256m\n" + part(1, 2, listOf(2000, 2000)).render(),
+        )
         val out = tmp.resolve("results/job.json")
         val done = merge(out.toString(), log.toString())
         assertThat(done.statusCode).describedAs(done.stderr).isZero()

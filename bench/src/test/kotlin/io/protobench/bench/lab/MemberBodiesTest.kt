@@ -40,7 +40,8 @@ class MemberBodiesTest {
         assertThat(members.map { it.path("email").asText() })
             .containsExactly("mabc12345.000017.0000004321.0000@protobench.test", "mabc12345.000017.0000004321.0001@protobench.test",
                 "mabc12345.000017.0000004321.0002@protobench.test")
-        assertThat(Base64.getDecoder().decode(members[0].path("profileImage").asText())).isEqualTo(PayloadGenerator.payloadFor(PayloadSize.parse("1kb")))
+        assertThat(Base64.getDecoder().decode(members[0].path("profileImage").asText()))
+            .isEqualTo(PayloadGenerator.payloadFor(PayloadSize.parse("1kb")))
         assertThat(members[2].path("etcInfo").asText()).isEqualTo(MemberBodies.SEED_003_ETC_INFO)
         members.forEach { member ->
             MemberRules.fromJson(json.treeToValue(member, CreateMemberJson::class.java))
@@ -57,7 +58,10 @@ class MemberBodiesTest {
         assertThat(member.etcInfo).isEqualTo(MemberBodies.SEED_003_ETC_INFO)
         MemberRules.fromProto(member)
         // The same member as the JSON body: k6 builds the gRPC messages from that one.
-        val fromJson = json.readValue(filled(MemberBodies(dir).of(Target.Members("1kb", 1)), "abc12345", 3, 99), CreateMemberJson::class.java)
+        val fromJson = json.readValue(
+            filled(MemberBodies(dir).of(Target.Members("1kb", 1)), "abc12345", 3, 99),
+            CreateMemberJson::class.java,
+        )
         assertThat(MemberRules.fromJson(fromJson)).usingRecursiveComparison().isEqualTo(MemberRules.fromProto(member))
     }
 

@@ -40,7 +40,9 @@ class MemberLedgerTest {
         val mismatch = flags.single() as Flag.RowsMismatch
         assertThat(mismatch).isEqualTo(Flag.RowsMismatch(confirmed = 100, rows = 99, committed = 100))
         assertThat(mismatch.lost).isEqualTo(1)
-        val trial = TrialRecord("image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 0, flags)
+        val trial = TrialRecord(
+            "image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 0, flags
+        )
         assertThat(trial.valid).isFalse()
         assertThat(trial.invalidReason()).contains("99 new rows", "100 confirmed")
     }
@@ -49,7 +51,9 @@ class MemberLedgerTest {
     fun `a row whose creation the caller saw fail is flagged but leaves the trial to the wrong-answer rule`() {
         val (_, flags) = ledger(MemberCounts(101, 601, dbTime(101, 0.2))).close(100)
         assertThat((flags.single() as Flag.RowsMismatch).lost).isZero()
-        val trial = TrialRecord("image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 1, flags)
+        val trial = TrialRecord(
+            "image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 1, flags
+        )
         assertThat(trial.invalidReason()).describedAs("1 wrong answer in 101 is over 0.1%%").contains("wrong")
     }
 

@@ -110,7 +110,8 @@ class RemoteServersTest {
             http.start()
             ServerSocket(0, 50, InetAddress.getLoopbackAddress()).use { grpc ->
                 try {
-                    val problem = RemoteCheck(Duration.ofSeconds(5)).problem(Remote.DataServer("127.0.0.1", http.address.port, grpc.localPort))
+                    val problem = RemoteCheck(Duration.ofSeconds(5))
+                        .problem(Remote.DataServer("127.0.0.1", http.address.port, grpc.localPort))
                     if (healthy) assertThat(problem).isNull() else assertThat(problem).contains("answered 503", "not healthy")
                 } finally {
                     http.stop(0)
@@ -133,7 +134,8 @@ class RemoteServersTest {
         assertThat(remoteRefusal(gateway, scenario(), options())).isNull()
         assertThat(remoteRefusal(data, scenario(), options(network = NetworkProfile.parse("lan"))))
             .contains("the link is the real network between the hosts")
-        assertThat(remoteRefusal(data, scenario("mode: cost\n", payload = "members: {images: [1kb]}"), options())).contains("member creation")
+        assertThat(remoteRefusal(data, scenario("mode: cost\n", payload = "members: {images: [1kb]}"), options()))
+            .contains("member creation")
         assertThat(remoteRefusal(data, scenario(), options(data = listOf("protobench.data.grpc-payload-mode=copy"))))
             .contains("give it to `protobench serve`")
         val gatewayVariant = "variants:\n  - {name: h2c, gateway: {protobench.gateway.http.version: h2c}}\n"

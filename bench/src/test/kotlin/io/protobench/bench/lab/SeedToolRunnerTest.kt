@@ -90,10 +90,16 @@ class SeedToolsTest {
 
     @Test
     fun `the commands are the seed's - count-based, one body file, hey posting JSON and ghz calling CreateMember by reflection`() {
-        val runner = SeedToolRunner(mapOf(SeedTool.HEY to Path.of("/t/hey"), SeedTool.GHZ to Path.of("/t/ghz")), Path.of("/logs"), ChildProcesses(Path.of("/tmp/none.pid")))
+        val runner = SeedToolRunner(
+            mapOf(SeedTool.HEY to Path.of("/t/hey"), SeedTool.GHZ to Path.of("/t/ghz")),
+            Path.of("/logs"),
+            ChildProcesses(Path.of("/tmp/none.pid")),
+        )
         val body = Path.of("/b/member.json")
         assertThat(runner.command(ToolRun(SeedTool.HEY, 10, 100), "http://127.0.0.1:8090", "127.0.0.1:9091", body)).containsExactly(
-            "/t/hey", "-n", "100", "-c", "10", "-m", "POST", "-T", "application/json", "-D", "/b/member.json", "http://127.0.0.1:8090/api/members")
+            "/t/hey", "-n", "100", "-c", "10", "-m", "POST", "-T", "application/json", "-D", "/b/member.json",
+            "http://127.0.0.1:8090/api/members"
+        )
         val ghz = runner.command(ToolRun(SeedTool.GHZ, 100, 10_000), "http://127.0.0.1:8090", "127.0.0.1:9091", body)
         assertThat(ghz.first()).isEqualTo("/t/ghz")
         assertThat(ghz.last()).isEqualTo("127.0.0.1:9091")

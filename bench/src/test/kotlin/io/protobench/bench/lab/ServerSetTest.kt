@@ -23,8 +23,9 @@ class ServerSetTest {
     @Test
     fun `a server that died says why, in the last words of its log`() {
         val log = dir.resolve("data-server.log").toFile()
-        val process = ProcessBuilder("sh", "-c", "echo started; echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; echo bye; exit 3")
-            .redirectErrorStream(true).redirectOutput(log).start()
+        val process = ProcessBuilder(
+            "sh", "-c", "echo started; echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; echo bye; exit 3"
+        ).redirectErrorStream(true).redirectOutput(log).start()
         assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue()
         assertThat(set(process).deathNotice())
             .startsWith("data-server exited with code 3: Terminating due to java.lang.OutOfMemoryError: Java heap space")

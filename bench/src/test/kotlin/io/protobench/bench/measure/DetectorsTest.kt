@@ -40,7 +40,8 @@ class DetectorsTest {
         val withShare = figures + TrialFigures.rateShare(figures, 1000)
         assertThat(withShare[Figure.TARGET_RATE_SHARE]).isEqualTo(0.812)
         assertThat(TrialFigures.rateFlags(withShare, 1000)).containsExactly(Flag.RateNotHeld(812.0, 1000, 1880.0))
-        assertThat(TrialFigures.rateFlags(withShare, 1000).single().describe()).isEqualTo("achieved 812/s of 1000/s, 1880 iterations dropped")
+        assertThat(TrialFigures.rateFlags(withShare, 1000).single().describe())
+            .isEqualTo("achieved 812/s of 1000/s, 1880 iterations dropped")
     }
 
     @Test

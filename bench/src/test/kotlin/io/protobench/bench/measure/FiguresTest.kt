@@ -21,16 +21,22 @@ class FiguresTest {
     fun `they are written back as read, in the record's order, a key this version does not know kept`() {
         val figures = JsonFiles.mapper.readValue(json, Figures::class.java)
         assertThat(figures.unknown).containsExactly(java.util.Map.entry("later_figure", 2.5))
-        assertThat(com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(JsonFiles.mapper.readTree(JsonFiles.mapper.writeValueAsString(figures))))
-            .isEqualTo(json)
+        assertThat(
+            com.fasterxml.jackson.databind.ObjectMapper()
+                .writeValueAsString(JsonFiles.mapper.readTree(JsonFiles.mapper.writeValueAsString(figures))),
+        ).isEqualTo(json)
         assertThat(JsonFiles.mapper.readValue(JsonFiles.mapper.writeValueAsString(figures), Figures::class.java)).isEqualTo(figures)
     }
 
     @Test
     fun `adding figures keeps each in its place, the later value winning, as a map's plus`() {
-        val figures = Figures.of(Figure.THROUGHPUT to 1.0, Figure.HOP_P50 to null) + Figures.of(Figure.API_CPU_US to 3.0, Figure.HOP_P50 to 2.0)
+        val figures = Figures.of(Figure.THROUGHPUT to 1.0, Figure.HOP_P50 to null) +
+            Figures.of(Figure.API_CPU_US to 3.0, Figure.HOP_P50 to 2.0)
         assertThat(figures.byKey()).containsExactly(
-            java.util.Map.entry(Figure.THROUGHPUT.key, 1.0), java.util.Map.entry(Figure.HOP_P50.key, 2.0), java.util.Map.entry(Figure.API_CPU_US.key, 3.0))
+            java.util.Map.entry(Figure.THROUGHPUT.key, 1.0),
+            java.util.Map.entry(Figure.HOP_P50.key, 2.0),
+            java.util.Map.entry(Figure.API_CPU_US.key, 3.0),
+        )
         assertThat((figures + (Figure.THROUGHPUT to 5.0)).toMap().keys.first()).isEqualTo(Figure.THROUGHPUT)
     }
 
@@ -40,7 +46,9 @@ class FiguresTest {
         val soak = JsonFiles.mapper.readValue(old, SoakSettings::class.java)
         assertThat(soak.vus).isNull()
         assertThat(soak.tolerance).isEqualTo(0.05)
-        assertThat(com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(JsonFiles.mapper.readTree(JsonFiles.mapper.writeValueAsString(soak))))
-            .isEqualTo(old)
+        assertThat(
+            com.fasterxml.jackson.databind.ObjectMapper()
+                .writeValueAsString(JsonFiles.mapper.readTree(JsonFiles.mapper.writeValueAsString(soak))),
+        ).isEqualTo(old)
     }
 }

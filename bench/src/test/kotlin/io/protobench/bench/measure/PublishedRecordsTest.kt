@@ -20,7 +20,8 @@ import java.nio.file.Path
 class PublishedRecordsTest {
     /** Surefire runs in bench/; the published runs are in the project's docs/results. */
     private val published: List<Path> = Files.walk(Path.of("").toAbsolutePath().parent.resolve("docs/results")).use { paths ->
-        paths.filter { it.fileName.toString() == "run.json" || it.fileName.toString() == "run.json.gz" }.map { it.parent }.distinct().sorted().toList()
+        paths.filter { it.fileName.toString() == "run.json" || it.fileName.toString() == "run.json.gz" }
+            .map { it.parent }.distinct().sorted().toList()
     }
 
     @Test
@@ -44,13 +45,19 @@ class PublishedRecordsTest {
     }
 
     /** A published record as its file holds it, before any upgrade. */
-    private fun raw(dir: Path): JsonNode = java.util.zip.GZIPInputStream(Files.newInputStream(dir.resolve("run.json.gz"))).use(JsonFiles.mapper::readTree)
+    private fun raw(dir: Path): JsonNode =
+        java.util.zip.GZIPInputStream(Files.newInputStream(dir.resolve("run.json.gz"))).use(JsonFiles.mapper::readTree)
 
     private val gzipped get() = published.filter { Files.exists(it.resolve("run.json.gz")) }
 
     @Test
     fun `a k6-era record with variants reads its environment into typed fields, each variant's link by its name`() {
-        val dir = gzipped.first { dir -> raw(dir).let { it["schemaVersion"].asInt() == 2 && it["environment"].fieldNames().asSequence().any { key -> key.startsWith("network · ") } } }
+        val dir = gzipped.first { dir ->
+            raw(dir).let {
+                it["schemaVersion"].asInt() == 2 &&
+                    it["environment"].fieldNames().asSequence().any { key -> key.startsWith("network · ") }
+            }
+        }
         val json = raw(dir)["environment"]
         val env = RunStore.load(dir).environment
 
@@ -87,12 +94,15 @@ class PublishedRecordsTest {
     }
 
     @Test
-    fun `every published record written again keeps its environment and its trials' loads byte for byte`(@org.junit.jupiter.api.io.TempDir tmp: Path) {
+    fun `every published record written again keeps its environment and its trials' loads byte for byte`(
+        @org.junit.jupiter.api.io.TempDir tmp: Path,
+    ) {
         for (dir in published) {
             val record = RunStore.load(dir)
             val store = RunStore(Files.createDirectories(tmp.resolve(dir.fileName.toString())))
             store.save(record)
-            val original = if (Files.exists(dir.resolve("run.json.gz"))) raw(dir) else JsonFiles.mapper.readTree(dir.resolve("run.json").toFile())
+            val original =
+                if (Files.exists(dir.resolve("run.json.gz"))) raw(dir) else JsonFiles.mapper.readTree(dir.resolve("run.json").toFile())
             val written = JsonFiles.mapper.readTree(store.runJson.toFile())
 
             assertThat(text(written["environment"])).describedAs(dir.toString()).isEqualTo(text(original["environment"]))

@@ -131,7 +131,9 @@ class RunEnvironmentTest {
     }
 
     @Test
-    fun `how idle cores wait is read from cpuidle, with haltpoll's polling time where it is the driver`(@org.junit.jupiter.api.io.TempDir dir: java.nio.file.Path) {
+    fun `how idle cores wait is read from cpuidle, with haltpoll's polling time where it is the driver`(
+        @org.junit.jupiter.api.io.TempDir dir: java.nio.file.Path,
+    ) {
         val cpuidle = java.nio.file.Files.createDirectories(dir.resolve("cpuidle"))
         val haltpoll = java.nio.file.Files.createDirectories(dir.resolve("haltpoll"))
         fun idle() = io.protobench.bench.lab.Environment.cpuIdle(cpuidle, haltpoll)
@@ -166,6 +168,7 @@ class RunEnvironmentTest {
         assertThat(mapper.writeValueAsString(TrialLoad.rate(1500))).isEqualTo("\"rate=1500/s\"")
         assertThat(mapper.readValue("\"vus=50\"", TrialLoad::class.java)).isEqualTo(TrialLoad.vus(50))
         assertThat("${TrialLoad.rate(7)}").isEqualTo("rate=7/s")
-        assertThatThrownBy { TrialLoad.parse("rate=fast") }.isInstanceOf(IllegalArgumentException::class.java).hasMessageContaining("vus=N or rate=N/s")
+        assertThatThrownBy { TrialLoad.parse("rate=fast") }.isInstanceOf(IllegalArgumentException::class.java)
+            .hasMessageContaining("vus=N or rate=N/s")
     }
 }

@@ -34,7 +34,8 @@ class SaturationTest {
         assertThat(usage.coresUsed["data-server"]!!).isCloseTo(0.75, within(1e-9)) // 150 ticks = 1.5 s over 2 s
         assertThat(usage.coresUsed[CpuAccounting.REAPED]!!).isCloseTo(1.0, within(1e-9)) // 200 ticks = 2 s over 2 s
         assertThat(usage.machineBusyShare!!).isCloseTo(0.95, within(1e-9))         // 380 busy of 400
-        assertThat(usage.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() }).containsExactly("machine 95% busy over 2 cores (limit 90%)")
+        assertThat(usage.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() })
+            .containsExactly("machine 95% busy over 2 cores (limit 90%)")
         // The driver is read as a process of its own; at half the cores it starved the servers.
         val driverBusy = usage.copy(coresUsed = usage.coresUsed + (CpuAccounting.DRIVER to 1.0))
         assertThat(driverBusy.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() })
@@ -118,7 +119,10 @@ class SaturationTest {
         assertThat(usage.coresUsed[CpuAccounting.DATABASE]!!).isCloseTo(0.86, within(1e-9))
         assertThat(usage.coresUsed["data-server"]!!).isCloseTo(10.0, within(1e-9))
         // A tree whose root is gone gives no figure rather than a wrong one.
-        assertThat(accounting.usage(start, accounting.read(emptyMap(), mapOf(CpuAccounting.DATABASE to 999L)), 2).coresUsed[CpuAccounting.DATABASE]).isNull()
+        assertThat(
+            accounting.usage(start, accounting.read(emptyMap(), mapOf(CpuAccounting.DATABASE to 999L)), 2)
+                .coresUsed[CpuAccounting.DATABASE],
+        ).isNull()
     }
 
     @Test
@@ -148,14 +152,16 @@ class SaturationTest {
     fun `with enough cores the three processes get disjoint sets`() {
         val placement = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true)
         assertThat(placement.sets).containsEntry("driver", "0-1").containsEntry("api-server", "2-4").containsEntry("data-server", "5-7")
-        assertThat(placement.wrap("data-server", listOf("java", "-jar", "d.jar"))).containsExactly("taskset", "-c", "5-7", "java", "-jar", "d.jar")
+        assertThat(placement.wrap("data-server", listOf("java", "-jar", "d.jar")))
+            .containsExactly("taskset", "-c", "5-7", "java", "-jar", "d.jar")
         assertThat(CpuPlacement.plan(cores = 3, enabled = true, tasksetAvailable = true).sets.values).containsExactly("0", "1", "2")
     }
 
     @Test
     fun `a direct run places the driver and the data-server only, and says so`() {
         val placement = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = CpuPlacement.DIRECT_PROCESSES)
-        assertThat(placement.sets).containsOnlyKeys("driver", "data-server").containsEntry("driver", "0-1").containsEntry("data-server", "2-7")
+        assertThat(placement.sets).containsOnlyKeys("driver", "data-server")
+            .containsEntry("driver", "0-1").containsEntry("data-server", "2-7")
         assertThat(CpuPlacement.plan(cores = 2, enabled = true, tasksetAvailable = true, processes = CpuPlacement.DIRECT_PROCESSES).note)
             .contains("too few to give driver and data-server").doesNotContain("api-server")
         assertThat(CpuPlacement.sharing(CpuPlacement.DIRECT_PROCESSES)).startsWith("driver and data-server run on the same machine")
@@ -164,7 +170,8 @@ class SaturationTest {
     @Test
     fun `with a remote data-server the gateway takes the cores the driver leaves, and the driver alone is not pinned`() {
         val gatewayOnly = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("driver", "api-server"))
-        assertThat(gatewayOnly.sets).containsOnlyKeys("driver", "api-server").containsEntry("driver", "0-1").containsEntry("api-server", "2-7")
+        assertThat(gatewayOnly.sets).containsOnlyKeys("driver", "api-server")
+            .containsEntry("driver", "0-1").containsEntry("api-server", "2-7")
         val k6Alone = CpuPlacement.plan(cores = 8, enabled = true, tasksetAvailable = true, processes = listOf("driver"))
         assertThat(k6Alone.sets).isEmpty()
         assertThat(k6Alone.note).contains("driver runs alone")

@@ -73,7 +73,9 @@ class HopNetworksTest {
     fun `a profile this machine has no mechanism for stops the run before it starts, naming what is missing and the variants it would cost`() {
         val said = mutableListOf<String>()
         val noDrop: (NetworkProfile) -> HopLink = { profile ->
-            if (profile.name == "wan") throw LinkNotApplicable("wan: loss cannot be applied here: iptables is not installed (apt-get install iptables)")
+            if (profile.name == "wan") throw LinkNotApplicable(
+                "wan: loss cannot be applied here: iptables is not installed (apt-get install iptables)",
+            )
             FakeLink(profile.name).also { opened += it }
         }
         assertThatThrownBy { HopNetworks.open(listOf(region, wan, wanToo), null, { said += it }, noDrop) }
@@ -95,7 +97,8 @@ class HopNetworksTest {
             .isInstanceOf(LinkSetupFailed::class.java)
         assertThat(opened.single().profile).isEqualTo("dc")
         assertThat(opened.single().closed).isTrue()
-        assertThatThrownBy { HopNetworks.open(listOf(region), NetworkProfile.parse("lan"), {}, opener("lan")) }.isInstanceOf(LinkSetupFailed::class.java)
+        assertThatThrownBy { HopNetworks.open(listOf(region), NetworkProfile.parse("lan"), {}, opener("lan")) }
+            .isInstanceOf(LinkSetupFailed::class.java)
         assertThat(opened).hasSize(1)
         // A variant without a profile of its own is still left to measure on loopback.
         assertThatCode { HopNetworks.open(listOf(near, region), null, {}, opener("region")) }.doesNotThrowAnyException()

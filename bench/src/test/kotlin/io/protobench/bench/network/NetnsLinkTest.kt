@@ -28,7 +28,10 @@ class NetnsLinkTest {
         assertThat(link.inside(listOf("java", "-version"))).containsExactly("ip", "netns", "exec", "protobench-4242-0", "java", "-version")
         shell.commands.clear()
         link.close()
-        assertThat(shell.commands).containsExactly(listOf("ip", "link", "del", "pbn42420"), listOf("ip", "netns", "del", "protobench-4242-0"))
+        assertThat(shell.commands).containsExactly(
+            listOf("ip", "link", "del", "pbn42420"),
+            listOf("ip", "netns", "del", "protobench-4242-0"),
+        )
     }
 
     @Test
@@ -36,7 +39,10 @@ class NetnsLinkTest {
         val shell = FakeShell(failing = { if (it.take(3) == listOf("ip", "addr", "add")) "RTNETLINK answers: Permission denied" else null })
         assertThatThrownBy { NetnsLink.open(shell, pid = 9, serial = 0) }.isInstanceOf(LinkSetupFailed::class.java)
             .hasMessageContaining("ip addr add 10.201.1.33/30 dev pbn90").hasMessageContaining("Permission denied")
-        assertThat(shell.commands.takeLast(2)).containsExactly(listOf("ip", "link", "del", "pbn90"), listOf("ip", "netns", "del", "protobench-9-0"))
+        assertThat(shell.commands.takeLast(2)).containsExactly(
+            listOf("ip", "link", "del", "pbn90"),
+            listOf("ip", "netns", "del", "protobench-9-0"),
+        )
     }
 
     @Test
@@ -48,10 +54,18 @@ class NetnsLinkTest {
         assertThat(shell.commands).containsExactly(
             listOf("ip", "link", "set", "dev", "pbn50", "gso_max_size", "31250"),
             listOf("ip", "netns", "exec", "protobench-5-0", "ip", "link", "set", "dev", "pbf50", "gso_max_size", "31250"),
-            listOf("tc", "qdisc", "add", "dev", "pbn50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "62500", "latency", "50ms"),
-            listOf("ip", "netns", "exec", "protobench-5-0", "tc", "qdisc", "add", "dev", "pbf50", "root", "handle", "1:", "tbf", "rate", "1000mbit", "burst", "62500", "latency", "50ms"),
+            listOf(
+                "tc", "qdisc", "add", "dev", "pbn50", "root", "handle", "1:", "tbf", "rate", "1000mbit",
+                "burst", "62500", "latency", "50ms",
+            ),
+            listOf(
+                "ip", "netns", "exec", "protobench-5-0", "tc", "qdisc", "add", "dev", "pbf50", "root", "handle", "1:", "tbf",
+                "rate", "1000mbit", "burst", "62500", "latency", "50ms",
+            ),
         )
-        assertThat(link.shaping).isEqualTo("tbf rate 1000 mbit/s, bucket 61 KiB, offload packets of at most 30 KiB, on both ends of the veth")
+        assertThat(link.shaping).isEqualTo(
+            "tbf rate 1000 mbit/s, bucket 61 KiB, offload packets of at most 30 KiB, on both ends of the veth",
+        )
         assertThatThrownBy { link.limitBandwidth(10.0, "netem") }.hasMessageContaining("tbf or htb")
         link.close()
     }
@@ -67,8 +81,11 @@ class NetnsLinkTest {
             listOf("ip", "link", "set", "dev", "pbn60", "gso_max_segs", "1"),
             listOf("ip", "netns", "exec", "protobench-6-0", "ip", "link", "set", "dev", "pbf60", "gso_max_segs", "1"),
         )
-        assertThat(shell.commands[2]).containsExactly("tc", "qdisc", "add", "dev", "pbn60", "root", "netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
-        assertThat(shell.commands.last()).startsWith("ip", "netns", "exec", "protobench-6-0").endsWith("netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
+        assertThat(shell.commands[2]).containsExactly(
+            "tc", "qdisc", "add", "dev", "pbn60", "root", "netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%",
+        )
+        assertThat(shell.commands.last()).startsWith("ip", "netns", "exec", "protobench-6-0")
+            .endsWith("netem", "delay", "20ms", "rate", "100mbit", "loss", "0.1%")
         assertThat(link.shaping).contains("one segment per packet")
         shell.commands.clear()
         link.netem(NetworkProfile.parse("region"))
@@ -78,10 +95,16 @@ class NetnsLinkTest {
 
     @Test
     fun `a sweep removes the namespaces of runs that are gone and leaves the others`() {
-        val shell = FakeShell(output = { if (it == listOf("ip", "netns", "list")) "protobench-11-0 (id: 3)\nprotobench-12-1\nsomeone-else\nprotobench-probe-7\n" else "" })
+        val shell = FakeShell(
+            output = {
+                if (it == listOf("ip", "netns", "list")) "protobench-11-0 (id: 3)\nprotobench-12-1\nsomeone-else\nprotobench-probe-7\n"
+                else ""
+            },
+        )
         val removed = NetnsLink.sweepStale(shell, alive = { it == 12L })
         assertThat(removed).containsExactly("protobench-11-0")
-        assertThat(shell.commands).contains(listOf("ip", "netns", "del", "protobench-11-0")).doesNotContain(listOf("ip", "netns", "del", "protobench-12-1"))
+        assertThat(shell.commands).contains(listOf("ip", "netns", "del", "protobench-11-0"))
+            .doesNotContain(listOf("ip", "netns", "del", "protobench-12-1"))
     }
 
     @Test
@@ -141,7 +164,12 @@ class NetnsLinkTest {
     @Test
     fun `a profile with a part that has no mechanism here is refused before anything is built`() {
         val shell = FakeShell()
-        val caps = NetworkCapabilities(true, mapOf("ip" to true, "tc" to true), null, mapOf("netem" to "unknown", "tbf" to null, "htb" to null))
+        val caps = NetworkCapabilities(
+            true,
+            mapOf("ip" to true, "tc" to true),
+            null,
+            mapOf("netem" to "unknown", "tbf" to null, "htb" to null),
+        )
         assertThatThrownBy { LinkCheck.measure(NetworkProfile.parse("wan"), caps, shell = shell) }
             .isInstanceOf(LinkSetupFailed::class.java).hasMessageContaining("loss cannot be applied here")
         assertThat(shell.commands).isEmpty()
@@ -151,7 +179,8 @@ class NetnsLinkTest {
     fun `without netem loss is a random drop by iptables inside the namespace, each way, when iptables can`() {
         val noNetem = mapOf("netem" to "Error: Specified qdisc kind is unknown.", "tbf" to null, "htb" to null)
         val withDrop = NetworkCapabilities(true, mapOf("ip" to true, "tc" to true), null, noNetem, randomDrop = null)
-        assertThat(ShapingPlan.of(NetworkProfile.parse("wan"), withDrop).single { it.part == "loss" }.mechanism).contains("iptables random drop of 0.1%")
+        assertThat(ShapingPlan.of(NetworkProfile.parse("wan"), withDrop).single { it.part == "loss" }.mechanism)
+            .contains("iptables random drop of 0.1%")
         val shell = FakeShell()
         val link = NetnsLink.open(shell, pid = 8, serial = 0)
         val shaped = Shaped.apply(NetworkProfile.parse("wan"), withDrop, link)
@@ -159,8 +188,14 @@ class NetnsLinkTest {
             // One segment per packet, so a drop loses one segment, not a 64 KB offload burst.
             listOf("ip", "link", "set", "dev", "pbn80", "gso_max_segs", "1"),
             listOf("ip", "netns", "exec", "protobench-8-0", "ip", "link", "set", "dev", "pbf80", "gso_max_segs", "1"),
-            listOf("ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "INPUT", "-m", "statistic", "--mode", "random", "--probability", "0.001", "-j", "DROP"),
-            listOf("ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "OUTPUT", "-m", "statistic", "--mode", "random", "--probability", "0.001", "-j", "DROP"),
+            listOf(
+                "ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "INPUT", "-m", "statistic", "--mode", "random", "--probability",
+                "0.001", "-j", "DROP",
+            ),
+            listOf(
+                "ip", "netns", "exec", "protobench-8-0", "iptables", "-A", "OUTPUT", "-m", "statistic", "--mode", "random", "--probability",
+                "0.001", "-j", "DROP",
+            ),
         )
         assertThat(shaped.applied).hasSize(3).anySatisfy { assertThat(it).contains("iptables random drop") }
         assertThat(shaped.relays).isTrue()
@@ -173,7 +208,12 @@ class NetnsLinkTest {
 
     @Test
     fun `a calibrated relay takes half the excess round trip off each way, never below zero, and says so`() {
-        val noNetem = NetworkCapabilities(true, mapOf("ip" to true, "tc" to true), null, mapOf("netem" to "unknown", "tbf" to null, "htb" to null))
+        val noNetem = NetworkCapabilities(
+            true,
+            mapOf("ip" to true, "tc" to true),
+            null,
+            mapOf("netem" to "unknown", "tbf" to null, "htb" to null),
+        )
         val link = NetnsLink.open(FakeShell(), pid = 9, serial = 0)
         val shaped = Shaped.apply(NetworkProfile.parse("region"), noNetem, link)
         assertThat(shaped.relayOneWayMs).isEqualTo(5.0)
@@ -188,7 +228,9 @@ class NetnsLinkTest {
         assertThat(shaped.calibrated(-0.3)).isSameAs(shaped)
         val overrun = shaped.calibrated(30.0)
         assertThat(overrun.relayOneWayMs).isEqualTo(0.0)
-        assertThat(overrun.applied.last()).isEqualTo("user-space relay, no added delay: its own wake-ups take 15.00 ms each way, more than the 5 asked (no netem here)")
+        assertThat(overrun.applied.last()).isEqualTo(
+            "user-space relay, no added delay: its own wake-ups take 15.00 ms each way, more than the 5 asked (no netem here)",
+        )
         link.close()
     }
 
@@ -209,13 +251,17 @@ class NetnsLinkTest {
     @Test
     fun `on this kernel a real link holds the rate tbf sets and the delay the relay adds, and is gone afterwards`() {
         val caps = NetworkCapabilities.detect()
-        assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
+        assumeTrue(
+            caps.namespaces == null && caps.works("tbf"),
+            "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}",
+        )
         val check = LinkCheck.measure(NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"), caps, pings = 5)
         assertThat(check.bandwidthMbit).isNotNull().isLessThan(110.0).isGreaterThan(30.0)
         // The relay's delay was shortened by what its own wake-ups cost; the round trip cannot be under both delays as it ran.
         assertThat(check.relayOneWayMs).isNotNull().isBetween(0.0, 10.0)
         assertThat(check.rtt!!.measuredMs).isGreaterThanOrEqualTo(2 * check.relayOneWayMs!!)
-        // tbf sends at most its bucket (8 KiB here) ahead of the rate: 1 MiB of data (1.10 MB of frames) cannot arrive in under 99% of 87.7 ms.
+        // tbf sends at most its bucket (8 KiB here) ahead of the rate: 1 MiB of data (1.10 MB of frames)
+        // cannot arrive in under 99% of 87.7 ms.
         assertThat(check.answerMs).isNotNull().isGreaterThan(0.97 * check.answerAtRateMs!!)
         assertThat(check.applied).anySatisfy { assertThat(it).contains("100 mbit/s") }
         val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))

@@ -31,7 +31,9 @@ class DecisionMapTest {
 
     @Test
     fun `a protocol that beat every other is the winner, with the least of its advantages`() {
-        val a = Analysis.of(record(mapOf("size=1kb vus=10" to hops(300.0, 200.0, 100.0), "size=1mb vus=10" to hops(300.0, 200.0, 100.0)))).first()
+        val a = Analysis.of(
+            record(mapOf("size=1kb vus=10" to hops(300.0, 200.0, 100.0), "size=1mb vus=10" to hops(300.0, 200.0, 100.0))),
+        ).first()
         val call = Call.of(a.family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" }) as Call.Winner
         assertThat(call.protocol).isEqualTo(grpc)
         // gRPC's hop is half HTTP/Binary's and a third of HTTP/JSON's: its least advantage is over HTTP/Binary, under 50%.
@@ -43,7 +45,8 @@ class DecisionMapTest {
         // HTTP/JSON and HTTP/Binary 3% apart under 40% noise: their comparison is open; gRPC beat both.
         val r = record(mapOf("size=1kb vus=10" to hops(300.0, 310.0, 100.0), "size=1mb vus=10" to hops(300.0, 310.0, 100.0)), noise = 0.4)
         val decisions = Analysis.of(r).first().family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" }
-        assertThat(decisions.single { grpc !in listOf(it.a, it.b) }.outcome).isInstanceOf(io.protobench.bench.verdict.Outcome.Inconclusive::class.java)
+        assertThat(decisions.single { grpc !in listOf(it.a, it.b) }.outcome)
+            .isInstanceOf(io.protobench.bench.verdict.Outcome.Inconclusive::class.java)
         val call = Call.of(decisions) as Call.Winner
         assertThat(call.protocol).isEqualTo(grpc)
         assertThat(call.leastAdvantagePercent).isPositive()
@@ -52,13 +55,21 @@ class DecisionMapTest {
     @Test
     fun `leaders shown alike are equivalent, leaders not yet told apart are open`() {
         val r = record(mapOf("size=1kb vus=10" to hops(300.0, 100.0, 100.5), "size=1mb vus=10" to hops(100.0, 100.0, 100.0)), noise = 0.0)
-        val calls = Analysis.of(r).map { a -> Call.of(a.family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" }) }
+        val calls = Analysis.of(r).map { a ->
+            Call.of(a.family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" })
+        }
         // Without noise, HTTP/Binary's 0.5% edge is decided, yet inside the margin: a practical tie.
         assertThat(calls[0]).isEqualTo(Call.Equivalent(listOf(binary, grpc)))
-        val alike = record(mapOf("size=1kb vus=10" to hops(300.0, 100.0, 100.5), "size=1mb vus=10" to hops(100.0, 100.0, 100.0)), noise = 0.005)
+        val alike = record(
+            mapOf("size=1kb vus=10" to hops(300.0, 100.0, 100.5), "size=1mb vus=10" to hops(100.0, 100.0, 100.0)),
+            noise = 0.005,
+        )
         val shown = Call.of(Analysis.of(alike)[0].family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" })
         assertThat(shown).isEqualTo(Call.Equivalent(listOf(binary, grpc)))
-        val noisy = record(mapOf("size=1kb vus=10" to hops(300.0, 100.0, 130.0), "size=1mb vus=10" to hops(100.0, 100.0, 100.0)), noise = 0.4)
+        val noisy = record(
+            mapOf("size=1kb vus=10" to hops(300.0, 100.0, 130.0), "size=1mb vus=10" to hops(100.0, 100.0, 100.0)),
+            noise = 0.4,
+        )
         val open = Call.of(Analysis.of(noisy)[0].family(TrialKind.COST)!!.protocolDecisions.filter { it.figure == "hop_cpu_us_per_req" })
         assertThat(open).isInstanceOf(Call.Open::class.java)
         assertThat((open as Call.Open).leaders).contains(binary).doesNotContain(json)
@@ -77,7 +88,11 @@ class DecisionMapTest {
         assertThat(map.rows).containsExactly("1", "50")
         assertThat((map.cells.getValue(0 to 1).second as Call.Winner).protocol).isEqualTo(json)
         assertThat((map.cells.getValue(1 to 0).second as Call.Winner).protocol).isEqualTo(grpc)
-        assertThat(MarkdownReport.render(r)).contains("**Decision map: Hop CPU/req by size and vus**", "| vus \\ size | 1kb | 1mb |", "| 50 | JSON ≥")
+        assertThat(MarkdownReport.render(r)).contains(
+            "**Decision map: Hop CPU/req by size and vus**",
+            "| vus \\ size | 1kb | 1mb |",
+            "| 50 | JSON ≥",
+        )
     }
 
     @Test

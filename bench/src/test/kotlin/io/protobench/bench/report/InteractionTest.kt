@@ -65,7 +65,8 @@ class InteractionTest {
         val family = Analysis.of(r).single().family(TrialKind.COST)!!
 
         assertThat(family.variantDecisions.filter { it.figure == Figure.TOTAL_CPU_US.key }).allMatch { it.isBetter }
-        assertThat(family.interactions.single { it.decision.figure == Figure.HOP_CPU_US.key }.decision.outcome).isEqualTo(Outcome.Equivalent)
+        assertThat(family.interactions.single { it.decision.figure == Figure.HOP_CPU_US.key }.decision.outcome)
+            .isEqualTo(Outcome.Equivalent)
     }
 
     @Test
@@ -86,12 +87,14 @@ class InteractionTest {
         val widens = record(mapOf("small" to mapOf(json to 800.0, grpc to 400.0), "large" to mapOf(json to 1200.0, grpc to 400.0)), heaps)
 
         fun interactionsOf(a: RunRecord, b: RunRecord) =
-            VerdictAgreement.of(Analysis.of(a), Analysis.of(b)).filter { it.scope == Scope.INTERACTIONS && it.figure == Figure.HOP_CPU_US.key }
+            VerdictAgreement.of(Analysis.of(a), Analysis.of(b))
+                .filter { it.scope == Scope.INTERACTIONS && it.figure == Figure.HOP_CPU_US.key }
 
         assertThat(interactionsOf(narrows, narrows).single().agreement).isEqualTo(Agreement.AGREE)
         val contradiction = interactionsOf(narrows, widens).single()
         assertThat(contradiction.agreement).isEqualTo(Agreement.CONTRADICT)
-        assertThat(setOf(contradiction.first, contradiction.second)).containsExactlyInAnyOrder("$json ÷ $grpc · large", "$json ÷ $grpc · small")
+        assertThat(setOf(contradiction.first, contradiction.second))
+            .containsExactlyInAnyOrder("$json ÷ $grpc · large", "$json ÷ $grpc · small")
     }
 
     @Test
@@ -113,8 +116,10 @@ class InteractionTest {
 
         val md = MarkdownReport.render(r)
 
-        assertThat(md).containsPattern("- Interaction: Hop CPU/req, HTTP/JSON over gRPC/Unary: ×(1\\.99|2\\.0\\d) under small, ×1\\.2\\d under large; " +
-            "the gap depends on the variant: ×0\\.6\\d \\[×0\\.\\d\\d, ×0\\.\\d\\d\\] under large against small \\(Holm-adjusted")
+        assertThat(md).containsPattern(
+            "- Interaction: Hop CPU/req, HTTP/JSON over gRPC/Unary: ×(1\\.99|2\\.0\\d) under small, ×1\\.2\\d under large; " +
+                "the gap depends on the variant: ×0\\.6\\d \\[×0\\.\\d\\d, ×0\\.\\d\\d\\] under large against small \\(Holm-adjusted",
+        )
         assertThat(md).contains("2 interactions (gap against gap)")
         assertThat(md).containsPattern("\\*\\*size=1mb vus=10\\*\\*, whether a setting moved the gap between protocols: " +
             "HTTP/JSON over gRPC/Unary on Hop CPU/req: ×0.6\\d \\[×0\\.\\d\\d, ×0\\.\\d\\d\\] under large against small")

@@ -40,7 +40,11 @@ class ReportTest {
     private fun own(arm: String, fork: Int) = 1 + 0.02 * kotlin.math.sin(arm.hashCode() * 0.7 + fork * 2.3)
 
     /** Harness 300 µs; gRPC's hop 100 µs, HTTP/Binary's 101 µs (equivalent), HTTP/JSON's 200 µs; fork luck shared by all arms. */
-    private fun record(forks: Int = 5) = Fixtures.record(listOf("size=1kb vus=10"), listOf(json, binary, grpc, NULL_HOP), forks) { _, kind, arm, fork ->
+    private fun record(forks: Int = 5) = Fixtures.record(
+        listOf("size=1kb vus=10"),
+        listOf(json, binary, grpc, NULL_HOP),
+        forks,
+    ) { _, kind, arm, fork ->
         if (kind != TrialKind.COST) return@record null
         val luck = jitter[fork - 1]
         val hop = mapOf(json to 200.0, binary to 101.0, grpc to 100.0, NULL_HOP to 0.0).getValue(arm)
@@ -64,7 +68,9 @@ class ReportTest {
             OpenComparison("size=1kb vus=10", "HTTP/JSON vs gRPC/Unary on Hop CPU/req", 1),
             OpenComparison("size=1kb vus=10", "HTTP/JSON vs HTTP/Binary on Hop p50", 3),
         )
-        val md = MarkdownReport.render(record().copy(planning = PlanningRecord("2 open comparison(s) would take more than the most forks allowed (5)", open)))
+        val md = MarkdownReport.render(
+            record().copy(planning = PlanningRecord("2 open comparison(s) would take more than the most forks allowed (5)", open)),
+        )
         assertThat(md).contains(
             "Stopped because 2 open comparison(s) would take more than the most forks allowed (5)",
             "- size=1kb vus=10: HTTP/JSON vs gRPC/Unary on Hop CPU/req — about 1 more fork would decide it\n",
@@ -86,7 +92,10 @@ class ReportTest {
     @Test
     fun `the guide names a protocol only where it beat every other, and says equivalent where shown`() {
         val lines = SelectionGuide.lines(Analysis.of(record()))
-        assertThat(lines.single()).contains("cheapest hop in CPU: no single winner", "equivalent within the margin: HTTP/Binary ≈ gRPC/Unary")
+        assertThat(lines.single()).contains(
+            "cheapest hop in CPU: no single winner",
+            "equivalent within the margin: HTTP/Binary ≈ gRPC/Unary",
+        )
         val withoutBinary = record().let { r -> r.copy(forks = r.forks.map { f -> f.copy(trials = f.trials.filter { it.arm != binary }) }) }
         assertThat(SelectionGuide.lines(Analysis.of(withoutBinary)).single()).contains("cheapest hop in CPU: **gRPC/Unary**")
     }
@@ -132,7 +141,10 @@ class ReportTest {
         return Fixtures.record(listOf(condition), listOf(grpc, binary, json, NULL_HOP, aa), 5) { _, kind, arm, fork ->
             if (kind != TrialKind.COST) return@record null
             val hop = mapOf(grpc to 100.0, binary to 120.0, json to 150.0, NULL_HOP to 0.0, aa to 100.0).getValue(arm)
-            cost((300 + hop * (if (arm == aa) spread[fork - 1] else 1.0)) * jitter[fork - 1], hopP50 = if (arm == aa) spread[fork - 1] else 1.0)
+            cost(
+                (300 + hop * (if (arm == aa) spread[fork - 1] else 1.0)) * jitter[fork - 1],
+                hopP50 = if (arm == aa) spread[fork - 1] else 1.0,
+            )
         }
     }
 
@@ -159,8 +171,10 @@ class ReportTest {
         assertThat(report).contains("6 between protocols, 2 A/A, each set one Holm family",
             " — at the lab's measured noise for this figure and size (per-fork sd 0.093, pooled over the published aa runs; " +
                 "this comparison's own 5 forks: sd ${Numbers.number(hopCpu.estimate.sdLog)}) would catch a 10% bias with probability " +
-                "${Numbers.percentText(sensitivity.powerForBias)}; 80% power from a bias of ${Numbers.percentText(sensitivity.detectablePercent!! / 100)}",
-            "A calibrated lab fails the check by chance in at most 5% of conditions (each condition's A/A comparisons are one Holm family). " +
+                "${Numbers.percentText(sensitivity.powerForBias)}; 80% power from a bias of " +
+                "${Numbers.percentText(sensitivity.detectablePercent!! / 100)}",
+            "A calibrated lab fails the check by chance in at most 5% of conditions " +
+                "(each condition's A/A comparisons are one Holm family). " +
                 "At the lab's measured noise between identical arms")
             .doesNotContain("the lab's noise is not measured")
     }
@@ -174,7 +188,8 @@ class ReportTest {
         assertThat(sensitivity.lab).isFalse()
         assertThat(sensitivity.powerForBias).isEqualTo(Power.pairedT(kotlin.math.ln(1.10), hopCpu.estimate.sdLog!!, 5, Verdicts.ALPHA / 2))
         assertThat(MarkdownReport.render(r)).contains(
-            " — the lab's noise is not measured for this figure and size; at this comparison's own 5 forks' spread (sd ${Numbers.number(hopCpu.estimate.sdLog)}, a rough measure)",
+            " — the lab's noise is not measured for this figure and size; at this comparison's own 5 forks' spread " +
+                "(sd ${Numbers.number(hopCpu.estimate.sdLog)}, a rough measure)",
             "The lab's noise is not measured at these figures and sizes; at this run's own fork spread")
     }
 
@@ -226,10 +241,12 @@ class ReportTest {
         }
         val a = Analysis.of(r).single()
         val hops = totals.map { it - 100.0 }
-        assertThat(a.cost.single { it.arm == grpc }.mean(Figure.HOP_CPU_US)).isCloseTo(hops.average(), org.assertj.core.api.Assertions.within(1e-9))
+        assertThat(a.cost.single { it.arm == grpc }.mean(Figure.HOP_CPU_US))
+            .isCloseTo(hops.average(), org.assertj.core.api.Assertions.within(1e-9))
         val verdict = a.family(TrialKind.COST)!!.protocolDecisions.single { it.figure == Figure.HOP_CPU_US.key }
         val geometric = kotlin.math.exp(hops.map { kotlin.math.ln(it / 200.0) }.average())
-        assertThat(verdict.estimate.ratio).isCloseTo(if (verdict.a == grpc) geometric else 1 / geometric, org.assertj.core.api.Assertions.within(1e-9))
+        assertThat(verdict.estimate.ratio)
+            .isCloseTo(if (verdict.a == grpc) geometric else 1 / geometric, org.assertj.core.api.Assertions.within(1e-9))
         assertThat(hops.average() / 200.0).`as`("the two estimators differ here").isGreaterThan(geometric * 1.02)
         assertThat(MarkdownReport.render(r)).contains("the arithmetic mean over forks", "the geometric mean of the per-fork ratios")
     }
@@ -253,10 +270,12 @@ class ReportTest {
 
     @Test
     fun `a closed model's mean latency mirrors its throughput and is counted once, each pair with the seeds' better protocol first`() {
-        // Seed phase 2 at 1 KB: gRPC/Unary 5,876.83/s and 0.67 ms, HTTP/JSON 3,428.50/s and 1.42 ms. Ours: 10 users, latency = users / throughput.
+        // Seed phase 2 at 1 KB: gRPC/Unary 5,876.83/s and 0.67 ms, HTTP/JSON 3,428.50/s and 1.42 ms.
+        // Ours: 10 users, latency = users / throughput.
         val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(json, grpc), 4) { _, kind, arm, fork ->
             if (kind != TrialKind.CAPACITY) return@record null
-            val throughput = (if (arm == grpc) 5800.0 else 3500.0) * jitter[fork - 1] * (1 + 0.03 * kotlin.math.sin(arm.length * 1.7 + fork * 2.9))
+            val throughput = (if (arm == grpc) 5800.0 else 3500.0) * jitter[fork - 1] *
+                (1 + 0.03 * kotlin.math.sin(arm.length * 1.7 + fork * 2.9))
             Figures.of(Figure.THROUGHPUT to throughput, Figure.LATENCY_AVG to 10_000.0 / throughput)
         }
         val phase2 = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(phases = listOf("phase2")) }))
@@ -270,8 +289,12 @@ class ReportTest {
         assertThat(throughput.mirrors).isNull()
         assertThat(latency.mirrors).isEqualTo("throughput_rps")
         val report = MarkdownReport.render(phase2)
-        assertThat(report).contains("their better protocol first", "; the reciprocal of throughput_rps in a closed model, not counted again",
-            "Of ${checks.size - 1} seed ratios: ", "(1 mirrored ratios not counted again)")
+        assertThat(report).contains(
+            "their better protocol first",
+            "; the reciprocal of throughput_rps in a closed model, not counted again",
+            "Of ${checks.size - 1} seed ratios: ",
+            "(1 mirrored ratios not counted again)",
+        )
     }
 
     @Test
@@ -280,7 +303,10 @@ class ReportTest {
         assertThat(claims.filter { it.phase == "phase4" && it.condition == "size=10kb vus=10" && it.figure == "throughput_rps" }).hasSize(1)
         val r = Fixtures.record(listOf("size=10kb vus=10"), listOf(binary, grpc), 4) { _, kind, arm, fork ->
             if (kind != TrialKind.CAPACITY) null
-            else Figures.of(Figure.THROUGHPUT to (if (arm == grpc) 5750.0 else 4000.0) * jitter[fork - 1] * (1 + 0.04 * kotlin.math.sin(arm.length * 1.9 + fork * 2.1)))
+            else Figures.of(
+                Figure.THROUGHPUT to (if (arm == grpc) 5750.0 else 4000.0) * jitter[fork - 1] *
+                    (1 + 0.04 * kotlin.math.sin(arm.length * 1.9 + fork * 2.1)),
+            )
         }
         val phase2 = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(phases = listOf("phase2")) }))
         val checks = SeedClaims.check(Analysis.of(phase2)).filter { it.claim.figure == "throughput_rps" }
@@ -296,13 +322,17 @@ class ReportTest {
         val options = listOf("-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError")
         val run = base.copy(environment = base.environment.copy(serverJdk = "openjdk version \"17.0.15\"", serverJvmOptions = options))
         fun header(vararg variants: Variant) =
-            MarkdownReport.render(run.copy(scenario = run.scenario.copy(variants = variants.toList()))).lines().single { it.startsWith("- Servers' JDK") }
+            MarkdownReport.render(run.copy(scenario = run.scenario.copy(variants = variants.toList()))).lines()
+                .single { it.startsWith("- Servers' JDK") }
 
         assertThat(header(Variant("g1", heap = "256m", jdk = "25"), Variant("zgc", heap = "4g", jdk = "25")))
             .startsWith("- Servers' JDK: each variant's own (see Variants);")
             .contains("server JVM options `-XX:+ExitOnOutOfMemoryError`, the heap set by each variant (see Variants);")
         assertThat(header(Variant("g1", heap = "256m", jdk = "25"), Variant("default")))
-            .contains("openjdk version \"17.0.15\", or the variant's own where it names one (see Variants)", "`-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError`;")
+            .contains(
+                "openjdk version \"17.0.15\", or the variant's own where it names one (see Variants)",
+                "`-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError`;",
+            )
             .doesNotContain("the heap set by each variant")
         assertThat(MarkdownReport.render(run).lines().single { it.startsWith("- Servers' JDK") })
             .startsWith("- Servers' JDK: openjdk version \"17.0.15\"; CLI JDK").contains("`-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError`;")
@@ -311,8 +341,9 @@ class ReportTest {
     @Test
     fun `the header says whether the kernel shared the cores between sessions first, and nothing where it was not recorded`() {
         val base = record(3)
-        fun scheduler(autogroup: Boolean?) = MarkdownReport.render(base.copy(environment = base.environment.copy(schedAutogroup = autogroup)))
-            .lines().filter { it.startsWith("- Scheduler:") }
+        fun scheduler(autogroup: Boolean?) =
+            MarkdownReport.render(base.copy(environment = base.environment.copy(schedAutogroup = autogroup)))
+                .lines().filter { it.startsWith("- Scheduler:") }
         assertThat(scheduler(true)).singleElement().asString().startsWith("- Scheduler: autogroup on").contains("one session's share")
         assertThat(scheduler(false)).singleElement().asString().startsWith("- Scheduler: autogroup off")
         assertThat(scheduler(null)).isEmpty()
@@ -336,7 +367,8 @@ class ReportTest {
             if (kind != TrialKind.COST) return@record null
             val (arm, variant) = Variant.split(label)
             // A tenth of the pauses with the large heap; gRPC/Unary 8 to HTTP/JSON's 30 with either.
-            val pauses = (if (arm == json) 30.0 else 8.0) * (if (variant == "large") 0.1 else 1.0) * (1 + 0.05 * kotlin.math.sin(arm.length * 1.3 + fork * 2.3))
+            val pauses = (if (arm == json) 30.0 else 8.0) * (if (variant == "large") 0.1 else 1.0) *
+                (1 + 0.05 * kotlin.math.sin(arm.length * 1.3 + fork * 2.3))
             Figures.of(Figure.API_GC_PAUSES to pauses, Figure.API_PEAK_HEAP to 200.0 * jitter[fork - 1])
         }
         val r = base.copy(scenario = base.scenario.copy(protocols = listOf(json, grpc), variants = variants.map { Variant(it) }))
@@ -360,7 +392,8 @@ class ReportTest {
         val base = record()
         val broken = base.copy(forks = base.forks.map { f ->
             if (f.index != 2) f else f.copy(trials = f.trials.map { t ->
-                val hopFailures = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0)).copy(failuresByKind = mapOf("data-server timeout" to 100L))
+                val hopFailures = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0))
+                    .copy(failuresByKind = mapOf("data-server timeout" to 100L))
                 val counts = io.protobench.driver.Counts(900, 100, 0)
                 val driver = io.protobench.driver.Summary(counts, counts, 1000, null, emptyMap(), 4,
                     failures = mapOf("status 504, expected 200" to 90L, "\"payloadSize\" was 0, expected 1024" to 10L),
@@ -372,7 +405,8 @@ class ReportTest {
         assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(4)
         assertThat(MarkdownReport.render(broken)).contains("## Problems",
             "is invalid and left out of every verdict: 10.00% of answers were wrong (limit 0.1%); the driver's reasons: " +
-                "status 504, expected 200 × 90 (the first answer began `<h1>'Gateway' Timeout</h1>`); \"payloadSize\" was 0, expected 1024 × 10; " +
+                "status 504, expected 200 × 90 (the first answer began `<h1>'Gateway' Timeout</h1>`); " +
+                "\"payloadSize\" was 0, expected 1024 × 10; " +
                 "the gateway's failed hops: data-server timeout × 100")
     }
 
@@ -403,7 +437,8 @@ class ReportTest {
             "- Flags: 2 of ${flagged.trials.size} trials carry at least one (machine-busy 2, rate-not-held 1); " +
                 "left out of the verdicts: 1 (rate-not-held 1), each listed under Problems",
             "($grpc, size=1kb vus=10, fork 3) is invalid and left out of every verdict: achieved 1210/s of 1500/s, 340 iterations dropped")
-        assertThat(MarkdownReport.render(base)).contains("- Flags: none of the ${base.trials.size} trials carries one; none is left out of the verdicts")
+        assertThat(MarkdownReport.render(base))
+            .contains("- Flags: none of the ${base.trials.size} trials carries one; none is left out of the verdicts")
     }
 
     @Test
@@ -413,7 +448,12 @@ class ReportTest {
         val metrics = """{"grpc_req_duration":{"values":{"count":40}},"grpc_req_duration{connection:warm}":{"values":{"count":10}}}"""
         val summary = com.fasterxml.jackson.databind.ObjectMapper().readTree("""{"metrics":$metrics}""")
         val tagged = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
-            t.copy(k6 = summary.path("metrics"), flags = listOf(io.protobench.bench.measure.Flag.ColdConnections(10, 40, TrialFigures.COLD_CALLS, TrialFigures.MIN_TIMED_CALLS)))
+            t.copy(
+                k6 = summary.path("metrics"),
+                flags = listOf(
+                    io.protobench.bench.measure.Flag.ColdConnections(10, 40, TrialFigures.COLD_CALLS, TrialFigures.MIN_TIMED_CALLS),
+                ),
+            )
         }) })
         assertThat(MarkdownReport.render(tagged)).contains(
             "Latency on warm connections: each connection's first 3 calls",
@@ -422,14 +462,24 @@ class ReportTest {
         // Since cost trials warm their users first, those calls are out of their throughput too, and the header says so.
         val warmedFirst = com.fasterxml.jackson.databind.ObjectMapper().readTree(
             """{"metrics":${metrics.dropLast(1)},"iterations{scenario:warmup}":{"values":{"count":30}}}}""")
-        val warmed = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t -> t.copy(k6 = warmedFirst.path("metrics")) }) })
+        val warmed = base.copy(forks = base.forks.map { f ->
+            f.copy(trials = f.trials.map { t -> t.copy(k6 = warmedFirst.path("metrics")) })
+        })
         assertThat(MarkdownReport.render(warmed)).contains(
             "each connection's first 3 calls, which open and warm it, are left out of the latency figures. " +
                 "A cost trial's connections make them in a warm-up before its fixed rate is timed")
         // The driver's summaries say the same: steps timed, and a warm-up's answers.
         val latency = io.protobench.driver.Latency(10, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
-        val driven = io.protobench.driver.Summary(io.protobench.driver.Counts(30, 0, 0), io.protobench.driver.Counts(40, 0, 0), 1000, latency,
-            mapOf("warm" to latency), 2, emptyMap(), bySteps = mapOf("1" to latency))
+        val driven = io.protobench.driver.Summary(
+            io.protobench.driver.Counts(30, 0, 0),
+            io.protobench.driver.Counts(40, 0, 0),
+            1000,
+            latency,
+            mapOf("warm" to latency),
+            2,
+            emptyMap(),
+            bySteps = mapOf("1" to latency),
+        )
         val byDriver = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t -> t.copy(driver = driven) }) })
         assertThat(MarkdownReport.render(byDriver)).contains("A cost trial's connections make them in a warm-up", "**New connections**")
     }
@@ -476,7 +526,8 @@ class ReportTest {
         )
         val newer = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { it.copy(figures = it.figures + gc) }) })
         val header = MarkdownReport.render(newer).lines().first { it.startsWith("| ") && "Hop CPU" in it }
-        assertThat(header).contains("GC pauses / pause ms api", "GC pauses / pause ms data", "Concurrent GC CPU ms api / data").doesNotContain("GCs / GC ms")
+        assertThat(header).contains("GC pauses / pause ms api", "GC pauses / pause ms data", "Concurrent GC CPU ms api / data")
+            .doesNotContain("GCs / GC ms")
         val row = MarkdownReport.render(newer).lines().first { it.startsWith("| $grpc |") }
         assertThat(row).contains("| 6 / 2 | 4 / 35 | 41.50 / 0 |")
     }
@@ -520,7 +571,12 @@ class ReportTest {
     @Test
     fun `a rate every variant shares is given as a share of each variant's slowest capacity, flagged above utilisation`() {
         val condition = "image=1kb vus=10"
-        val capacity = mapOf("HTTP/JSON · h2" to 2000.0, "gRPC/Unary · h2" to 2400.0, "HTTP/JSON · pg" to 1300.0, "gRPC/Unary · pg" to 900.0)
+        val capacity = mapOf(
+            "HTTP/JSON · h2" to 2000.0,
+            "gRPC/Unary · h2" to 2400.0,
+            "HTTP/JSON · pg" to 1300.0,
+            "gRPC/Unary · pg" to 900.0,
+        )
         val base = Fixtures.record(listOf(condition), capacity.keys.toList(), 1) { _, kind, arm, _ ->
             if (kind == TrialKind.CAPACITY) Figures.of(Figure.THROUGHPUT to capacity.getValue(arm)) else null
         }
@@ -533,6 +589,8 @@ class ReportTest {
         val md = MarkdownReport.render(r)
 
         assertThat(md).contains("- under h2: 50% of its slowest protocol, HTTP/JSON · h2 (2,000 correct answers/s)\n")
-        assertThat(md).contains("- under pg: 111.1% of its slowest protocol, gRPC/Unary · pg (900 correct answers/s) — above the scenario's utilisation of 50%")
+        assertThat(md).contains(
+            "- under pg: 111.1% of its slowest protocol, gRPC/Unary · pg (900 correct answers/s) — above the scenario's utilisation of 50%",
+        )
     }
 }

@@ -33,7 +33,12 @@ class RoundingTest {
 
     @Test
     fun `a log ratio's rounding is the root of the mean relative variances, over forks that have them`() {
-        val sd = Rounding.logRatioSd(listOf(800.0, 800.0, null), listOf(400.0, 400.0, 400.0), listOf(6400.0, 6400.0, 1.0), listOf(1600.0, 1600.0, 1.0))
+        val sd = Rounding.logRatioSd(
+            listOf(800.0, 800.0, null),
+            listOf(400.0, 400.0, 400.0),
+            listOf(6400.0, 6400.0, 1.0),
+            listOf(1600.0, 1600.0, 1.0),
+        )
         // (6400/640000 + 1600/160000) = 0.02 in both usable forks
         assertThat(sd).isCloseTo(Math.sqrt(0.02), within(1e-12))
         assertThat(Rounding.logRatioSd(listOf(800.0), listOf(400.0), listOf(null), listOf(null))).isEqualTo(0.0)

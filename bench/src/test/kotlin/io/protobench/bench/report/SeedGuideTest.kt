@@ -23,8 +23,17 @@ class SeedGuideTest {
      * [throughput] of its condition and protocol (HTTP/JSON and gRPC/Stream 1,000/s where not
      * given), each wobbling by [noise] from fork to fork; cost trials alike for every protocol.
      */
-    private fun record(throughput: Map<String, Map<String, Double>>, noise: Double = 0.01, forks: Int = 6, phases: Boolean = true): RunRecord {
-        val r = Fixtures.record(throughput.keys.toList(), listOf(json, binary, grpc, stream, NULL_HOP), forks) { condition, kind, arm, fork ->
+    private fun record(
+        throughput: Map<String, Map<String, Double>>,
+        noise: Double = 0.01,
+        forks: Int = 6,
+        phases: Boolean = true,
+    ): RunRecord {
+        val r = Fixtures.record(
+            throughput.keys.toList(),
+            listOf(json, binary, grpc, stream, NULL_HOP),
+            forks,
+        ) { condition, kind, arm, fork ->
             val wobble = 1 + noise * kotlin.math.sin(arm.hashCode() * 0.7 + fork * 2.3 + condition.length)
             when {
                 kind == TrialKind.CAPACITY && arm != NULL_HOP ->
@@ -71,7 +80,9 @@ class SeedGuideTest {
         val against = Analysis.of(record(mapOf("size=1kb vus=10" to rates(1500.0, 1000.0), "size=10kb vus=10" to rates(800.0, 1000.0))))
         assertThat(throughputOf(SeedGuide.row(row(1), against)).label).isEqualTo(GuideLabel.CONTRADICTED)
 
-        val noisy = Analysis.of(record(mapOf("size=1kb vus=10" to rates(1500.0, 1000.0), "size=10kb vus=10" to rates(1080.0, 1000.0)), noise = 0.3))
+        val noisy = Analysis.of(
+            record(mapOf("size=1kb vus=10" to rates(1500.0, 1000.0), "size=10kb vus=10" to rates(1080.0, 1000.0)), noise = 0.3),
+        )
         val open = throughputOf(SeedGuide.row(row(1), noisy))
         assertThat(open.points.map { it.label }).contains(GuideLabel.OPEN)
         assertThat(open.label).isEqualTo(GuideLabel.OPEN)
@@ -102,7 +113,9 @@ class SeedGuideTest {
 
         // The other way round: HTTP/Binary ahead at the small end, gRPC/Unary at the large one; an open point between is passed over.
         val reversed = mapOf(
-            "size=10kb vus=10" to rates(1000.0, 1300.0), "size=100kb vus=10" to rates(1000.0, 1010.0), "size=500kb vus=10" to rates(1500.0, 1000.0),
+            "size=10kb vus=10" to rates(1000.0, 1300.0),
+            "size=100kb vus=10" to rates(1000.0, 1010.0),
+            "size=500kb vus=10" to rates(1500.0, 1000.0),
         )
         val turned = throughputOf(SeedGuide.crossover(crossover("size"), Analysis.of(record(reversed, noise = 0.05))))
         assertThat(turned.label).isEqualTo(GuideLabel.CONTRADICTED)
@@ -112,7 +125,10 @@ class SeedGuideTest {
     @Test
     fun `a size that misses the seed's range where decided labels the row, whatever its open conditions decide later`() {
         // 1 KB: gRPC/Unary 10% ahead, decided, short of the seed's 30-67%; 10 KB: gRPC/Unary's every other fork at 70%, undecided.
-        val mixed = Analysis.of(record(mapOf("size=1kb vus=10" to rates(1100.0, 1000.0), "size=10kb vus=10" to rates(1080.0, 1000.0))).let { rec ->
+        val mixed = Analysis.of(record(mapOf(
+            "size=1kb vus=10" to rates(1100.0, 1000.0),
+            "size=10kb vus=10" to rates(1080.0, 1000.0),
+        )).let { rec ->
             rec.copy(forks = rec.forks.map { f -> f.copy(trials = f.trials.map { t ->
                 if (t.condition == "size=10kb vus=10" && t.kind == TrialKind.CAPACITY && t.arm == grpc && t.fork % 2 == 0)
                     t.copy(figures = Figures.of(Figure.THROUGHPUT to 700.0)) else t

@@ -54,7 +54,14 @@ class BenchEndToEndTest {
     private val projectDir: Path = Path.of("").toAbsolutePath().parent
 
     private fun options(results: Path, seed: Long) =
-        RunOptions(results, listOf("-Xms256m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError"), emptyList(), emptyList(), seed, given = mapOf("test" to "e2e"))
+        RunOptions(
+            results,
+            listOf("-Xms256m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError"),
+            emptyList(),
+            emptyList(),
+            seed,
+            given = mapOf("test" to "e2e"),
+        )
 
     @Test
     fun `a tiny cost-mode scenario runs two forks with the null hop and a calibrated rate`(@TempDir results: Path) {
@@ -104,11 +111,14 @@ class BenchEndToEndTest {
         assertThat(record.planning).isNotNull()
 
         val report = Files.readString(ReportWriter.write(store.dir, record))
-        assertThat(report).contains("## size=1kb vus=2", "| HTTP/JSON |", "Null hop", "Hop CPU", "Protocol selection guide", "## Forks", "Driver send delay p99",
-            "**New connections**: end-to-end p50 ms by the call's place on the driver's connection to the gateway").doesNotContain("(topology direct)")
+        assertThat(report).contains(
+            "## size=1kb vus=2", "| HTTP/JSON |", "Null hop", "Hop CPU", "Protocol selection guide", "## Forks", "Driver send delay p99",
+            "**New connections**: end-to-end p50 ms by the call's place on the driver's connection to the gateway",
+        ).doesNotContain("(topology direct)")
         // report.html draws the real run: the gateway's per-second timeline of every cost trial among its charts.
         val html = org.jsoup.Jsoup.parse(store.dir.resolve("report.html").toFile())
-        assertThat(html.select("figure[data-chart]").map { it.attr("data-chart") }).contains("hop-cpu", "cpu-by-process", "latency-spectrum", "timeline")
+        assertThat(html.select("figure[data-chart]").map { it.attr("data-chart") })
+            .contains("hop-cpu", "cpu-by-process", "latency-spectrum", "timeline")
         assertThat(html.select("figure[data-chart=timeline] circle")).isNotEmpty()
         assertThat(store.dir.resolve("logs/data-server.log")).exists()
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1) // only the runner: no child left
@@ -123,7 +133,13 @@ class BenchEndToEndTest {
         network.relayOneWayMs?.let { 2 * it } ?: asked
 
     /** A short run of [workload] with the driver calling the data-server itself, and its record. */
-    private fun runDirect(workload: String, results: Path, seed: Long, extra: String = "", network: NetworkProfile? = null): Pair<RunStore, RunRecord> {
+    private fun runDirect(
+        workload: String,
+        results: Path,
+        seed: Long,
+        extra: String = "",
+        network: NetworkProfile? = null,
+    ): Pair<RunStore, RunRecord> {
         val scenario = ScenarioParser.parse("""
             name: e2e-direct
             $workload
@@ -136,7 +152,8 @@ class BenchEndToEndTest {
             topology: direct
             soak: {window: 1s, min: 2s, max: 3s}
         """.trimIndent(), "e2e direct test")
-        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, seed).copy(network = network))
+        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {})
+            .run(scenario, options(results, seed).copy(network = network))
         return store to RunStore.load(store.dir)
     }
 
@@ -146,10 +163,21 @@ class BenchEndToEndTest {
      * which the driver times.
      */
     @Test @Tag(SLOW)
-    fun `topology direct across a shaped link - every call crosses its round trip, and a stream's first message is timed`(@TempDir results: Path) {
+    fun `topology direct across a shaped link - every call crosses its round trip, and a stream's first message is timed`(
+        @TempDir results: Path,
+    ) {
         val caps = NetworkCapabilities.detect()
-        assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
-        val (store, record) = runDirect("sizes: [10kb]", results, 29, extra = "protocols: [HTTP/Binary, gRPC/Stream]", network = NetworkProfile.parse("rtt=30ms"))
+        assumeTrue(
+            caps.namespaces == null && caps.works("tbf"),
+            "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}",
+        )
+        val (store, record) = runDirect(
+            "sizes: [10kb]",
+            results,
+            29,
+            extra = "protocols: [HTTP/Binary, gRPC/Stream]",
+            network = NetworkProfile.parse("rtt=30ms"),
+        )
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         val network = record.environment.network!!
@@ -172,7 +200,8 @@ class BenchEndToEndTest {
                 assertThat(trial.figures[Figure.FIRST_MESSAGE_P50]).describedAs(trial.arm).isNull()
             }
         }
-        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "Latency on warm connections", "network rtt=30ms", "Stream first message")
+        assertThat(Files.readString(ReportWriter.write(store.dir, record)))
+            .contains("topology direct", "Latency on warm connections", "network rtt=30ms", "Stream first message")
         val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
     }
@@ -188,7 +217,8 @@ class BenchEndToEndTest {
             assertThat(fork.soak!!.windows.last().throughputRps).isPositive()
         }
         val protocols = listOf("HTTP/JSON", "HTTP/Binary", "gRPC/Unary", "gRPC/Stream")
-        assertThat(record.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.distinct()).containsExactlyInAnyOrderElementsOf(protocols)
+        assertThat(record.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.distinct())
+            .containsExactlyInAnyOrderElementsOf(protocols)
         record.trials.forEach { trial ->
             assertThat(trial.error).isNull()
             assertThat(trial.gateway).isNull()
@@ -213,13 +243,17 @@ class BenchEndToEndTest {
         assertThat(hopCpu.keys).containsExactlyInAnyOrderElementsOf(protocols)
         assertThat(hopCpu.values).allSatisfy { assertThat(it!!.mean).isPositive() }
         assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
-        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("topology direct", "## size=1kb vus=2", "| gRPC/Stream |",
-            "A cost trial's connections make them in a warm-up before its fixed rate is timed", "**New connections**")
+        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains(
+            "topology direct", "## size=1kb vus=2", "| gRPC/Stream |",
+            "A cost trial's connections make them in a warm-up before its fixed rate is timed", "**New connections**",
+        )
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1)
     }
 
     @Test @Tag(SLOW)
-    fun `member creation - every confirmed creation is a row, checked after each trial, and the null hop writes none`(@TempDir results: Path) {
+    fun `member creation - every confirmed creation is a row, checked after each trial, and the null hop writes none`(
+        @TempDir results: Path,
+    ) {
         val scenario = ScenarioParser.parse("""
             name: e2e-writes
             members: {images: [1kb], batch: 3}
@@ -243,15 +277,19 @@ class BenchEndToEndTest {
             assertThat(trial.wrongAnswers).describedAs(trial.arm).isZero()
             assertThat(trial.flags).describedAs(trial.arm).noneMatch { it is Flag.RowsMismatch }
             val membersPerRequest = if (trial.arm == "Null hop") 0 else 3
-            assertThat(trial.figures[Figure.ROWS_WRITTEN]).describedAs(trial.arm).isEqualTo(trial.correctAnswers * membersPerRequest.toDouble())
+            assertThat(trial.figures[Figure.ROWS_WRITTEN]).describedAs(trial.arm)
+                .isEqualTo(trial.correctAnswers * membersPerRequest.toDouble())
             if (membersPerRequest > 0) assertThat(trial.figures[Figure.DB_MS_PER_REQ]).describedAs(trial.arm).isPositive()
         }
         assertThat(Files.readString(store.dir.resolve("logs/data-server.log"))).contains("members=on")
-        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Member creation (seed 003): each request creates 3", "DB time/req")
+        assertThat(Files.readString(ReportWriter.write(store.dir, record)))
+            .contains("Member creation (seed 003): each request creates 3", "DB time/req")
     }
 
     @Test @Tag(SLOW)
-    fun `topology direct creates members on the data-server itself over all four protocols, every creation a row, and the seed's tools too`(@TempDir results: Path) {
+    fun `topology direct creates members on the data-server itself over all four protocols, every creation a row, and the seed's tools too`(
+        @TempDir results: Path,
+    ) {
         val (store, record) = runDirect("members: {images: [1kb]}", results, 19, extra = "seedTools: {2: 50}")
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
@@ -279,7 +317,8 @@ class BenchEndToEndTest {
             assertThat(run.figures[Figure.THROUGHPUT]).describedAs(run.tool).isPositive()
             assertThat(run.figures[Figure.DATA_CPU_US]).describedAs(run.tool).isPositive()
         }
-        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("Seed 003's own tools", "ghz against hey in requests/s")
+        assertThat(Files.readString(ReportWriter.write(store.dir, record)))
+            .contains("Seed 003's own tools", "ghz against hey in requests/s")
     }
 
     /**
@@ -320,13 +359,15 @@ class BenchEndToEndTest {
     fun `a PostgreSQL variant writes into the run's throw-away cluster, stopped when the run ends, beside H2`(@TempDir results: Path) {
         val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
         assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
-        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(h2AndPostgres("e2e-postgres", "gRPC/Stream"), options(results, 17))
+        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {})
+            .run(h2AndPostgres("e2e-postgres", "gRPC/Stream"), options(results, 17))
         val record = RunStore.load(store.dir)
 
         everyCreationLanded(record, "gRPC/Stream").forEach { trial ->
             // PostgreSQL's processes are counted with the servers; H2 has none apart from the data-server.
             val database = trial.figures[Figure.DB_CPU_US]
-            if (trial.arm.endsWith("pg")) assertThat(database).describedAs(trial.arm).isPositive() else assertThat(database).describedAs(trial.arm).isNull()
+            if (trial.arm.endsWith("pg")) assertThat(database).describedAs(trial.arm).isPositive()
+            else assertThat(database).describedAs(trial.arm).isNull()
         }
         // The pg variant's data-servers were pointed at the cluster, its password kept out of the recorded commands.
         val commands = record.environment.serverCommands.toString()
@@ -336,12 +377,19 @@ class BenchEndToEndTest {
         val dataDir = Path.of(record.environment.postgresql!!.dataDir)
         assertThat(dataDir).doesNotExist()
         assertThat(store.dir.resolve("logs/postgres.log")).exists()
-        assertThat(ProcessHandle.allProcesses().filter { p -> p.info().arguments().orElse(emptyArray()).any { it == dataDir.toString() } }.count()).isZero()
-        assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("different databases are compared on CPU too", "PostgreSQL CPU µs/req")
+        assertThat(
+            ProcessHandle.allProcesses()
+                .filter { p -> p.info().arguments().orElse(emptyArray()).any { it == dataDir.toString() } }
+                .count(),
+        ).isZero()
+        assertThat(Files.readString(ReportWriter.write(store.dir, record)))
+            .contains("different databases are compared on CPU too", "PostgreSQL CPU µs/req")
     }
 
     @Test @Tag(SLOW)
-    fun `with --db-url the pairs write to that database in a schema of their own, emptied at the end, and H2 stays H2`(@TempDir results: Path) {
+    fun `with --db-url the pairs write to that database in a schema of their own, emptied at the end, and H2 stays H2`(
+        @TempDir results: Path,
+    ) {
         val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
         assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
         // Somebody's database, standing in for a staging server: a cluster this test starts, with a members table of its own.
@@ -361,7 +409,8 @@ class BenchEndToEndTest {
             val record = RunStore.load(store.dir)
 
             everyCreationLanded(record, "gRPC/Unary").forEach { trial ->
-                assertThat(trial.figures[Figure.DB_CPU_US]).describedAs("%s: the external database's CPU is not the run's", trial.arm).isNull()
+                assertThat(trial.figures[Figure.DB_CPU_US])
+                    .describedAs("%s: the external database's CPU is not the run's", trial.arm).isNull()
             }
             assertThat(record.externalDatabase!!.variants).containsExactly("pg")
             assertThat(record.externalDatabase!!.schema).isEqualTo("lab_run")
@@ -395,7 +444,9 @@ class BenchEndToEndTest {
             soak: {window: 1s, min: 2s, max: 3s}
         """.trimIndent(), "e2e open test")
 
-        val record = RunStore.load(BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 3)).dir)
+        val record = RunStore.load(
+            BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 3)).dir,
+        )
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         assertThat(record.calibrations).isEmpty()
@@ -409,7 +460,9 @@ class BenchEndToEndTest {
     }
 
     @Test @Tag(SLOW)
-    fun `variants run on their own server pairs, read back from the real servers, and a refused JVM option rejects only its variant`(@TempDir results: Path) {
+    fun `variants run on their own server pairs, read back from the real servers, and a refused JVM option rejects only its variant`(
+        @TempDir results: Path,
+    ) {
         val scenario = ScenarioParser.parse("""
             name: e2e-variants
             sizes: [1kb]
@@ -427,14 +480,17 @@ class BenchEndToEndTest {
               - {name: broken, jvm: [-XX:+UseZGCX]}
         """.trimIndent(), "e2e variants test")
 
-        val record = RunStore.load(BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 11)).dir)
+        val record = RunStore.load(
+            BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 11)).dir,
+        )
 
         assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
         val rejected = record.forks.single { it.status == ForkStatus.REJECTED }
         assertThat(rejected.variant).isEqualTo("broken")
         assertThat(rejected.failure).contains("Unrecognized VM option 'UseZGCX'")
         val measured = record.forks.filter { it.status == ForkStatus.COMPLETE }
-        assertThat(measured.map { it.index to it.variant }).containsExactlyInAnyOrder(1 to "shared", 1 to "copy-serial", 2 to "shared", 2 to "copy-serial")
+        assertThat(measured.map { it.index to it.variant })
+            .containsExactlyInAnyOrder(1 to "shared", 1 to "copy-serial", 2 to "shared", 2 to "copy-serial")
         val copy = measured.first { it.variant == "copy-serial" }.settings
         assertThat(copy).containsEntry("protobench.data.grpc-payload-mode", "copy")
             .containsEntry("jvm.api-server.collectors", "Copy, MarkSweepCompact")
@@ -453,7 +509,10 @@ class BenchEndToEndTest {
     @Test @Tag(SLOW)
     fun `with a network profile the data-server runs behind the shaped link and every hop crosses its round trip`(@TempDir results: Path) {
         val caps = NetworkCapabilities.detect()
-        assumeTrue(caps.namespaces == null && caps.works("tbf"), "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}")
+        assumeTrue(
+            caps.namespaces == null && caps.works("tbf"),
+            "namespaces or tbf not available here: ${caps.namespaces ?: caps.qdiscs["tbf"]}",
+        )
         // The run's own link (through the delay relay where netem is missing), a variant's own link
         // without delay (so without a relay: the gateway calls the far address itself, as it always
         // does where netem exists), and (without netem) a variant whose profile cannot hold. No null
@@ -523,11 +582,13 @@ class BenchEndToEndTest {
         val remote = Remote.DataServer("127.0.0.1", httpPort, grpcPort)
         try {
             awaitTrue(Duration.ofSeconds(90)) { RemoteCheck(Duration.ofSeconds(1)).problem(remote) == null }
-            val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 23).copy(remote = remote))
+            val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {})
+                .run(tinyScenario, options(dir.resolve("results"), 23).copy(remote = remote))
             val record = RunStore.load(store.dir)
 
             assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
-            assertThat(record.environment.remote).isEqualTo(RemoteServersRecord(dataServer = "127.0.0.1:$httpPort:$grpcPort", restartedPerFork = true))
+            assertThat(record.environment.remote)
+                .isEqualTo(RemoteServersRecord(dataServer = "127.0.0.1:$httpPort:$grpcPort", restartedPerFork = true))
             // serve's control gave each of the two forks a fresh data-server: three JVMs in all.
             assertThat(servedStarts(remote)).isEqualTo(3)
             assertThat(record.resume!!.remote).isEqualTo("--data-server 127.0.0.1:$httpPort:$grpcPort")
@@ -540,8 +601,11 @@ class BenchEndToEndTest {
             }
             assertThat(store.dir.resolve("logs/data-server.log")).doesNotExist()
             assertThat(Files.readString(ReportWriter.write(store.dir, record)))
-                .contains("the data-server runs on another host at 127.0.0.1:$httpPort:$grpcPort", "whose serve restarted it before every fork",
-                    "driver and api-server run on the same machine")
+                .contains(
+                    "the data-server runs on another host at 127.0.0.1:$httpPort:$grpcPort",
+                    "whose serve restarted it before every fork",
+                    "driver and api-server run on the same machine",
+                )
             assertThat(served.isAlive).describedAs("the served data-server outlives the run").isTrue()
         } finally {
             served.destroy()
@@ -552,14 +616,17 @@ class BenchEndToEndTest {
     }
 
     @Test @Tag(SLOW)
-    fun `remote - with a served gateway nothing but the load driver runs here, and every figure comes from the two JVMs`(@TempDir dir: Path) {
+    fun `remote - with a served gateway nothing but the load driver runs here, and every figure comes from the two JVMs`(
+        @TempDir dir: Path,
+    ) {
         val (httpPort, grpcPort, gatewayPort) = List(3) { java.net.ServerSocket(0).use { it.localPort } }
         val data = serve(dir, "data-server", "--port", "$httpPort", "--grpc-port", "$grpcPort")
         val gateway = serve(dir, "api-server", "--port", "$gatewayPort", "--data-server", "127.0.0.1:$httpPort:$grpcPort")
         val remote = Remote.Gateway("http://127.0.0.1:$gatewayPort")
         try {
             awaitTrue(Duration.ofSeconds(120)) { RemoteCheck(Duration.ofSeconds(1)).problem(remote) == null }
-            val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(tinyScenario, options(dir.resolve("results"), 29).copy(remote = remote))
+            val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {})
+                .run(tinyScenario, options(dir.resolve("results"), 29).copy(remote = remote))
             val record = RunStore.load(store.dir)
 
             assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
@@ -569,8 +636,11 @@ class BenchEndToEndTest {
                 assertThat(trial.figures[Figure.DATA_CPU_US]).describedAs(trial.arm).isPositive()
             }
             assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
-            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("only driver runs on this machine", "the gateway at http://127.0.0.1:$gatewayPort",
-                "serve restarted the gateway before every fork")
+            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains(
+                "only driver runs on this machine",
+                "the gateway at http://127.0.0.1:$gatewayPort",
+                "serve restarted the gateway before every fork",
+            )
             // Each fork restarted the served gateway, and the gateway's serve its data-server first: a fresh pair per fork.
             assertThat(servedStarts(remote)).isEqualTo(3)
             assertThat(servedStarts(Remote.DataServer("127.0.0.1", httpPort, grpcPort))).isEqualTo(3)
@@ -608,8 +678,10 @@ class BenchEndToEndTest {
         val closed = java.net.ServerSocket(0).use { it.localPort }
         val scenario = ScenarioParser.parse("name: gone\nsizes: [1kb]\nduration: 1s", "gone test")
         val options = options(dir.resolve("results"), 1).copy(remote = Remote.DataServer("127.0.0.1", closed, closed + 1))
-        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
-        assertThat(error).isInstanceOf(RemoteUnreachable::class.java).hasMessageContaining("127.0.0.1 port $closed (HTTP) could not be reached")
+        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }
+            .exceptionOrNull()
+        assertThat(error).isInstanceOf(RemoteUnreachable::class.java)
+            .hasMessageContaining("127.0.0.1 port $closed (HTTP) could not be reached")
         assertThat(dir.resolve("results")).doesNotExist()
     }
 
@@ -619,8 +691,10 @@ class BenchEndToEndTest {
         assumeTrue(caps.namespaces == null && !caps.works("netem"), "needs namespaces and no netem (with netem 50 µs can be applied)")
         val scenario = ScenarioParser.parse("name: too-near\nsizes: [1kb]\nduration: 1s", "too-near test")
         val options = options(results, 1).copy(network = NetworkProfile.parse("rtt=0.05ms"))
-        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
-        assertThat(error).isInstanceOf(LinkSetupFailed::class.java).hasMessageContaining("not applied as asked").hasMessageContaining("asked 0.05")
+        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }
+            .exceptionOrNull()
+        assertThat(error).isInstanceOf(LinkSetupFailed::class.java)
+            .hasMessageContaining("not applied as asked").hasMessageContaining("asked 0.05")
         assertThat(Files.list(results).use { it.count() }).isZero()
         val (_, namespaces) = Shell.SYSTEM.run(listOf("ip", "netns", "list"))
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
@@ -630,7 +704,8 @@ class BenchEndToEndTest {
     fun `a mistyped server setting stops the run at once naming the nearest valid one`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("name: typo\nsizes: [1kb]\nduration: 1s", "typo test")
         val options = options(results, 1).copy(gatewayArguments = listOf("--protobench.gateway.http.verison=H2C"))
-        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }.exceptionOrNull()
+        val error = runCatching { BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options) }
+            .exceptionOrNull()
         assertThat(error).isInstanceOf(ServerSettingRejected::class.java)
             .hasMessageContaining("protobench.gateway.http.verison").hasMessageContaining("did you mean protobench.gateway.http.version")
     }
@@ -664,7 +739,8 @@ class BenchEndToEndTest {
             assertThat(record.trials).isNotEmpty() // trial 1, measured before the signal
             assertThat(Files.readString(runDir.resolve("report.md"))).contains("Status: **interrupted**").doesNotContain("**failed**")
             assertThat(Files.list(runDir).use { files -> files.filter { it.toString().endsWith(".tmp") }.toList() }).isEmpty()
-            assertThat(Files.readString(dir.resolve("cli.log"))).doesNotContain("cannot write").contains("interrupted: ${record.trials.size} trials kept")
+            assertThat(Files.readString(dir.resolve("cli.log")))
+                .doesNotContain("cannot write").contains("interrupted: ${record.trials.size} trials kept")
         } finally {
             cli.destroyForcibly()
         }
@@ -712,7 +788,9 @@ class BenchEndToEndTest {
     private fun awaitFile(root: Path, name: String): Path {
         var found: Path? = null
         awaitTrue(Duration.ofSeconds(60)) {
-            found = if (Files.isDirectory(root)) Files.walk(root).use { s -> s.filter { it.fileName.toString() == name }.findFirst().orElse(null) } else null
+            found = if (Files.isDirectory(root)) Files.walk(root).use { s ->
+                s.filter { it.fileName.toString() == name }.findFirst().orElse(null)
+            } else null
             found != null
         }
         return found!!

@@ -43,10 +43,16 @@ class BenchmarkRunnerTest {
         soak: {window: 3s, min: 6s, max: 30s}
     """.trimIndent(), "shell.yaml")
 
-    private fun options(seed: Long = 5) = RunOptions(results, listOf("-Xmx512m"), emptyList(), emptyList(), seed, given = mapOf("test" to "shell"))
+    private fun options(seed: Long = 5) =
+        RunOptions(results, listOf("-Xmx512m"), emptyList(), emptyList(), seed, given = mapOf("test" to "shell"))
 
     /** A runner on [labs] whose finished records are collected in [finished]. */
-    private fun runner(labs: LabSource, clock: StepClock, finished: MutableList<RunRecord> = mutableListOf(), hooks: ShutdownHooks = HeldHooks()) =
+    private fun runner(
+        labs: LabSource,
+        clock: StepClock,
+        finished: MutableList<RunRecord> = mutableListOf(),
+        hooks: ShutdownHooks = HeldHooks(),
+    ) =
         BenchmarkRunner(labs, Analysis.judge, clock, progress = {}, onFinished = { _, record -> finished += record }, hooks = hooks)
 
     private fun runFolders(): List<Path> = if (Files.isDirectory(results)) Files.list(results).use { it.toList() } else emptyList()
@@ -101,7 +107,8 @@ class BenchmarkRunnerTest {
             NoSuchJdk("no JDK 99 is installed"),
         )
         for (refusal in refusals) {
-            val error = runCatching { runner(FakeLabSource(SyntheticLab(clock), refusal), clock).run(scenario, options()) }.exceptionOrNull()
+            val error = runCatching { runner(FakeLabSource(SyntheticLab(clock), refusal), clock).run(scenario, options()) }
+                .exceptionOrNull()
             assertThat(error).isSameAs(refusal)
             assertThat(results).doesNotExist()
         }
@@ -110,7 +117,8 @@ class BenchmarkRunnerTest {
     @Test
     fun `the real lab without server jars refuses before a results folder exists, naming the build`() {
         val emptyProject = Files.createDirectories(tmp.resolve("project"))
-        val error = runCatching { BenchmarkRunner(LocalLabSource(emptyProject), Analysis.judge, progress = {}).run(scenario, options()) }.exceptionOrNull()
+        val error = runCatching { BenchmarkRunner(LocalLabSource(emptyProject), Analysis.judge, progress = {}).run(scenario, options()) }
+            .exceptionOrNull()
 
         assertThat(error).isInstanceOf(ToolchainProblem::class.java)
             .hasMessageContaining("no runnable jar for data-server").hasMessageContaining("mvn -B -DskipTests package")
@@ -122,7 +130,9 @@ class BenchmarkRunnerTest {
         val clock = StepClock()
         val refusing = object : Lab {
             override fun startFork(index: Int, variant: io.protobench.bench.scenario.Variant?): Fork =
-                throw ServerSettingRejected("unknown setting protobench.gateway.http.verison: did you mean protobench.gateway.http.version?")
+                throw ServerSettingRejected(
+                    "unknown setting protobench.gateway.http.verison: did you mean protobench.gateway.http.version?",
+                )
         }
         val finished = mutableListOf<RunRecord>()
 

@@ -22,8 +22,10 @@ class EstimateTest {
      * estimate's start-up and runner's part), quick x and y (the same VM, 1 MB in 4 forks of 2 rounds),
      * and seeds a and b (the same VM, 16 conditions in 5 forks, probes in every fork, no A/A copy).
      */
-    private val calibrating = listOf("2026-11-29-aa-2core-a", "2026-11-29-aa-2core-b", "2026-12-02-quick-2core-v", "2026-12-02-quick-2core-w",
-        "2026-12-02-quick-2core-x", "2026-12-02-quick-2core-y", "2026-12-02-seeds-2core-a", "2026-12-02-seeds-2core-b")
+    private val calibrating = listOf(
+        "2026-11-29-aa-2core-a", "2026-11-29-aa-2core-b", "2026-12-02-quick-2core-v", "2026-12-02-quick-2core-w",
+        "2026-12-02-quick-2core-x", "2026-12-02-quick-2core-y", "2026-12-02-seeds-2core-a", "2026-12-02-seeds-2core-b",
+    )
 
     @Test
     fun `a target with fewer forks and rounds saves its own trials, not the forks the other targets still need`() {
@@ -34,7 +36,8 @@ class EstimateTest {
         // 1mb's fifth fork (a warm-up and 3 rounds per arm) and the third round of its other four forks;
         // the five forks' start and soak stay (1kb needs them), and so does 1mb's one probe per protocol.
         val saved = own.arms.size * (Scenario.WARM_UP_SECONDS + 3 * arm) + 4 * own.arms.size * arm
-        assertThat((uniform.estimatedSeconds() - own.estimatedSeconds()).toDouble()).isCloseTo(saved, org.assertj.core.api.Assertions.within(1.0))
+        assertThat((uniform.estimatedSeconds() - own.estimatedSeconds()).toDouble())
+            .isCloseTo(saved, org.assertj.core.api.Assertions.within(1.0))
     }
 
     @Test

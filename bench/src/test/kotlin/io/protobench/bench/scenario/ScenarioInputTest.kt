@@ -148,7 +148,8 @@ class ScenarioInputTest {
         }.violations.single()
         assertThat(open.field).isEqualTo("load.maxVus")
         assertThat(open.toString()).contains("1mb × 500 VUs", "the servers have 1 GiB")
-        assertThat(ScenarioCatalog.all()).allSatisfy { assertThat(ServerHeap.inFlightBytes(it)).isLessThanOrEqualTo(ServerHeap.DEFAULT_BYTES) }
+        assertThat(ScenarioCatalog.all())
+            .allSatisfy { assertThat(ServerHeap.inFlightBytes(it)).isLessThanOrEqualTo(ServerHeap.DEFAULT_BYTES) }
     }
 
     @Test
@@ -270,16 +271,21 @@ class ScenarioInputTest {
         val results = tmp.resolve("results")
         val refused = "jdbc:postgresql://127.0.0.1:1/lab"
         val cases = mapOf(
-            listOf("writes", "--db-url", "jdbc:mysql://db/lab") to "--db-url 'jdbc:mysql://db/lab' is not a PostgreSQL JDBC URL: give jdbc:postgresql://HOST[:PORT]/DATABASE",
-            listOf("writes", "--db-url", "jdbc:postgresql://db/lab?user=u&password=pw") to "carries a password, which would end up in run.json: give it in the environment variable PROTOBENCH_DB_PASSWORD",
+            listOf("writes", "--db-url", "jdbc:mysql://db/lab") to
+                "--db-url 'jdbc:mysql://db/lab' is not a PostgreSQL JDBC URL: give jdbc:postgresql://HOST[:PORT]/DATABASE",
+            listOf("writes", "--db-url", "jdbc:postgresql://db/lab?user=u&password=pw") to
+                "carries a password, which would end up in run.json: give it in the environment variable PROTOBENCH_DB_PASSWORD",
             listOf("writes", "--db-url", "jdbc:postgresql://db/lab") to "--db-url jdbc:postgresql://db/lab names no user: give --db-user",
-            listOf("writes", "--db-url", "jdbc:postgresql://db/lab", "--db-user", "u", "--db-schema", "Lab") to "--db-schema 'Lab' is not a plain lower-case name",
+            listOf("writes", "--db-url", "jdbc:postgresql://db/lab", "--db-user", "u", "--db-schema", "Lab") to
+                "--db-schema 'Lab' is not a plain lower-case name",
             listOf("writes", "--db-schema", "lab") to "--db-user and --db-schema go with --db-url",
             listOf("quick", "--db-url", refused, "--db-user", "u") to "--db-url: scenario quick creates no members, so it uses no database",
-            listOf("writes", "--db-url", refused, "--db-user", "u", "--data-server", "10.0.0.2:8081:9091") to "the served data-server writes to the database its own host gives it",
+            listOf("writes", "--db-url", refused, "--db-user", "u", "--data-server", "10.0.0.2:8081:9091") to
+                "the served data-server writes to the database its own host gives it",
             listOf("writes", "--db-url", refused, "--db-user", "u") to "cannot log in to $refused as u: ",
             // Behind a link the data-server is in a namespace of its own: this machine's loopback is not its.
-            listOf("writes", "--network", "region", "--db-url", refused, "--db-user", "u") to "--network region with --db-url: no network with PostgreSQL",
+            listOf("writes", "--network", "region", "--db-url", refused, "--db-user", "u") to
+                "--network region with --db-url: no network with PostgreSQL",
         )
         for ((argv, message) in cases) {
             val result = protobench("run", *argv.toTypedArray(), "--results", results.toString())
@@ -299,9 +305,12 @@ class ScenarioInputTest {
             listOf("api-server", "--data-server", "10.0.0.2:8081") to "not three parts",
             listOf("data-server", "--property", "protobench.data.grpc.executor") to "a Spring property as name=value",
             listOf("data-server", "--bind", "no-such-host.invalid") to "--bind no-such-host.invalid: cannot be resolved",
-            listOf("data-server", "--bind", "0.0.0.0") to "listens on every interface: name the address or host name the load host will use with --reachable-as",
-            listOf("data-server", "--reachable-as", "10.0.0.2:8081") to "--reachable-as 10.0.0.2:8081: accepted: a host name or address without a port",
-            listOf("data-server", "--reachable-as", "[fd00::2]:8081") to "--reachable-as [fd00::2]:8081: accepted: a host name or address without a port",
+            listOf("data-server", "--bind", "0.0.0.0") to
+                "listens on every interface: name the address or host name the load host will use with --reachable-as",
+            listOf("data-server", "--reachable-as", "10.0.0.2:8081") to
+                "--reachable-as 10.0.0.2:8081: accepted: a host name or address without a port",
+            listOf("data-server", "--reachable-as", "[fd00::2]:8081") to
+                "--reachable-as [fd00::2]:8081: accepted: a host name or address without a port",
         )
         for ((argv, message) in cases) {
             val result = Protobench().subcommands(ServeCommand()).test(listOf("serve") + argv)

@@ -24,7 +24,8 @@ class ScenarioParserTest {
     fun `every built-in scenario parses and has the seeds' conditions`() {
         val all = ScenarioCatalog.all().associateBy { it.name }
         assertThat(all.keys).containsExactlyInAnyOrderElementsOf(ScenarioCatalog.builtInNames)
-        assertThat((all.getValue("phase4").parts.single().workload as Workload.Payload).sizes).containsExactly("10kb", "50kb", "100kb", "200kb", "500kb")
+        assertThat((all.getValue("phase4").parts.single().workload as Workload.Payload).sizes)
+            .containsExactly("10kb", "50kb", "100kb", "200kb", "500kb")
         assertThat((all.getValue("phase3").parts.single().load as Load.Closed).vus).containsExactly(50, 100, 200, 500)
         assertThat((all.getValue("phase6").parts.single().workload as Workload.Complexity).levels).containsExactly("ultra", "extreme")
         assertThat(all.getValue("quick").cells).hasSize(2 * 6) // four protocols, the null hop and the A/A copy
@@ -51,7 +52,8 @@ class ScenarioParserTest {
               - {name: far, network: "$network"}
         """.trimIndent()
         assertThat(ScenarioParser.parse(variants("WAN"), "net.yaml").variants.map { it.network }).containsExactly(null, "wan")
-        assertThat(ScenarioParser.parse(variants("rtt=5ms,bandwidth=1gbit"), "net.yaml").variants[1].network).isEqualTo("rtt=5ms,bandwidth=1gbit")
+        assertThat(ScenarioParser.parse(variants("rtt=5ms,bandwidth=1gbit"), "net.yaml").variants[1].network)
+            .isEqualTo("rtt=5ms,bandwidth=1gbit")
         val unknown = violations(variants("moon")).single()
         assertThat(unknown.field).isEqualTo("variants[1].network")
         assertThat(unknown.toString()).contains("'moon'", "lan, dc, region, wan, mobile")
@@ -110,7 +112,8 @@ class ScenarioParserTest {
             margin: 80%
             minRequests: -1
         """.trimIndent())
-        assertThat(v.map { it.field }).containsExactlyInAnyOrder("name", "sizes[1]", "protocols[1]", "load.vus", "duration", "forks", "margin", "minRequests")
+        assertThat(v.map { it.field })
+            .containsExactlyInAnyOrder("name", "sizes[1]", "protocols[1]", "load.vus", "duration", "forks", "margin", "minRequests")
         assertThat(v.first { it.field == "minRequests" }.accepted).contains("0 (no minimum)")
         assertThat(v.first { it.field == "sizes[1]" }.accepted).contains("up to 8mb")
         assertThat(v.first { it.field == "protocols[1]" }.accepted).contains("gRPC/Stream")
@@ -121,16 +124,22 @@ class ScenarioParserTest {
     @Test
     fun `members exclude reads, and one kind of workload is required`() {
         assertThat(violations("name: x\nduration: 1s").map { it.field }).containsExactly("sizes|complexities|members")
-        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmembers: {images: [1kb]}").map { it.field }).containsExactly("sizes|complexities|members")
-        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\nmembers: {images: [1kb]}").map { it.field }).containsExactly("sizes|complexities|members")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmembers: {images: [1kb]}").map { it.field })
+            .containsExactly("sizes|complexities|members")
+        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\nmembers: {images: [1kb]}").map { it.field })
+            .containsExactly("sizes|complexities|members")
     }
 
     @Test
     fun `sizes and complexities stand side by side, sizes first, and survive the round trip`() {
-        val both = ScenarioParser.parse("name: x\nduration: 1s\ncomplexities: [Simple]\nsizes: [1mb]\ncostRates: {1mb: 140, simple: 900}", "t")
+        val both = ScenarioParser.parse(
+            "name: x\nduration: 1s\ncomplexities: [Simple]\nsizes: [1mb]\ncostRates: {1mb: 140, simple: 900}",
+            "t",
+        )
         assertThat(both.conditions.map { it.label }).containsExactly("size=1mb vus=10", "complexity=simple vus=10")
         assertThat(ScenarioParser.validate(both.toFile(), "again").conditions).isEqualTo(both.conditions)
-        assertThat(violations("name: x\nduration: 1s\nsizes: [1mb]\ncomplexities: [huge]").map { it.field }).containsExactly("complexities[0]")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1mb]\ncomplexities: [huge]").map { it.field })
+            .containsExactly("complexities[0]")
     }
 
     @Test
@@ -153,7 +162,8 @@ class ScenarioParserTest {
         assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb], batch: 0}").single().field).isEqualTo("members.batch")
         assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb], batch: 1001}").single().accepted).contains("1 to 1000")
         // 40 members of 1 MiB are 40 MiB of images in one request: over one stream's 32 MiB.
-        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb, 1mb], batch: 40}").single().accepted).contains("32 members of the largest image")
+        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb, 1mb], batch: 40}").single().accepted)
+            .contains("32 members of the largest image")
         assertThat(violations("name: x\nduration: 1s\nmembers: {images: []}").single().field).isEqualTo("members.images")
         assertThat(violations("name: x\nduration: 1s\nmembers: {images: [1kb], size: 3}").single().field).isEqualTo("members.size")
     }
@@ -180,7 +190,8 @@ class ScenarioParserTest {
         assertThat(fixed.rounds).isEqualTo(3)
         assertThat(ScenarioParser.validate(fixed.toFile(), "again")).isEqualTo(fixed)
         // Complexity levels and member images are named as their lists name them.
-        assertThat(ScenarioParser.parse("name: x\nduration: 1s\ncomplexities: [simple]\ncostRates: {simple: 900}", "t").costRates).containsEntry("simple", 900)
+        assertThat(ScenarioParser.parse("name: x\nduration: 1s\ncomplexities: [simple]\ncostRates: {simple: 900}", "t").costRates)
+            .containsEntry("simple", 900)
         assertThat(ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]", "t").rounds).isEqualTo(1)
     }
 
@@ -192,9 +203,11 @@ class ScenarioParserTest {
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncostRates: {1kb: 0}").single().accepted).contains("from 1 to")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncostRates: {1kb: fast}").single().field).isEqualTo("costRates.1kb")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ncostRates: [1500]").single().accepted).contains("{1kb: 1500, 1mb: 150}")
-        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmode: capacity\ncostRates: {1kb: 900}").single().accepted).contains("only in cost mode")
-        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nload: {model: open, rates: [100]}\ncostRates: {1kb: 900}").single().accepted)
-            .contains("only with a closed load")
+        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmode: capacity\ncostRates: {1kb: 900}").single().accepted)
+            .contains("only in cost mode")
+        assertThat(
+            violations("name: x\nduration: 1s\nsizes: [1kb]\nload: {model: open, rates: [100]}\ncostRates: {1kb: 900}").single().accepted,
+        ).contains("only with a closed load")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nrounds: 0").single().accepted).contains("from 1 to")
     }
 
@@ -212,7 +225,8 @@ class ScenarioParserTest {
         // The record keeps each condition's own numbers, and only those.
         val record = own.toRecord()
         assertThat(record.conditions.map { it.forks to it.rounds }).containsExactly(null to null, 4 to 2)
-        assertThat(listOf(record.forksOf(large.label), record.maxForksOf(large.label), record.roundsOf(large.label))).containsExactly(4, 6, 2)
+        assertThat(listOf(record.forksOf(large.label), record.maxForksOf(large.label), record.roundsOf(large.label)))
+            .containsExactly(4, 6, 2)
         assertThat(record.forksOf(small.label)).isEqualTo(5)
     }
 
@@ -236,15 +250,21 @@ class ScenarioParserTest {
         assertThat(ScenarioParser.validate(seed003.toFile(), "again").seedTools).isEqualTo(seed003.seedTools)
 
         val direct = "name: x\nduration: 1s\nmembers: {images: [88]}\ntopology: direct\nload: {model: closed, vus: [10]}\n"
-        assertThat(ScenarioParser.parse(direct + "seedTools: {10: 100}", "t").seedTools).containsExactly(org.assertj.core.api.Assertions.entry(10, 100))
+        assertThat(ScenarioParser.parse(direct + "seedTools: {10: 100}", "t").seedTools)
+            .containsExactly(org.assertj.core.api.Assertions.entry(10, 100))
         assertThat(violations(direct + "seedTools: {20: 100}").single().accepted).isEqualTo("the virtual users of the closed load: 10")
         assertThat(violations(direct + "seedTools: {10: 0}").single().accepted).contains("from 1 to 1000000")
         assertThat(violations(direct + "seedTools: {10: many}").single().field).isEqualTo("seedTools.10")
-        assertThat(violations(direct + "protocols: [HTTP/Binary]\nseedTools: {10: 100}").single().accepted).contains("HTTP/JSON (hey)", "gRPC/Unary (ghz)")
-        assertThat(violations("name: x\nduration: 1s\nmembers: {images: [88]}\nload: {model: closed, vus: [10]}\nseedTools: {10: 100}").single().accepted)
-            .contains("only with topology direct")
-        assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nload: {model: closed, vus: [10]}\nseedTools: {10: 100}").single().accepted)
-            .contains("only with members:")
+        assertThat(violations(direct + "protocols: [HTTP/Binary]\nseedTools: {10: 100}").single().accepted)
+            .contains("HTTP/JSON (hey)", "gRPC/Unary (ghz)")
+        assertThat(
+            violations("name: x\nduration: 1s\nmembers: {images: [88]}\nload: {model: closed, vus: [10]}\nseedTools: {10: 100}")
+                .single().accepted,
+        ).contains("only with topology direct")
+        assertThat(
+            violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nload: {model: closed, vus: [10]}\nseedTools: {10: 100}")
+                .single().accepted,
+        ).contains("only with members:")
     }
 
     @Test
@@ -258,7 +278,8 @@ class ScenarioParserTest {
 
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: mesh").single().accepted).isEqualTo("gateway or direct")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nnullHop: true").single().field).isEqualTo("nullHop")
-        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\ntopology: direct").single().accepted).contains("payload sizes and member creation")
+        assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\ntopology: direct").single().accepted)
+            .contains("payload sizes and member creation")
         // Member creation goes direct one member per request: the data-server's HTTP side takes no batch.
         val writes = ScenarioParser.parse("name: x\nduration: 1s\nmembers: {images: [1kb]}\ntopology: direct", "t")
         assertThat(writes.writes).isTrue()
@@ -266,10 +287,17 @@ class ScenarioParserTest {
         val batch = violations("name: x\nduration: 1s\nmembers: {images: [1kb], batch: 10}\ntopology: direct").single()
         assertThat(batch.field).isEqualTo("members.batch")
         assertThat(batch.accepted).contains("batches need the gateway")
-        val settings = violations("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a}, {name: b, gateway: {protobench.gateway.http.version: H2C}}]")
+        val settings = violations(
+            "name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\n" +
+                "variants: [{name: a}, {name: b, gateway: {protobench.gateway.http.version: H2C}}]",
+        )
         assertThat(settings.single().accepted).contains("gateway settings")
         // A network profile puts k6 on the near side of the link: direct takes it.
-        val networks = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\nvariants: [{name: a, network: region}, {name: b, network: wan}]", "t")
+        val networks = ScenarioParser.parse(
+            "name: x\nduration: 1s\nsizes: [1kb]\ntopology: direct\n" +
+                "variants: [{name: a, network: region}, {name: b, network: wan}]",
+            "t",
+        )
         assertThat(networks.variants.map { it.network }).containsExactly("region", "wan")
     }
 

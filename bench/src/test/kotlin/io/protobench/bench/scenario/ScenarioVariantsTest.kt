@@ -113,7 +113,10 @@ class ScenarioVariantsTest {
 
     @Test
     fun `a database is a variant's only where members are created, h2 or postgresql`() {
-        val writes = ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, database: H2}, {name: b, database: postgresql}]", "t")
+        val writes = ScenarioParser.parse(
+            "name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, database: H2}, {name: b, database: postgresql}]",
+            "t",
+        )
         assertThat(writes.variants.map { it.store }).containsExactly(Database.H2, Database.POSTGRESQL)
         assertThat(writes.toFile().variants!!.map { it.database }).containsExactly("h2", "postgresql")
         // Leaving it out is H2: the same configuration under two names.
@@ -121,18 +124,25 @@ class ScenarioVariantsTest {
             ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a}, {name: b, database: h2}]", "t")
         }.violations
         assertThat(same.single().problem).contains("differ in nothing")
-        assertThat(violations("variants: [{name: a, database: postgresql}, {name: b}]").at("variants[0].database").accepted).contains("only with members")
+        assertThat(violations("variants: [{name: a, database: postgresql}, {name: b}]").at("variants[0].database").accepted)
+            .contains("only with members")
         val unknown = catchThrowableOfType(InvalidScenario::class.java) {
             ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, database: mysql}, {name: b}]", "t")
         }.violations
         assertThat(unknown.single().accepted).isEqualTo("h2 or postgresql")
         // PostgreSQL listens on this machine's loopback, out of reach of a data-server behind a link.
         val behindLink = catchThrowableOfType(InvalidScenario::class.java) {
-            ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, network: region, database: PostgreSQL}, {name: b}]", "t")
+            ScenarioParser.parse(
+                "name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, network: region, database: PostgreSQL}, {name: b}]",
+                "t",
+            )
         }.violations
         assertThat(behindLink.single().field).isEqualTo("variants[0].network")
         assertThat(behindLink.single().accepted).contains("no network with PostgreSQL", "database: h2, or no network")
-        val h2BehindLink = ScenarioParser.parse("name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, network: region}, {name: b}]", "t")
+        val h2BehindLink = ScenarioParser.parse(
+            "name: v\nduration: 1s\nmembers: {images: [1kb]}\nvariants: [{name: a, network: region}, {name: b}]",
+            "t",
+        )
         assertThat(h2BehindLink.variants.map { it.network }).containsExactly("region", null)
     }
 
@@ -167,7 +177,8 @@ class ScenarioVariantsTest {
               - {name: a, dataserver: {protobench.data.grpc-payload-mode: copy}, heap: 1x}
         """)
         assertThat(v.map { it.field }).containsExactlyInAnyOrder("variants[0]", "variants[1].dataserver", "variants[1].heap")
-        assertThat(v.at("variants[1].dataserver").toString()).contains("unknown field 'variants[1].dataserver' (did you mean variants.dataServer?)")
+        assertThat(v.at("variants[1].dataserver").toString())
+            .contains("unknown field 'variants[1].dataserver' (did you mean variants.dataServer?)")
         assertThat(v.at("variants[1].dataserver").accepted).contains("name", "gateway", "dataServer", "jvm", "heap", "jdk")
         assertThat(violations("heap: 2g").single().toString()).contains("did you mean variants.heap?")
 
@@ -180,7 +191,11 @@ class ScenarioVariantsTest {
     fun `the heap estimate holds for the variant with the least heap`() {
         val big = "sizes: [8mb]\nload: {vus: [100]}\n"
         val v = catchThrowableOfType(InvalidScenario::class.java) {
-            ScenarioParser.parse("name: v\nduration: 1s\n$big" + "variants: [{name: small, heap: 2g}, {name: large, heap: 4g}]", "t", 8 * ServerHeap.GIB)
+            ScenarioParser.parse(
+                "name: v\nduration: 1s\n$big" + "variants: [{name: small, heap: 2g}, {name: large, heap: 4g}]",
+                "t",
+                8 * ServerHeap.GIB,
+            )
         }.violations.single()
         assertThat(v.toString()).contains("the servers of variant small have 2 GiB (raise its heap, e.g. heap: 4g, or lower load.vus)")
         val fits = ScenarioParser.parse("name: v\nduration: 1s\n$big" + "variants: [{name: a, heap: 4g}, {name: b, heap: 5g}]", "t")

@@ -27,7 +27,8 @@ class ControlEndpointTest {
     }
 
     private fun endpoint(supervisor: Supervisor): ControlEndpoint =
-        ControlEndpoint("data-server", supervisor, InetSocketAddress(InetAddress.getLoopbackAddress(), 0), setOf("bench-db.lan")).also { endpoints += it }
+        ControlEndpoint("data-server", supervisor, InetSocketAddress(InetAddress.getLoopbackAddress(), 0), setOf("bench-db.lan"))
+            .also { endpoints += it }
 
     @Test
     fun `the runner finds serve's control and gets a fresh JVM from it`() {
@@ -73,7 +74,8 @@ class ControlEndpointTest {
 
     /** The status line of a raw HTTP/1.1 request (Java's client will not send a foreign Host header). */
     private fun statusOf(port: Int, requestLine: String, vararg headers: String): Int = Socket("127.0.0.1", port).use { socket ->
-        val text = (listOf("$requestLine HTTP/1.1") + headers + listOf("Content-Length: 0", "Connection: close", "", "")).joinToString("\r\n")
+        val text = (listOf("$requestLine HTTP/1.1") + headers + listOf("Content-Length: 0", "Connection: close", "", ""))
+            .joinToString("\r\n")
         socket.getOutputStream().write(text.toByteArray())
         socket.getInputStream().bufferedReader().readLine().split(' ')[1].toInt()
     }

@@ -35,8 +35,10 @@ object Fixtures {
     const val FINE_ANSWERS = 1_000_000L
 
     fun scenario(conditions: List<String>, arms: List<String>, protocols: List<String> = arms.filter { it != NULL_HOP && "(A/A)" !in it }) =
-        ScenarioRecord("fixed", "A fixed run", io.protobench.bench.scenario.Mode.COST, conditions.map { ConditionRecord(it, emptyList()) }, protocols, arms,
-            5_000, 3, 3, 0.05, 0.5, null, SoakSettings("5s", "10s", "60s", 0.05, 2))
+        ScenarioRecord(
+            "fixed", "A fixed run", io.protobench.bench.scenario.Mode.COST, conditions.map { ConditionRecord(it, emptyList()) },
+            protocols, arms, 5_000, 3, 3, 0.05, 0.5, null, SoakSettings("5s", "10s", "60s", 0.05, 2),
+        )
 
     /**
      * A run whose trial in fork i of (condition, kind, arm) has the figures [figures] gives for

@@ -15,7 +15,15 @@ class HeadlessChromium private constructor(private val binary: Path) {
     class Visit(val screenshot: Path, val console: List<String>)
 
     fun visit(page: Path, screenshot: Path, width: Int, height: Int): Visit {
-        val output = run(page, withLog = true, "--hide-scrollbars", "--window-size=$width,$height", "--screenshot=$screenshot", "--enable-logging=stderr", "--v=0")
+        val output = run(
+            page,
+            withLog = true,
+            "--hide-scrollbars",
+            "--window-size=$width,$height",
+            "--screenshot=$screenshot",
+            "--enable-logging=stderr",
+            "--v=0",
+        )
         check(Files.exists(screenshot)) { "chromium wrote no screenshot: ${output.lines().takeLast(10).joinToString("\n")}" }
         return Visit(screenshot, output.lines().filter { ":CONSOLE" in it })
     }

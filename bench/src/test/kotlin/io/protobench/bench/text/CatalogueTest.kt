@@ -30,12 +30,14 @@ class CatalogueTest {
         for (lang in Lang.entries - Lang.EN) {
             val translated = Texts.catalogue(lang)
             // Figure titles are translated without an English entry: English uses Figure.title.
-            assertThat(translated.keys.filterNot { it.startsWith("figure.") }).describedAs(lang.id).containsExactlyInAnyOrderElementsOf(english.keys)
+            assertThat(translated.keys.filterNot { it.startsWith("figure.") }).describedAs(lang.id)
+                .containsExactlyInAnyOrderElementsOf(english.keys)
             assertThat(translated.keys.filter { it.startsWith("figure.") }).describedAs("${lang.id}: every figure's title")
                 .containsExactlyInAnyOrderElementsOf(Figure.entries.map { "figure.${it.key}" })
             // Each built-in's description as it stands, under the English it translates (a reworded one fails here).
             for (scenario in ScenarioCatalog.all()) {
-                assertThat(Texts.of(lang).description(scenario.description)).describedAs("${lang.id}: ${scenario.name}'s description").isNotBlank()
+                assertThat(Texts.of(lang).description(scenario.description))
+                    .describedAs("${lang.id}: ${scenario.name}'s description").isNotBlank()
             }
             for ((key, pattern) in english) {
                 assertThat(placeholder.findAll(translated.getValue(key)).map { it.value }.toSet()).describedAs("${lang.id}: $key")
@@ -54,7 +56,8 @@ class CatalogueTest {
             }
         }.toSet()
         assertThat(named).hasSizeGreaterThan(100)
-        val built = RunStatus.entries.map { "status.${it.name.lowercase()}" } + ForkStatus.entries.map { "fork-status.${it.name.lowercase()}" } +
+        val built = RunStatus.entries.map { "status.${it.name.lowercase()}" } +
+            ForkStatus.entries.map { "fork-status.${it.name.lowercase()}" } +
             ClaimOutcome.entries.flatMap { listOf("claim.${it.name.lowercase()}", "claim.short.${it.name.lowercase()}") } +
             TrialKind.entries.map { "kind.${it.name.lowercase()}" } + listOf("mode.cost", "mode.capacity", "yes-no.true", "yes-no.false") +
             listOf("regression", "worse", "improvement", "equivalent", "inconclusive").map { "compare.chart.$it" }
@@ -63,7 +66,11 @@ class CatalogueTest {
 
     @Test
     fun `a Korean report is Korean throughout and leaves no blank unfilled`() {
-        val record = Fixtures.record(listOf("size=1kb vus=10", "size=1mb vus=10"), listOf("gRPC/Unary", "HTTP/JSON", NULL_HOP), 5) { c, kind, arm, fork ->
+        val record = Fixtures.record(
+            listOf("size=1kb vus=10", "size=1mb vus=10"),
+            listOf("gRPC/Unary", "HTTP/JSON", NULL_HOP),
+            5,
+        ) { c, kind, arm, fork ->
             if (kind != TrialKind.COST) return@record null
             val hop = if (arm == NULL_HOP) 0.0 else if (arm == "gRPC/Unary") 100.0 else if (c.contains("1kb")) 50.0 else 900.0
             cost((300 + hop) * (1 + 0.02 * fork) * (1 + 0.01 * kotlin.math.sin(arm.length + fork * 1.7)))

@@ -36,8 +36,12 @@ class KoreanPagesBrowserTest {
     private val results: Path = Path.of("").toAbsolutePath().parent.resolve("docs/results")
 
     private fun requireBrowserAndFont() {
-        assumeTrue(chromium != null, "chromium is not installed: the Korean pages are not checked in a browser (`./protobench test` installs it where apt-get can)")
-        val fonts = runCatching { ProcessBuilder("fc-list", ":lang=ko", "family").start().inputStream.bufferedReader().readText() }.getOrDefault("")
+        assumeTrue(
+            chromium != null,
+            "chromium is not installed: the Korean pages are not checked in a browser (`./protobench test` installs it where apt-get can)",
+        )
+        val fonts = runCatching { ProcessBuilder("fc-list", ":lang=ko", "family").start().inputStream.bufferedReader().readText() }
+            .getOrDefault("")
         assumeTrue(fonts.isNotBlank(), "no font with Hangul is installed: the Korean pages are not checked in a browser " +
             "(`./protobench test` installs fonts-noto-cjk where apt-get can)")
     }
@@ -90,11 +94,13 @@ class KoreanPagesBrowserTest {
      */
     private fun distinctGlyphs(dir: Path, first: String, second: String): Boolean {
         val page = Files.createTempFile(dir, "glyphs", ".html")
-        fun line(top: Int, text: String) = """<div style="position:absolute;top:${top}px;left:0;font:48px sans-serif;color:#000">$text</div>"""
+        fun line(top: Int, text: String) =
+            """<div style="position:absolute;top:${top}px;left:0;font:48px sans-serif;color:#000">$text</div>"""
         Files.writeString(page, """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff">""" +
             line(0, first) + line(LINE, second) + "</body></html>")
         val image = ImageIO.read(chromium!!.visit(page, dir.resolve("${page.fileName}.png"), 400, 2 * LINE).screenshot.toFile())
-        fun ink(y0: Int) = (0 until LINE).sumOf { y -> (0 until image.width).count { x -> image.getRGB(x, y0 + y) and 0xffffff != 0xffffff } }
+        fun ink(y0: Int) =
+            (0 until LINE).sumOf { y -> (0 until image.width).count { x -> image.getRGB(x, y0 + y) and 0xffffff != 0xffffff } }
         assertThat(ink(0)).describedAs("ink of %s", first).isGreaterThan(100)
         assertThat(ink(LINE)).describedAs("ink of %s", second).isGreaterThan(100)
         val differing = (0 until LINE).sumOf { y -> (0 until image.width).count { x -> image.getRGB(x, y) != image.getRGB(x, LINE + y) } }

@@ -38,7 +38,8 @@ class KoreanTextTest {
     /** Surefire runs in bench/; the published runs are in the project's docs/results. */
     private val results: Path = Path.of("").toAbsolutePath().parent.resolve("docs/results")
     private val published: List<Path> = Files.walk(results).use { paths ->
-        paths.filter { it.fileName.toString() == "run.json" || it.fileName.toString() == "run.json.gz" }.map { it.parent }.distinct().sorted().toList()
+        paths.filter { it.fileName.toString() == "run.json" || it.fileName.toString() == "run.json.gz" }
+            .map { it.parent }.distinct().sorted().toList()
     }
 
     private fun run(name: String): RunRecord = RunStore.load(results.resolve(name))
@@ -106,7 +107,8 @@ class KoreanTextTest {
         assertThat(EnglishSentences.foundIn(lines.joinToString("\n"))).isEmpty()
         // English is the list as it was: the same columns, the description as the file gives it.
         val english = ScenarioList.lines()
-        assertThat(english.first()).isEqualTo(String.format("%-15s %8s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
+        assertThat(english.first())
+            .isEqualTo(String.format("%-15s %8s %5s %6s %9s  %s", "name", "mode", "conds", "forks", "est. time", "description"))
         assertThat(english.single { it.startsWith("quick ") }).endsWith(ScenarioCatalog.load("quick").description)
     }
 
@@ -124,9 +126,11 @@ class KoreanTextTest {
 
     /** quick s's and projectB e's decisions, as a crossover point keeps one: better, equivalent and inconclusive. */
     private val decisions by lazy {
-        listOf("2026-11-29-quick-2core-s", "2026-11-28-projectB-2core-e").flatMap { Analysis.of(run(it)) }.flatMap { a -> a.families.flatMap { it.decisions } }.also { all ->
-            assertThat(all.map { it.outcome.javaClass.simpleName }.toSet()).contains("Better", "Equivalent", "Inconclusive")
-        }
+        listOf("2026-11-29-quick-2core-s", "2026-11-28-projectB-2core-e").flatMap { Analysis.of(run(it)) }
+            .flatMap { a -> a.families.flatMap { it.decisions } }
+            .also { all ->
+                assertThat(all.map { it.outcome.javaClass.simpleName }.toSet()).contains("Better", "Equivalent", "Inconclusive")
+            }
     }
 
     @Test
@@ -136,16 +140,21 @@ class KoreanTextTest {
         val check = LinkCheck(profile, listOf("tbf"), RttCheck(0.2, 0.37, 0.11), 947.0, answerMs = 8.87, relayOneWayMs = 0.0)
         val recorded = mapOf(
             en("planning.reason.budget-minimum", 3, 65, 3, 1, 9) + en("planning.reason.budget-extra", 4) to Recorded::stopReason,
-            en("planning.reason.and", en("planning.reason.at-most", 2, 5), en("planning.reason.beyond-reach", 4, 5)) to Recorded::stopReason,
+            en("planning.reason.and", en("planning.reason.at-most", 2, 5), en("planning.reason.beyond-reach", 4, 5)) to
+                Recorded::stopReason,
             en("planning.reason.all-rejected") to Recorded::stopReason,
             en("planning.comparison", "HTTP/JSON", "gRPC/Unary", Figure.HOP_P50.title) to Recorded::openComparison,
             CpuPlacement.plan(8, enabled = true, tasksetAvailable = true).note to Recorded::placement,
             CpuPlacement.plan(2, enabled = true).note to Recorded::placement,
             CpuPlacement.sharing(CpuPlacement.PROCESSES) to Recorded::placement,
             // How a k6-era record words it.
-            "not pinned: 2 cores cannot give k6, api-server and data-server disjoint CPU sets, so the three compete for the same cores (see the saturation flags)" to Recorded::placement,
+            "not pinned: 2 cores cannot give k6, api-server and data-server disjoint CPU sets, " +
+                "so the three compete for the same cores (see the saturation flags)" to Recorded::placement,
             en("rejected.network", "lan", check.describe()) to Recorded::failure,
-            en("rejected.not-taken", en("rejected.heap", "api-server", "512m", 1024) + "; " + en("rejected.collector.unknown", "data-server", "-XX:+UseZGC")) to Recorded::failure,
+            en(
+                "rejected.not-taken",
+                en("rejected.heap", "api-server", "512m", 1024) + "; " + en("rejected.collector.unknown", "data-server", "-XX:+UseZGC"),
+            ) to Recorded::failure,
             en("failure.every-trial", en("failure.no-trial")) to Recorded::failure,
         ) + decisions.associate { MarkdownReport.sentence(it) to Recorded::decision }
         for ((text, read) in recorded) {
@@ -158,9 +167,12 @@ class KoreanTextTest {
             .isEqualTo("네트워크 lan을(를) 이 머신에서 요청대로 적용하지 못함: RTT 0.37 ms (요청 0.20, 릴레이 없이 0.11), " +
                 "대역폭 데이터 947 Mbit/s (요청 1000, 그중 데이터 956), 잠시 쉰 뒤 1 MiB 응답 하나 8.87 ms (속도만으로는 8.77): 프로파일의 지연이 아님: " +
                 "릴레이 자체의 깨어남이 요청한 지연보다 길어 지연을 더하지 못하고, 왕복 시간은 릴레이의 오버헤드임")
-        // Text that is no sentence of the code goes through every shape a field may take (each found in the catalogue) and stays as recorded.
+        // Text that is no sentence of the code goes through every shape a field may take (each found in the catalogue)
+        // and stays as recorded.
         val unknown = "no sentence of the code"
-        for (read in listOf(Recorded::stopReason, Recorded::openComparison, Recorded::decision, Recorded::placement, Recorded::failure, Recorded::applied)) {
+        for (read in listOf(
+            Recorded::stopReason, Recorded::openComparison, Recorded::decision, Recorded::placement, Recorded::failure, Recorded::applied,
+        )) {
             assertThat(read(unknown, korean)).isEqualTo(unknown)
         }
         assertThat(Recorded.failure(en("rejected.not-taken", unknown), korean)).isEqualTo(korean("rejected.not-taken", unknown))
@@ -173,7 +185,8 @@ class KoreanTextTest {
     @Test
     fun `the check finds the English catalogue's sentences in an English report and in a Korean one given one English sentence`() {
         val s = run("2026-11-29-quick-2core-s")
-        assertThat(EnglishSentences.foundIn(MarkdownReport.render(s))).hasSizeGreaterThan(20).contains("the null hop", "more forks would decide it")
+        assertThat(EnglishSentences.foundIn(MarkdownReport.render(s))).hasSizeGreaterThan(20)
+            .contains("the null hop", "more forks would decide it")
         val korean = MarkdownReport.render(s, korean)
         val leftOver = Texts.EN("planning.reason.beyond-reach", 4, 5)
         assertThat(EnglishSentences.foundIn(korean)).isEmpty()

@@ -101,8 +101,10 @@ class DocumentedStatisticsTest {
     fun `a comparison just past the threshold is decided and one just short of it is not, at each Holm step and look`() {
         for ((forks, looks) in listOf(3 to Verdicts.looks(3, 5), 3 to 1, 5 to 1)) for (step in listOf(1, 6, quickFamily)) {
             val t = Verdicts.threshold(forks, quickFamily, step, looks)
-            assertThat(decided(forks, quickFamily, step, looks, t * 1.001)).describedAs("$forks forks, $looks looks, step $step, above").isTrue()
-            assertThat(decided(forks, quickFamily, step, looks, t * 0.999)).describedAs("$forks forks, $looks looks, step $step, below").isFalse()
+            assertThat(decided(forks, quickFamily, step, looks, t * 1.001))
+                .describedAs("$forks forks, $looks looks, step $step, above").isTrue()
+            assertThat(decided(forks, quickFamily, step, looks, t * 0.999))
+                .describedAs("$forks forks, $looks looks, step $step, below").isFalse()
         }
     }
 
@@ -119,7 +121,8 @@ class DocumentedStatisticsTest {
             return PairedRatio.ofLogRatios(centred.map { mean + sd * it / scale })
         }
         val sd = 0.1
-        val estimates = List(step - 1) { spread(1.0, 1e-6) } + spread(t * sd / sqrt(forks.toDouble()), sd) + List(family - step) { spread(0.0, sd / 10) }
+        val estimates = List(step - 1) { spread(1.0, 1e-6) } + spread(t * sd / sqrt(forks.toDouble()), sd) +
+            List(family - step) { spread(0.0, sd / 10) }
         val inputs = estimates.mapIndexed { i, e -> ComparisonInput("A$i", "B$i", Figure.HOP_CPU_US.key, false, e) }
         return Verdicts.decide(inputs, looks = looks)[step - 1].isBetter
     }
@@ -139,7 +142,8 @@ class DocumentedStatisticsTest {
         for ((label, key) in rows) {
             val row = lines.filter { it.startsWith("| $label |") }
             assertThat(row).describedAs("statistics.md: the row of $label").hasSize(1)
-            // | figure, size | sd, run a / run b | pooled sd | 5 forks: caught | 5 forks: 80% from | 10 forks: caught; 80% from | 20 forks: … |
+            // | figure, size | sd, run a / run b | pooled sd | 5 forks: caught | 5 forks: 80% from | 10 forks: caught; 80% from
+            // | 20 forks: … |
             val cells = row.single().split('|').map { it.trim() }.filter { it.isNotEmpty() }
             val sd = LabNoise.POOLED_SD.getValue(key)
             assertThat(cells[2]).describedAs("$label: pooled sd").isEqualTo(asQuoted(sd, cells[2]))
@@ -164,11 +168,18 @@ class DocumentedStatisticsTest {
         assertThat(q[1]).isEqualTo(asQuoted(sds.max(), q[1]))
         assertThat(q[2]).isEqualTo("${quick.forks}")
         val atFive = sds.map { aaCheck(it, quick.forks) }
-        assertThat(listOf(q[3], q[4])).containsExactly(asQuoted(100 * atFive.minOf { it.first }, q[3]), asQuoted(100 * atFive.maxOf { it.first }, q[4]))
-        assertThat(listOf(q[5], q[6])).containsExactly(asQuoted(atFive.minOf { it.second }, q[5]), asQuoted(atFive.maxOf { it.second }, q[6]))
+        assertThat(listOf(q[3], q[4])).containsExactly(
+            asQuoted(100 * atFive.minOf { it.first }, q[3]),
+            asQuoted(100 * atFive.maxOf { it.first }, q[4]),
+        )
+        assertThat(listOf(q[5], q[6])).containsExactly(
+            asQuoted(atFive.minOf { it.second }, q[5]),
+            asQuoted(atFive.maxOf { it.second }, q[6]),
+        )
         for ((forks, low, high) in listOf(Triple(10, q[7], q[8]), Triple(20, q[9], q[10]))) {
             val powers = sds.map { aaCheck(it, forks).first }
-            assertThat(listOf(low, high)).describedAs("$forks forks").containsExactly(asQuoted(100 * powers.min(), low), asQuoted(100 * powers.max(), high))
+            assertThat(listOf(low, high)).describedAs("$forks forks")
+                .containsExactly(asQuoted(100 * powers.min(), low), asQuoted(100 * powers.max(), high))
         }
     }
 

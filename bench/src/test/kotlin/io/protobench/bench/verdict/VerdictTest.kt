@@ -135,7 +135,8 @@ class VerdictTest {
         // Four forks of a 3% difference: decided at one look, open when the same α is spread over three.
         val small = listOf(0.01, 0.05, 0.03, 0.03)
         assertThat(Verdicts.decide(listOf(input("A", "B", small))).single().isBetter).isTrue()
-        assertThat(Verdicts.decide(listOf(input("A", "B", small)), looks = 3).single().outcome).isInstanceOf(Outcome.Inconclusive::class.java)
+        assertThat(Verdicts.decide(listOf(input("A", "B", small)), looks = 3).single().outcome)
+            .isInstanceOf(Outcome.Inconclusive::class.java)
         assertThat(Verdicts.looks(forks = 3, maxForks = 5)).isEqualTo(3)
         assertThat(Verdicts.looks(forks = 4, maxForks = 4)).isEqualTo(1)
     }

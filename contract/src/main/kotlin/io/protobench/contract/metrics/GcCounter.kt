@@ -135,7 +135,9 @@ object GcNotifications {
                 counter.record(eventOf(GarbageCollectionNotificationInfo.from(notification.userData as CompositeData)))
             }
         }
-        ManagementFactory.getGarbageCollectorMXBeans().forEach { (it as? NotificationEmitter)?.addNotificationListener(listener, null, null) }
+        ManagementFactory.getGarbageCollectorMXBeans().forEach {
+            (it as? NotificationEmitter)?.addNotificationListener(listener, null, null)
+        }
     }
 
     /** Starts listening, once per JVM (later calls do nothing): a server calls it first in `main`, so that every collection counts. */

@@ -40,7 +40,9 @@ data class ProcessSnapshot(
     val jitCompileTimeMs: Long = 0,
     /** What this JVM is (its release, collectors, heap limit); null from servers that predate it. */
     val jvm: JvmFacts? = null,
-    /** The collector's pauses, cycles, concurrent CPU and heap after collection, from its notifications; null from servers that predate it. */
+    /**
+     * The collector's pauses, cycles, concurrent CPU and heap after collection, from its notifications; null from servers that predate it.
+     */
     val gc: GcTotals? = null,
 )
 

@@ -45,7 +45,8 @@ object LoopbackOnly {
     }
 
     private fun accepted(extraHosts: Set<String>) =
-        if (extraHosts.isEmpty()) ACCEPTED_HOSTS else "$ACCEPTED_HOSTS, or ${extraHosts.sorted().joinToString()} (protobench.internal-hosts)"
+        if (extraHosts.isEmpty()) ACCEPTED_HOSTS else "$ACCEPTED_HOSTS, or ${extraHosts.sorted().joinToString()} " +
+            "(protobench.internal-hosts)"
 
     private fun isExtraHost(hostAndPort: String, extraHosts: Set<String>): Boolean {
         if (extraHosts.isEmpty() || hostAndPort.length > MAX_LENGTH) return false
@@ -55,7 +56,8 @@ object LoopbackOnly {
 
     /** A name `protobench.internal-hosts` may list: an IPv4 address or DNS name, or a bracketed IPv6 address; no port. */
     fun isHostName(text: String): Boolean =
-        text.length in 1..MAX_LENGTH && (HOST_NAME.matches(text) || (text.startsWith("[") && text.endsWith("]") && IPV6.matches(text.drop(1).dropLast(1))))
+        text.length in 1..MAX_LENGTH &&
+            (HOST_NAME.matches(text) || (text.startsWith("[") && text.endsWith("]") && IPV6.matches(text.drop(1).dropLast(1))))
 
     private val HOST_NAME = Regex("[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")
     private val IPV6 = Regex("[0-9A-Fa-f:.]+")

@@ -26,7 +26,9 @@ data class ProcessSettings(
             "protobench.parent-pid must be a process id (a whole number above 0), got $parentPid"
         }
         internalHosts.firstOrNull { !LoopbackOnly.isHostName(it) }?.let {
-            throw IllegalArgumentException("protobench.internal-hosts takes host names or addresses without a port (e.g. 10.201.0.2), got '$it'")
+            throw IllegalArgumentException(
+                "protobench.internal-hosts takes host names or addresses without a port (e.g. 10.201.0.2), got '$it'",
+            )
         }
     }
 }

@@ -27,7 +27,9 @@ class MemberRulesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = ["", " ", "ada", "ada@", "@example.com", "ada@example", "ada@.com", "ada@example.", "a da@example.com", "a@b@c.com"])
+    @ValueSource(
+        strings = ["", " ", "ada", "ada@", "@example.com", "ada@example", "ada@.com", "ada@example.", "a da@example.com", "a@b@c.com"],
+    )
     fun `a malformed email is refused naming the field and what is accepted`(email: String) {
         val error = refusal { MemberRules.fromJson(json.copy(email = email)) }
         assertThat(error.parameter).isEqualTo("email")
@@ -56,7 +58,8 @@ class MemberRulesTest {
     @Test
     fun `blank or over-long text fields are refused`() {
         assertThat(refusal { MemberRules.fromJson(json.copy(name = "  ")) }.parameter).isEqualTo("name")
-        assertThat(refusal { MemberRules.fromJson(json.copy(name = "n".repeat(MemberRules.MAX_NAME_CHARS + 1))) }.parameter).isEqualTo("name")
+        assertThat(refusal { MemberRules.fromJson(json.copy(name = "n".repeat(MemberRules.MAX_NAME_CHARS + 1))) }.parameter)
+            .isEqualTo("name")
         assertThat(refusal { MemberRules.fromProto(proto.toBuilder().setEtcInfo("\t").build()) }.parameter).isEqualTo("etcInfo")
         assertThat(refusal { MemberRules.fromJson(json.copy(etcInfo = "e".repeat(MemberRules.MAX_ETC_INFO_CHARS + 1))) }.parameter)
             .isEqualTo("etcInfo")
@@ -79,7 +82,8 @@ class MemberRulesTest {
             assertThat(error.accepted).isEqualTo(MemberRules.BASE64_IMAGE_ACCEPTED)
         }
         val largest = ByteArray(MemberRules.MAX_IMAGE_BYTES)
-        assertThat(MemberRules.fromJson(json.copy(profileImage = Base64.getEncoder().encodeToString(largest))).profileImage).hasSize(largest.size)
+        assertThat(MemberRules.fromJson(json.copy(profileImage = Base64.getEncoder().encodeToString(largest))).profileImage)
+            .hasSize(largest.size)
         val over = Base64.getEncoder().encodeToString(ByteArray(MemberRules.MAX_IMAGE_BYTES + 1))
         assertThat(refusal { MemberRules.fromJson(json.copy(profileImage = over)) }.value).endsWith("(${over.length} characters)")
     }

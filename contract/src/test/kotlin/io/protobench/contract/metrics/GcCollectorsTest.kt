@@ -47,14 +47,16 @@ class GcCollectorsTest {
         assertThat(t.cycles).isEqualTo(case.cycles.keys.sumOf { result.beans.getValue(it).count })
         // Each pause's length is whole milliseconds of uptime, the beans' sum exact: they differ by under 1 ms a pause.
         assertThat(t.pauseTimeMs).isBetween(0, result.uptimeMs)
-        assertThat(t.pauseTimeMs.toDouble()).isCloseTo(case.pauses.keys.sumOf { result.beans.getValue(it).timeMs }.toDouble(), within(t.pauses + 1.0))
+        assertThat(t.pauseTimeMs.toDouble())
+            .isCloseTo(case.pauses.keys.sumOf { result.beans.getValue(it).timeMs }.toDouble(), within(t.pauses + 1.0))
         assertThat(t.heapAfterGcBytes).isNotNull().isPositive().isLessThanOrEqualTo(result.maxHeapBytes)
         assertThat(t.concurrentCpuNs).isNotNull().isNotNegative().isLessThanOrEqualTo(result.uptimeMs * 1_000_000 * result.processors)
 
         val summedCount = result.beans.values.sumOf { it.count }
         val summedTimeMs = result.beans.values.sumOf { it.timeMs }
         println("$case (${result.javaVersion}): ${t.pauses} pauses, ${t.pauseTimeMs} ms; ${t.cycles} cycles; concurrent CPU " +
-            "${t.concurrentCpuNs!! / 1_000_000} ms; heap after GC ${t.heapAfterGcBytes!! shr 20} MB; the beans summed: $summedCount, $summedTimeMs ms; " +
+            "${t.concurrentCpuNs!! / 1_000_000} ms; heap after GC ${t.heapAfterGcBytes!! shr 20} MB; " +
+            "the beans summed: $summedCount, $summedTimeMs ms; " +
             "heard ${result.notifications}")
         if (case.cycles.isEmpty()) {
             // G1 and Parallel: the beans count pauses only, so their sum is the pause count.
@@ -80,7 +82,8 @@ class GcCollectorsTest {
         val output = child.inputStream.bufferedReader().readText()
         val exited = child.waitFor(60, TimeUnit.SECONDS)
         if (!exited) child.destroyForcibly()
-        assertThat(exited && child.exitValue() == 0).`as`("JDK %d -XX:+%s exited with 0; output:\n%s", case.feature, case.option, output).isTrue()
+        assertThat(exited && child.exitValue() == 0)
+            .`as`("JDK %d -XX:+%s exited with 0; output:\n%s", case.feature, case.option, output).isTrue()
         val json = output.lines().last { it.startsWith("{") }
         return Json.newMapper().readValue(json, GcLoadResult::class.java)
     }

@@ -48,7 +48,8 @@ class GcCounterTest {
         val start = GcTotals(pauses = 10, pauseTimeMs = 40, cycles = 2, concurrentCpuNs = 5_000_000, heapAfterGcBytes = 1L shl 20)
         val end = GcTotals(pauses = 14, pauseTimeMs = 47, cycles = 3, concurrentCpuNs = 17_500_000, heapAfterGcBytes = 3L shl 20)
 
-        assertThat(GcUsage.between(start, end)).isEqualTo(GcUsage(pauses = 4, pauseTimeMs = 7, cycles = 1, concurrentCpuMs = 12.5, heapAfterGcMb = 3.0))
+        assertThat(GcUsage.between(start, end))
+            .isEqualTo(GcUsage(pauses = 4, pauseTimeMs = 7, cycles = 1, concurrentCpuMs = 12.5, heapAfterGcMb = 3.0))
     }
 
     @Test

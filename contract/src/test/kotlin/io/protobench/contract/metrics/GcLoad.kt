@@ -35,7 +35,12 @@ object GcLoad {
         allocate(loadMs)
 
         // The beans' counts, then every notification for them heard, then the counter read; again if a collection came meanwhile.
-        fun counts() = beans.associate { it.name to BeanCount(it.collectionCount - baseline.getValue(it.name).first, it.collectionTime - baseline.getValue(it.name).second) }
+        fun counts() = beans.associate {
+            it.name to BeanCount(
+                it.collectionCount - baseline.getValue(it.name).first,
+                it.collectionTime - baseline.getValue(it.name).second,
+            )
+        }
         val deadline = System.nanoTime() + 10_000_000_000
         var counted: Map<String, BeanCount>
         var totals: GcTotals

@@ -13,7 +13,9 @@ class GcThreadsTest {
         "ZDirector", "ZDriver", "ZDriverMajor", "ZDriverMinor", "ZStat", "ZUncommitter", "ZUncommitter#0", "ZUnmapper",
         "ZWorker#0", "ZWorkerOld#0", "ZWorkerYoung#0", "Shenandoah Cont", "Shenandoah GC T",
     )
-    private val others = listOf("VM Thread", "RuntimeWorker#0", "C2 CompilerThre", "Notification Th", "java", "reactor-http-ni", "grpc-default-ex")
+    private val others = listOf(
+        "VM Thread", "RuntimeWorker#0", "C2 CompilerThre", "Notification Th", "java", "reactor-http-ni", "grpc-default-ex",
+    )
 
     @Test
     fun `the concurrent threads are the collectors' own but its pause workers`() {
@@ -84,7 +86,8 @@ class GcThreadsTest {
     fun `this JVM's concurrent CPU reads from proc on Linux`() {
         val linux = Files.isDirectory(Path.of("/proc/self/task"))
 
-        assertThat(GcThreads.concurrentCpuNs()).satisfies({ if (linux) assertThat(it).isNotNull().isNotNegative() else assertThat(it).isNull() })
+        assertThat(GcThreads.concurrentCpuNs())
+            .satisfies({ if (linux) assertThat(it).isNotNull().isNotNegative() else assertThat(it).isNull() })
     }
 
     private fun task(proc: Path, id: Int, name: String, runtimeNs: Long) {

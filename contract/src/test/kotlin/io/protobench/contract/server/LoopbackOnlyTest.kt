@@ -37,7 +37,8 @@ class LoopbackOnlyTest {
         assertThat(LoopbackOnly.refusal("10.201.0.2:8081", null, null, extra)).isNull()
         assertThat(LoopbackOnly.refusal("DATA-SERVER.lab", null, null, extra)).isNull()
         assertThat(LoopbackOnly.refusal("localhost:8081", null, null, extra)).isNull()
-        assertThat(LoopbackOnly.refusal("10.201.0.3:8081", null, null, extra)).contains(LoopbackOnly.ACCEPTED_HOSTS, "10.201.0.2, data-server.lab")
+        assertThat(LoopbackOnly.refusal("10.201.0.3:8081", null, null, extra))
+            .contains(LoopbackOnly.ACCEPTED_HOSTS, "10.201.0.2, data-server.lab")
         assertThat(LoopbackOnly.refusal("10.201.0.2:99999", null, null, extra)).isNotNull()
         // A browser on a foreign page is still refused, whatever Host it names.
         assertThat(LoopbackOnly.refusal("10.201.0.2", "http://evil.example", null, extra)).contains("cross-site")
@@ -46,8 +47,10 @@ class LoopbackOnlyTest {
 
     @Test
     fun `internal hosts are names or addresses without a port`() {
-        assertThat(listOf("10.201.0.2", "data-server", "a.b-c.d", "[fd00::2]")).allSatisfy { assertThat(LoopbackOnly.isHostName(it)).`as`(it).isTrue() }
-        assertThat(listOf("", "10.201.0.2:80", "*.lab", "a b", "-x", "http://x")).allSatisfy { assertThat(LoopbackOnly.isHostName(it)).`as`(it).isFalse() }
+        assertThat(listOf("10.201.0.2", "data-server", "a.b-c.d", "[fd00::2]"))
+            .allSatisfy { assertThat(LoopbackOnly.isHostName(it)).`as`(it).isTrue() }
+        assertThat(listOf("", "10.201.0.2:80", "*.lab", "a b", "-x", "http://x"))
+            .allSatisfy { assertThat(LoopbackOnly.isHostName(it)).`as`(it).isFalse() }
         assertThat(runCatching { ProcessSettings(internalHosts = listOf("10.0.0.1:80")) }.exceptionOrNull())
             .hasMessageContaining("protobench.internal-hosts").hasMessageContaining("'10.0.0.1:80'")
     }

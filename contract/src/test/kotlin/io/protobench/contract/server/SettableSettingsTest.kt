@@ -31,7 +31,8 @@ class SettableSettingsTest {
         assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.db.url", "jdbc:postgresql://db/members"))
             .startsWith("'protobench.data.db.url' is set by the lab, not by a scenario")
         assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.db.pool-size", "20")).isNull()
-        assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.db.pool-size", "0")).endsWith("accepted 1..200 (connections)")
+        assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.db.pool-size", "0"))
+            .endsWith("accepted 1..200 (connections)")
     }
 
     @Test
@@ -41,7 +42,8 @@ class SettableSettingsTest {
         assertThat(version.choices).containsExactly("HTTP_1_1", "H2C")
         val pending = SettableSettings.setting(Server.GATEWAY, "protobench.gateway.http.pending-acquire-max")!!
         assertThat(listOf("-1", "1", "1000000")).allSatisfy { assertThat(pending.valid(it)).isTrue() }
-        assertThat(listOf("0", "-2", "1000001", "1.0", " 5", "", "99999999999999999999")).allSatisfy { assertThat(pending.valid(it)).isFalse() }
+        assertThat(listOf("0", "-2", "1000001", "1.0", " 5", "", "99999999999999999999"))
+            .allSatisfy { assertThat(pending.valid(it)).isFalse() }
         assertThat(SettableSettings.setting(Server.GATEWAY, "protobench.gateway.grpc.channels")!!.normalised("04")).isEqualTo("4")
         assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.grpc-payload-mode", "COPY")).isNull()
         assertThat(SettableSettings.problem(Server.GATEWAY, "protobench.gateway.grpc.max-inbound-message-bytes", "9437184")).isNull()
@@ -73,7 +75,8 @@ class SettableSettingsTest {
         assertThat(SettableSettings.problem(Server.DATA_SERVER, "protobench.data.grpc.port", "9999"))
             .startsWith("'protobench.data.grpc.port' is set by the lab, not by a scenario: accepted the data-server settings")
         assertThat(SettableSettings.refusal(Server.GATEWAY, "protobench.parent-pid", "1")!!.problem).contains("set by the lab")
-        assertThat(SettableSettings.refusal(Server.GATEWAY, "protobench.gateway.timeouts.control-ms", "1")!!.problem).contains("set by the lab")
+        assertThat(SettableSettings.refusal(Server.GATEWAY, "protobench.gateway.timeouts.control-ms", "1")!!.problem)
+            .contains("set by the lab")
         assertThat(SettableSettings.refusal(Server.DATA_SERVER, "protobench.gateway.grpc.channels", "2")!!.problem)
             .isEqualTo("'protobench.gateway.grpc.channels' is a gateway setting: write it under gateway")
     }

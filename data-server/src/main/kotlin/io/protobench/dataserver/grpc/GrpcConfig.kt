@@ -39,7 +39,11 @@ class GrpcConfig {
         dataService: DataGrpcService,
         memberService: ObjectProvider<MemberGrpcService>,
         environment: ConfigurableEnvironment,
-    ) = GrpcServer(settings.grpc, listOfNotNull(served(dataService, settings.compression), memberService.ifAvailable?.bindService()), environment)
+    ) = GrpcServer(
+        settings.grpc,
+        listOfNotNull(served(dataService, settings.compression), memberService.ifAvailable?.bindService()),
+        environment,
+    )
 
     /**
      * Where grpc-kotlin runs the handler coroutines. With grpc-java's pool, its default

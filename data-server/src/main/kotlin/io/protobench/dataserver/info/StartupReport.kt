@@ -20,7 +20,8 @@ class StartupReport(private val reader: EffectiveSettingsReader, private val env
                 "grpc.executor={} grpc.event-loop-threads={} members={} db={} db.pool-size={}",
             environment.getProperty("server.address") ?: "*", environment.getProperty("local.server.port"),
             s.grpc.address, s.grpc.port, s.grpcPayloadMode.id, s.httpBinaryPayloadMode.id, s.complexEncoding.id,
-            s.chunkSizeBytes, s.compression.id, s.grpc.executor.id, s.grpc.eventLoopThreads, if (s.members.enabled) "on" else "off", s.db.url, s.db.poolSize,
+            s.chunkSizeBytes, s.compression.id, s.grpc.executor.id, s.grpc.eventLoopThreads, if (s.members.enabled) "on" else "off",
+            s.db.url, s.db.poolSize,
         )
     }
 }

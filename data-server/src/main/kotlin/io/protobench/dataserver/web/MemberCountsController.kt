@@ -45,6 +45,7 @@ class MembersOffController {
     private fun off() = ResponseEntity.status(HttpStatus.NOT_FOUND).contentType(MediaType.APPLICATION_JSON).body(WritePathOff(MESSAGE))
 
     companion object {
-        const val MESSAGE = "this data-server only reads: the write path (members) is off; start it with protobench.data.members.enabled=true"
+        const val MESSAGE =
+            "this data-server only reads: the write path (members) is off; start it with protobench.data.members.enabled=true"
     }
 }

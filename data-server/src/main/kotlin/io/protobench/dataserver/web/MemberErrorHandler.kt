@@ -45,7 +45,8 @@ class MemberErrorHandler(
     fun unreadable(e: ServerWebInputException, exchange: ServerWebExchange): ResponseEntity<ParameterError> {
         val field = generateSequence<Throwable>(e) { it.cause }.filterIsInstance<JsonMappingException>().firstOrNull()
             ?.path?.lastOrNull { it.fieldName != null }?.fieldName
-        val problem = if (field != null) InvalidParameter(field, null, "a JSON string") else InvalidParameter("body", null, bodyAccepted(exchange))
+        val problem =
+            if (field != null) InvalidParameter(field, null, "a JSON string") else InvalidParameter("body", null, bodyAccepted(exchange))
         return json(HttpStatus.BAD_REQUEST, ParameterError.of(problem))
     }
 

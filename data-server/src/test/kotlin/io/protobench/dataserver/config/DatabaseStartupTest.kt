@@ -40,7 +40,10 @@ class DatabaseStartupTest {
 
     @Test
     fun `an unreachable PostgreSQL database stops start-up with the driver's reason`() {
-        runner.withPropertyValues("protobench.data.db.url=jdbc:postgresql://127.0.0.1:1/members", "protobench.data.db.connection-timeout-ms=250")
+        runner.withPropertyValues(
+            "protobench.data.db.url=jdbc:postgresql://127.0.0.1:1/members",
+            "protobench.data.db.connection-timeout-ms=250",
+        )
             .run {
                 assertThat(it).hasFailed()
                 val messages = generateSequence(it.startupFailure) { e -> e.cause }.joinToString("\n") { e -> e.message.orEmpty() }

@@ -31,7 +31,8 @@ class SettableSettingsTest {
         for (setting in catalogue) {
             for (value in setting.edges()) {
                 runner.withPropertyValues("${setting.name}=$value").run { context ->
-                    assertThat(context.startupFailure == null).describedAs("%s=%s starts", setting.name, value).isEqualTo(setting.valid(value))
+                    assertThat(context.startupFailure == null).describedAs("%s=%s starts", setting.name, value)
+                        .isEqualTo(setting.valid(value))
                 }
             }
         }

@@ -55,7 +55,9 @@ class DatabaseDownTest : MemberServerTest() {
         @JvmStatic
         @DynamicPropertySource
         fun database(registry: DynamicPropertyRegistry) {
-            registry.add("protobench.data.db.url") { "jdbc:h2:tcp://127.0.0.1:${database.port}/mem:down-${UUID.randomUUID()};DB_CLOSE_DELAY=-1" }
+            registry.add("protobench.data.db.url") {
+                "jdbc:h2:tcp://127.0.0.1:${database.port}/mem:down-${UUID.randomUUID()};DB_CLOSE_DELAY=-1"
+            }
             registry.add("protobench.data.db.pool-size") { "2" }
             registry.add("protobench.data.db.connection-timeout-ms") { "500" }
         }

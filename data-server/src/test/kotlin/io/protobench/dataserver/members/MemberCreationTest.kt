@@ -155,7 +155,10 @@ class MemberCreationTest : MemberServerTest() {
         val pool = Executors.newFixedThreadPool(8)
         try {
             val paths = listOf<(TestMember) -> Long>(
-                { m -> web.postMember(m.json(), MediaType.APPLICATION_JSON).expectStatus().isCreated.expectBody(MemberCreated::class.java).returnResult().responseBody!!.id },
+                { m ->
+                    web.postMember(m.json(), MediaType.APPLICATION_JSON).expectStatus().isCreated
+                        .expectBody(MemberCreated::class.java).returnResult().responseBody!!.id
+                },
                 { m -> protobufAnswer(web.postMember(m.proto(), PROTOBUF)).id },
                 { m -> grpc.members.createMember(m.proto()).id },
             )

@@ -51,7 +51,15 @@ class MemberValidationTest : MemberServerTest() {
     @ParameterizedTest
     @ValueSource(strings = ["email", "password", "name", "profileImage", "etcInfo"])
     fun `a field missing from the JSON body is named`(field: String) {
-        val body = TestMember().json().let { mapOf("email" to it.email, "password" to it.password, "name" to it.name, "profileImage" to it.profileImage, "etcInfo" to it.etcInfo) }
+        val body = TestMember().json().let {
+            mapOf(
+                "email" to it.email,
+                "password" to it.password,
+                "name" to it.name,
+                "profileImage" to it.profileImage,
+                "etcInfo" to it.etcInfo,
+            )
+        }
         expectRefusal(web.postMember(body - field, MediaType.APPLICATION_JSON), field)
             .jsonPath("$.value").isEmpty()
     }

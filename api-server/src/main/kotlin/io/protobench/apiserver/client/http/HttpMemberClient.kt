@@ -33,7 +33,10 @@ class HttpMemberClient(private val http: DataServerHttp, private val format: Mem
         try {
             format.idOf(body)
         } catch (e: Exception) {
-            throw HopFailure.BadResponse("undecodable answer to POST $MEMBERS (${body.size} bytes): ${e.message?.lineSequence()?.first()}", e)
+            throw HopFailure.BadResponse(
+                "undecodable answer to POST $MEMBERS (${body.size} bytes): ${e.message?.lineSequence()?.first()}",
+                e,
+            )
         }
 
     private fun failureOf(reply: HttpReply): HopFailure {

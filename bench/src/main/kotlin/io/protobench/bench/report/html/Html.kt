@@ -29,7 +29,8 @@ object Html {
     """.trimIndent()
 
     /** The value of the page's Content-Security-Policy: nothing may load; only the stylesheet above applies. */
-    val CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; img-src 'none'; base-uri 'none'; form-action 'none'"
+    val CONTENT_SECURITY_POLICY =
+        "default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; img-src 'none'; base-uri 'none'; form-action 'none'"
 
     fun page(title: String, lang: String, body: String): String = buildString {
         appendLine("<!DOCTYPE html>")

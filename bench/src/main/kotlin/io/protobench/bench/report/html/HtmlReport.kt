@@ -39,14 +39,17 @@ object HtmlReport {
                 append(MarkdownHtml.toHtml(rest))
                 append("</section>\n")
             }
-            listOf(Part.SEED_GUIDE, Part.SEEDS, Part.FORKS, Part.PLANNING, Part.PROBLEMS).flatMap(::of).forEach { append(MarkdownHtml.toHtml(it.markdown)) }
+            listOf(Part.SEED_GUIDE, Part.SEEDS, Part.FORKS, Part.PLANNING, Part.PROBLEMS).flatMap(::of)
+                .forEach { append(MarkdownHtml.toHtml(it.markdown)) }
         }
         return Html.page(t("header.title", record.scenario.name).removePrefix("# "), t.lang.id, body)
     }
 
     /** Links to the guide and to each condition. */
     private fun navigation(sections: List<MarkdownReport.Section>, t: Texts): String {
-        val links = listOf("""<a href="#guide">${Html.escape(t("html.guide"))}</a>""") + sections.filter { it.part == Part.CONDITION }.map { s ->
+        val links = listOf(
+            """<a href="#guide">${Html.escape(t("html.guide"))}</a>""",
+        ) + sections.filter { it.part == Part.CONDITION }.map { s ->
             val heading = s.markdown.lineSequence().first().trimStart('#').trim()
             """<a href="#${MarkdownHtml.anchor(heading)}">${Html.escape(s.condition ?: heading)}</a>"""
         }

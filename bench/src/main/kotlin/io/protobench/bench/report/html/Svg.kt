@@ -25,7 +25,11 @@ data class MapCell(val word: String, val fill: String, val opacity: Double, val 
 /** How a line chart's x axis reads: numbers (linear or log) or named categories at 0, 1, 2, … */
 sealed class XAxis {
     /** [marks]: ticks at these values with these names (e.g. the measured sizes) instead of round numbers. */
-    data class Numeric(val log: Boolean, val format: (Double) -> String = Numbers::number, val marks: List<Pair<Double, String>>? = null) : XAxis()
+    data class Numeric(
+        val log: Boolean,
+        val format: (Double) -> String = Numbers::number,
+        val marks: List<Pair<Double, String>>? = null,
+    ) : XAxis()
     data class Named(val names: List<String>) : XAxis()
 }
 
@@ -56,7 +60,8 @@ object Svg {
                     append(line(x.at(row.high), y - 5, x.at(row.high), y + 5, color))
                 }
                 append("""<circle cx="${f(x.at(row.mean))}" cy="${f(y)}" r="4.5" fill="$color"><title>${esc(row.label)}: ${Numbers.number(row.mean)} $unit""" +
-                    (if (row.low != null && row.high != null) " [${Numbers.number(row.low)}, ${Numbers.number(row.high)}]" else "") + "</title></circle>")
+                    (if (row.low != null && row.high != null) " [${Numbers.number(row.low)}, ${Numbers.number(row.high)}]" else "") +
+                    "</title></circle>")
                 append(text(WIDTH - RIGHT - 52, y + 4, Numbers.number(row.mean), cls = "value"))
             }
         }
@@ -76,7 +81,8 @@ object Svg {
         val points = series.flatMap { it.points }
         val x = when (xAxis) {
             is XAxis.Named -> Scale.categories(xAxis.names.size, left, WIDTH - RIGHT)
-            is XAxis.Numeric -> if (xAxis.log) Scale.log(points.map { it.x }, left, WIDTH - RIGHT) else Scale.linear(points.map { it.x }, left, WIDTH - RIGHT)
+            is XAxis.Numeric -> if (xAxis.log) Scale.log(points.map { it.x }, left, WIDTH - RIGHT)
+                else Scale.linear(points.map { it.x }, left, WIDTH - RIGHT)
         }
         val yValues = points.flatMap { listOfNotNull(it.y, it.low, it.high) }
         val y = if (yLog) Scale.log(yValues, bottom, top) else Scale.linear(yValues, bottom, top)
@@ -101,11 +107,13 @@ object Svg {
             for (s in series) {
                 val color = Palette.color(s.name, names.indexOf(s.name))
                 val path = s.points.joinToString(" ") { "${f(x.at(it.x))},${f(y.at(it.y))}" }
-                if (s.points.size > 1) append("""<polyline points="$path" fill="none" stroke="$color" stroke-width="2"${Palette.dash(s.name)}/>""")
+                if (s.points.size > 1)
+                    append("""<polyline points="$path" fill="none" stroke="$color" stroke-width="2"${Palette.dash(s.name)}/>""")
                 for (p in s.points) {
                     if (p.low != null && p.high != null) append(line(x.at(p.x), y.at(p.low), x.at(p.x), y.at(p.high), color))
                     append("""<circle cx="${f(x.at(p.x))}" cy="${f(y.at(p.y))}" r="3" fill="$color"><title>${esc(s.name)}: ${Numbers.number(p.y)}""" +
-                        (if (p.low != null && p.high != null) " [${Numbers.number(p.low)}, ${Numbers.number(p.high)}]" else "") + "</title></circle>")
+                        (if (p.low != null && p.high != null) " [${Numbers.number(p.low)}, ${Numbers.number(p.high)}]" else "") +
+                        "</title></circle>")
                 }
             }
             append(legend(names, bottom + 44))
@@ -190,7 +198,8 @@ object Svg {
                 val y = top + r * cellHeight
                 append("""<rect x="${f(x + 1)}" y="${f(y + 1)}" width="${f(cellWidth - 2)}" height="${f(cellHeight - 2)}" fill="${cell.fill}" """ +
                     """fill-opacity="${f(cell.opacity)}" stroke="#bbb"><title>${esc(cell.detail)}</title></rect>""")
-                append(text(x + cellWidth / 2, y + cellHeight / 2 + 4, cell.word, anchor = "middle", cls = if (cell.opacity >= 0.9) "cell-dark" else "cell"))
+                append(text(x + cellWidth / 2, y + cellHeight / 2 + 4, cell.word, anchor = "middle",
+                    cls = if (cell.opacity >= 0.9) "cell-dark" else "cell"))
             }
             append(legend(legend.map { it.first }, top + rows.size * cellHeight + 30) { i -> legend[i].second })
         }
@@ -233,7 +242,8 @@ object Svg {
         val id = "c" + Integer.toHexString((kind + title).hashCode())
         return """<figure class="chart" data-chart="$kind"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${f(WIDTH)} ${f(height)}" """ +
             """width="${f(WIDTH)}" height="${f(height)}" role="img" aria-labelledby="$id"><title id="$id">${esc(title)}</title>""" +
-            text(8.0, 20.0, title, cls = "title") + body + "</svg>" + (caption?.let { "<figcaption>${esc(it)}</figcaption>" } ?: "") + "</figure>\n"
+            text(8.0, 20.0, title, cls = "title") + body + "</svg>" +
+            (caption?.let { "<figcaption>${esc(it)}</figcaption>" } ?: "") + "</figure>\n"
     }
 
     private fun line(x1: Double, y1: Double, x2: Double, y2: Double, color: String, width: Double = 1.0) =
@@ -260,9 +270,12 @@ object Palette {
     private val parts = listOf("#8da0cb", "#fc8d62", "#66c2a5", "#e78ac3")
 
     fun color(label: String, index: Int = 0): String =
-        protocols[label.substringBefore(" · ")] ?: protocols.entries.firstOrNull { label.startsWith(it.key) }?.value ?: others[index % others.size]
+        protocols[label.substringBefore(" · ")] ?: protocols.entries.firstOrNull { label.startsWith(it.key) }?.value
+            ?: others[index % others.size]
 
-    /** Solid for a plain arm, dashed for an A/A copy or an arm under a variant (`protocol · variant`), which share their protocol's colour. */
+    /**
+     * Solid for a plain arm, dashed for an A/A copy or an arm under a variant (`protocol · variant`), which share their protocol's colour.
+     */
     fun dash(label: String): String = when {
         Arm.replicated(Variant.split(label).first) != null -> """ stroke-dasharray="2 3""""
         " · " in label -> """ stroke-dasharray="${4 + label.length % 5} 3""""

@@ -28,7 +28,11 @@ class HtmlReportBrowserTest {
     private fun requireChromium() = assumeTrue(chromium != null,
         "chromium is not installed: the browser check of report.html is skipped (`./protobench test` installs it where apt-get can)")
 
-    private val record = Fixtures.record(listOf("size=1kb vus=10", "size=1mb vus=10"), listOf("gRPC/Unary", "HTTP/JSON", NULL_HOP), 3) { c, kind, arm, fork ->
+    private val record = Fixtures.record(
+        listOf("size=1kb vus=10", "size=1mb vus=10"),
+        listOf("gRPC/Unary", "HTTP/JSON", NULL_HOP),
+        3,
+    ) { c, kind, arm, fork ->
         if (kind != TrialKind.COST) return@record null
         val hop = if (arm == NULL_HOP) 0.0 else if (arm == "gRPC/Unary") 100.0 else if (c.contains("1kb")) 150.0 else 900.0
         cost((300 + hop) * (1 + 0.02 * fork), hopP50 = hop / 100 + 0.01) + Figures.of(Figure.LATENCY_P50 to 1.0, Figure.LATENCY_P99 to 3.0)

@@ -32,7 +32,8 @@ class HtmlReportTest {
     private val record = Fixtures.record(conditions, listOf(grpc, binary, NULL_HOP), 5) { condition, kind, arm, fork ->
         val small = condition.startsWith("size=1kb")
         when {
-            kind == TrialKind.CAPACITY && fork == 1 && arm != NULL_HOP -> Figures.of(Figure.THROUGHPUT to if (arm == grpc) 4000.0 else 3500.0)
+            kind == TrialKind.CAPACITY && fork == 1 && arm != NULL_HOP ->
+                Figures.of(Figure.THROUGHPUT to if (arm == grpc) 4000.0 else 3500.0)
             kind == TrialKind.CAPACITY -> null
             else -> {
                 val hop = when (arm) {
@@ -48,7 +49,9 @@ class HtmlReportTest {
         }
     }.let { r ->
         r.copy(forks = r.forks.map { f ->
-            f.copy(trials = f.trials.map { t -> t.copy(gateway = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0), listOf(990, 1000, 1010))) })
+            f.copy(trials = f.trials.map { t ->
+                t.copy(gateway = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0), listOf(990, 1000, 1010)))
+            })
         })
     }
 
@@ -64,7 +67,8 @@ class HtmlReportTest {
             assertThat(section.select("figure[data-chart]").map { it.attr("data-chart") })
                 .containsExactly("hop-cpu", "hop-latency", "cpu-by-process", "latency-spectrum", "capacity", "timeline")
             assertThat(section.select("table")).hasSize(2) // cost at a fixed rate, capacity
-            assertThat(section.select("table").first()!!.select("tbody tr").map { it.child(0).text() }).containsExactly(grpc, binary, NULL_HOP)
+            assertThat(section.select("table").first()!!.select("tbody tr").map { it.child(0).text() })
+                .containsExactly(grpc, binary, NULL_HOP)
             assertThat(section.select("li").map { it.text() }).anyMatch { it.startsWith("Hop CPU/req:") }
         }
         // Each chart names itself for screen readers, and each arm's dot carries its value.
@@ -154,7 +158,8 @@ class HtmlReportTest {
         assertThat(doc.selectFirst("h1")!!.id()).isEqualTo("title-one")
         assertThat(doc.select("h1 em").text()).isEqualTo("one")
         assertThat(doc.select("td.num").text()).isEqualTo("1")
-        assertThat(doc.select("th.num, td:not(.num), [align]").map { it.text() }).containsExactly("a b") // only the number's cell is right-aligned, by class
+        assertThat(doc.select("th.num, td:not(.num), [align]").map { it.text() })
+            .containsExactly("a b") // only the number's cell is right-aligned, by class
         assertThat(doc.select("td").first()!!.select("br")).hasSize(1)
         assertThat(doc.select("ul li strong").text()).isEqualTo("x")
         assertThat(doc.select("blockquote code").text()).isEqualTo("c*d*")
