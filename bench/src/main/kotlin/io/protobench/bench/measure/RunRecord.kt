@@ -1,5 +1,6 @@
 package io.protobench.bench.measure
 
+import com.fasterxml.jackson.annotation.JsonIgnore
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
@@ -312,6 +313,10 @@ data class TrialRecord(
     /** Counted in verdicts: it ran, (almost) every answer was correct, and no flag leaves it out. */
     val valid: Boolean get() = leftOutAs() == null
 
+    /** Its calls by their place on their connection, from the driver's summary or, in records of schema 2, k6's; not written. */
+    @get:JsonIgnore
+    val callPlaces: CallPlaces get() = driver?.let(CallPlaces::of) ?: k6?.let(CallPlaces::of) ?: CallPlaces.NONE
+
     /**
      * Why the trial is left out of the verdicts, as a kind for counting: [FAILED] (an error or
      * no answer), the kind of a flag that [Flag.leavesTrialOut] (`rows-mismatch` with rows lost,
@@ -331,7 +336,11 @@ data class TrialRecord(
         if (total == 0L) return "no answers"
         flags.firstOrNull { it.leavesTrialOut() }?.let { return it.describe() }
         val share = wrongAnswers.toDouble() / total
-        return if (share > MAX_WRONG_SHARE) String.format(java.util.Locale.ROOT, "%.2f%% of answers were wrong (limit 0.1%%)", share * 100) else null
+        return if (share > MAX_WRONG_SHARE) String.format(
+            java.util.Locale.ROOT,
+            "%.2f%% of answers were wrong (limit 0.1%%)",
+            share * 100,
+        ) else null
     }
 
     companion object {
@@ -369,7 +378,12 @@ data class OpenComparison(val condition: String, val comparison: String, val mor
         fun of(condition: String, decision: io.protobench.bench.verdict.Decision, title: String): OpenComparison? {
             val open = decision.outcome as? io.protobench.bench.verdict.Outcome.Inconclusive ?: return null
             val beyond = open.reason == io.protobench.bench.verdict.Outcome.Inconclusive.NOT_DECIDED && open.moreForks == null
-            return OpenComparison(condition, io.protobench.bench.text.Texts.EN("planning.comparison", decision.a, decision.b, title), open.moreForks, beyond)
+            return OpenComparison(
+                condition,
+                io.protobench.bench.text.Texts.EN("planning.comparison", decision.a, decision.b, title),
+                open.moreForks,
+                beyond,
+            )
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.protobench.bench.measure
 
-import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.driver.Summary as DriverSummary
 import io.protobench.driver.Latency
 import io.protobench.driver.Place
@@ -40,7 +39,8 @@ object TrialFigures {
             Figure.LATENCY_P999 to latency?.p999,
             Figure.LATENCY_MAX to latency?.max,
             Figure.SEND_DELAY_P99 to summary.sendDelay?.p99,
-            Figure.DRIVER_SWITCHES to summary.contextSwitches?.takeIf { summary.timed.answered > 0 }?.let { it.toDouble() / summary.timed.answered },
+            Figure.DRIVER_SWITCHES to summary.contextSwitches?.takeIf { summary.timed.answered > 0 }
+                ?.let { it.toDouble() / summary.timed.answered },
             Figure.ERROR_RATE to if (answered > 0) wrong.toDouble() / answered else null,
             Figure.DROPPED_ITERATIONS to (summary.warmUp.dropped + summary.timed.dropped).toDouble(),
         )
@@ -113,7 +113,8 @@ object TrialFigures {
     fun connectionFlags(summary: DriverSummary): List<Flag> {
         val calls = summary.byPlace.values.sumOf { it.count }
         val warm = summary.byPlace[WARM]?.count ?: 0
-        return if (calls > 0 && warm < MIN_TIMED_CALLS) listOf(Flag.ColdConnections(warm, calls, COLD_CALLS, MIN_TIMED_CALLS)) else emptyList()
+        return if (calls > 0 && warm < MIN_TIMED_CALLS) listOf(Flag.ColdConnections(warm, calls, COLD_CALLS, MIN_TIMED_CALLS))
+            else emptyList()
     }
 
     /**
@@ -132,35 +133,13 @@ object TrialFigures {
         return if (warming) listOf(Flag.ConnectionsWarming(nextP50, nextCalls, laterP50, laterCalls, COLD_CALLS)) else emptyList()
     }
 
-    /** p50 (ms) and count of a trial's calls by their place on their connection ([USER_CALL_PLACES]): the driver's, or k6's in older records. */
-    fun callSteps(trial: TrialRecord): Map<String, Pair<Double, Long>> =
-        trial.driver?.let(::callSteps) ?: userCallLatencies(trial.k6)
-
-    private fun callSteps(summary: DriverSummary): Map<String, Pair<Double, Long>> =
-        summary.bySteps.mapValues { (_, latency) -> latency.p50 to latency.count }
-
     /**
-     * A direct trial's p50 (ms) and count of calls by their place among their virtual user's
-     * calls ([USER_CALL_PLACES]), from k6's summary metrics in records of schema 2; empty for other trials.
+     * p50 (ms) and count of a trial's calls by their place on their connection ([USER_CALL_PLACES]): the driver's, or k6's in older
+     * records.
      */
-    fun userCallLatencies(metrics: JsonNode?): Map<String, Pair<Double, Long>> {
-        if (metrics == null) return emptyMap()
-        val trend = K6_CALL_TRENDS.firstOrNull { name -> USER_CALL_PLACES.any { k6Samples(metrics.path("$name{$USER_CALL:$it}").path("values")) } }
-            ?: return emptyMap()
-        return USER_CALL_PLACES.mapNotNull { place ->
-            val values = metrics.path("$trend{$USER_CALL:$place}").path("values")
-            val count = values.number("count")?.toLong() ?: 0
-            values.number("med")?.takeIf { count > 0 }?.let { place to (it to count) }
-        }.toMap()
-    }
+    fun callSteps(trial: TrialRecord): Map<String, Pair<Double, Long>> = trial.callPlaces.steps
 
-    private fun k6Samples(values: JsonNode) = !values.isMissingNode && (values.number("count") ?: 1.0) > 0
-
-    /** k6's tag for a direct call's place among its virtual user's calls, in records of schema 2. */
-    private const val USER_CALL = "user_call"
-
-    /** k6's trends that timed a call, in records of schema 2. */
-    private val K6_CALL_TRENDS = listOf("http_req_duration", "grpc_req_duration")
+    private fun callSteps(summary: DriverSummary): Map<String, Pair<Double, Long>> = CallPlaces.of(summary).steps
 
     /** The driver's own name for calls on a connection past its first few ([Place.WARM]). */
     private val WARM = Place.WARM.label
@@ -183,12 +162,10 @@ object TrialFigures {
     const val MIN_COMPARED_CALLS = 10
 
     /** Whether a direct trial's calls were told apart by their place on their connection (its report shows "New connections"). */
-    fun tagsConnections(trial: TrialRecord): Boolean =
-        trial.driver?.bySteps?.isNotEmpty() ?: (trial.k6?.fieldNames()?.asSequence()?.any { it.endsWith("{connection:warm}") } == true)
+    fun tagsConnections(trial: TrialRecord): Boolean = trial.callPlaces.tagged
 
     /** Whether a direct trial's connections made their first calls in a warm-up before it was timed. */
-    fun warmsUpFirst(trial: TrialRecord): Boolean =
-        trial.driver?.let { it.warmUp.answered > 0 } ?: (trial.k6?.has("iterations{scenario:warmup}") == true)
+    fun warmsUpFirst(trial: TrialRecord): Boolean = trial.callPlaces.warmedUpFirst
 
     /** Calls of each connection counted new: they open and warm it ([io.protobench.driver.Connections.COLD_CALLS]). */
     const val COLD_CALLS = io.protobench.driver.Connections.COLD_CALLS
@@ -253,7 +230,12 @@ object TrialFigures {
     private class GcFigures(val pauses: Figure, val pauseTime: Figure, val concurrentCpu: Figure, val heapAfter: Figure)
 
     private val API_GC = GcFigures(Figure.API_GC_PAUSES, Figure.API_GC_PAUSE_TIME, Figure.API_GC_CONCURRENT_CPU, Figure.API_HEAP_AFTER_GC)
-    private val DATA_GC = GcFigures(Figure.DATA_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME, Figure.DATA_GC_CONCURRENT_CPU, Figure.DATA_HEAP_AFTER_GC)
+    private val DATA_GC = GcFigures(
+        Figure.DATA_GC_PAUSES,
+        Figure.DATA_GC_PAUSE_TIME,
+        Figure.DATA_GC_CONCURRENT_CPU,
+        Figure.DATA_HEAP_AFTER_GC,
+    )
 
     /** [gc]'s figures under [keys]; none when a server (or its snapshots) predates them, so they are missing rather than 0. */
     private fun gcFigures(gc: GcUsage?, keys: GcFigures): Figures = if (gc == null) Figures.NONE else Figures.of(
@@ -262,6 +244,4 @@ object TrialFigures {
         keys.concurrentCpu to gc.concurrentCpuMs,
         keys.heapAfter to gc.heapAfterGcMb,
     )
-
-    private fun JsonNode.number(field: String): Double? = get(field)?.takeIf { it.isNumber }?.asDouble()
 }

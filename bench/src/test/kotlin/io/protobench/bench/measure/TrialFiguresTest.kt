@@ -59,7 +59,10 @@ class TrialFiguresTest {
 
     @Test
     fun `figures come from the driver's summary and the gateway window`() {
-        val summary = DriverSummary(Counts(10, 0, 0), Counts(2998, 2, 0), 3000, Latency(3000, 2.5, 2.0, 3.0, 4.0, 6.0, 9.0, 10.0, 12.0), emptyMap(), 4, mapOf("status 503, expected 200" to 2))
+        val summary = DriverSummary(
+            Counts(10, 0, 0), Counts(2998, 2, 0), 3000, Latency(3000, 2.5, 2.0, 3.0, 4.0, 6.0, 9.0, 10.0, 12.0), emptyMap(), 4,
+            mapOf("status 503, expected 200" to 2),
+        )
         val gateway = window(usage(120.0, 5000.0, 2, 300.0), usage(80.0, 3000.0, 1, 200.0))
         val f = TrialFigures.from(summary, gateway, CpuUsage(3.0, mapOf(CpuAccounting.DRIVER to 0.1), 0.5, 2), 3010.0)
         // Throughput counts the timed phase's correct answers only: status 200 with the exact size.
@@ -75,7 +78,9 @@ class TrialFiguresTest {
         // A closed load has no due times, so no send delay; an open one gives its p99.
         assertThat(f[Figure.SEND_DELAY_P99]).isNull()
         val open = summary.copy(sendDelay = Latency(3000, 0.1, 0.05, 0.1, 0.2, 0.7, 3.0, 4.0, 5.0))
-        assertThat(TrialFigures.from(open, gateway, CpuUsage(3.0, mapOf(CpuAccounting.DRIVER to 0.1), 0.5, 2), 3010.0)[Figure.SEND_DELAY_P99]).isEqualTo(0.7)
+        assertThat(
+            TrialFigures.from(open, gateway, CpuUsage(3.0, mapOf(CpuAccounting.DRIVER to 0.1), 0.5, 2), 3010.0)[Figure.SEND_DELAY_P99],
+        ).isEqualTo(0.7)
     }
 
     @Test
@@ -100,8 +105,10 @@ class TrialFiguresTest {
 
     @Test
     fun `each server's pauses, pause time, concurrent GC CPU and heap after GC come from its collector's notifications`() {
-        val api = usage(120.0, 5000.0, 9, 300.0).copy(gc = GcUsage(pauses = 6, pauseTimeMs = 2, cycles = 3, concurrentCpuMs = 41.5, heapAfterGcMb = 22.0))
-        val data = usage(80.0, 3000.0, 4, 200.0).copy(gc = GcUsage(pauses = 4, pauseTimeMs = 35, cycles = 0, concurrentCpuMs = 0.0, heapAfterGcMb = 61.25))
+        val api = usage(120.0, 5000.0, 9, 300.0)
+            .copy(gc = GcUsage(pauses = 6, pauseTimeMs = 2, cycles = 3, concurrentCpuMs = 41.5, heapAfterGcMb = 22.0))
+        val data = usage(80.0, 3000.0, 4, 200.0)
+            .copy(gc = GcUsage(pauses = 4, pauseTimeMs = 35, cycles = 0, concurrentCpuMs = 0.0, heapAfterGcMb = 61.25))
 
         val f = TrialFigures.from(window(api, data))
 
@@ -113,7 +120,8 @@ class TrialFiguresTest {
         assertThat(f.toMap()).containsEntry(Figure.API_GC_COUNT, 9.0).containsEntry(Figure.API_GC_TIME, 27.0)
         // Servers that predate the notifications give none of these figures rather than zeros.
         val old = TrialFigures.from(window(usage(120.0, 5000.0, 9, 300.0), usage(80.0, 3000.0, 4, 200.0)))
-        assertThat(old.toMap().keys).doesNotContain(Figure.API_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME, Figure.API_GC_CONCURRENT_CPU, Figure.DATA_HEAP_AFTER_GC)
+        assertThat(old.toMap().keys)
+            .doesNotContain(Figure.API_GC_PAUSES, Figure.DATA_GC_PAUSE_TIME, Figure.API_GC_CONCURRENT_CPU, Figure.DATA_HEAP_AFTER_GC)
         // Topology direct: the data-server's own.
         val cpu = CpuUsage(2.0, mapOf("data-server" to 0.1, CpuAccounting.DRIVER to 0.2), 0.4, 2)
         val direct = TrialFigures.direct(driven(), data, cpu)
@@ -132,7 +140,8 @@ class TrialFiguresTest {
     fun `a direct cost trial's connections get as long to warm as the trial's rate takes for their first calls and a quarter more, within bounds`() {
         val calls = TrialFigures.COLD_CALLS
         // 20 connections at 7 calls a second (1 MB across wan): 60 calls take 8.6 s at that rate, 10.7 s with the quarter.
-        assertThat(DriverPlans.connectionWarmUp(LoadLevel.Rate(7, 50, startVus = 20))).isEqualTo(Duration.ofMillis(20L * calls * 1000 * 5 / 4 / 7))
+        assertThat(DriverPlans.connectionWarmUp(LoadLevel.Rate(7, 50, startVus = 20)))
+            .isEqualTo(Duration.ofMillis(20L * calls * 1000 * 5 / 4 / 7))
         // 1 KB at 429/s would need 175 ms: the least is kept.
         assertThat(DriverPlans.connectionWarmUp(LoadLevel.Rate(429, 50, startVus = 20))).isEqualTo(DriverPlans.MIN_WARM_UP)
         assertThat(DriverPlans.connectionWarmUp(LoadLevel.Rate(1, 50, startVus = 20))).isEqualTo(DriverPlans.MAX_WARM_UP)
@@ -177,16 +186,26 @@ class TrialFiguresTest {
         val scenario = ScenarioParser.parse("name: t\nduration: 3s\nsizes: [1kb, 1mb]\ntopology: direct", "t")
         val targets = scenario.cells.associate { it.label to DriverPlans.direct(it) }
         // JSON: the size field, and a body at least as long as the payload's base64.
-        assertThat(targets.getValue("HTTP/JSON size=1kb vus=10")).isEqualTo(CallTarget("/data/json?size=1kb", "size", 1024, minBytes = 1368))
+        assertThat(targets.getValue("HTTP/JSON size=1kb vus=10"))
+            .isEqualTo(CallTarget("/data/json?size=1kb", "size", 1024, minBytes = 1368))
         // The protobuf body: size (tag + 2-byte varint) and payload (tag + 2-byte length + 1,024 bytes).
-        assertThat(targets.getValue("HTTP/Binary size=1kb vus=10")).isEqualTo(CallTarget("/data/binary?size=1kb", value = 1030, accept = "application/x-protobuf"))
+        assertThat(targets.getValue("HTTP/Binary size=1kb vus=10"))
+            .isEqualTo(CallTarget("/data/binary?size=1kb", value = 1030, accept = "application/x-protobuf"))
         assertThat(targets.getValue("HTTP/Binary size=1mb vus=10").value).isEqualTo(1_048_576L + 1 + 3 + 1 + 3)
         assertThat(targets.getValue("gRPC/Unary size=1mb vus=10"))
             .isEqualTo(CallTarget(GrpcCalls.GET_DATA, value = 1_048_576, transport = "grpc", size = "1mb"))
         assertThat(targets.getValue("gRPC/Stream size=1kb vus=10").path).isEqualTo(GrpcCalls.GET_DATA_STREAM)
-        val plan = DriverPlans.directPlan("http://127.0.0.1:1", "127.0.0.1:2", targets.values.toList(), LoadLevel.Rate(50, 20, startVus = 5), Duration.ofSeconds(3), Duration.ofMillis(1500))
+        val plan = DriverPlans.directPlan(
+            "http://127.0.0.1:1",
+            "127.0.0.1:2",
+            targets.values.toList(),
+            LoadLevel.Rate(50, 20, startVus = 5),
+            Duration.ofSeconds(3),
+            Duration.ofMillis(1500),
+        )
         assertThat(plan.problems()).isEmpty()
-        assertThat(listOf(plan.client, plan.grpcAddress, plan.warmUpMs, plan.durationMs)).containsExactly(Plan.REACTOR, "127.0.0.1:2", 1500L, 3000L)
+        assertThat(listOf(plan.client, plan.grpcAddress, plan.warmUpMs, plan.durationMs))
+            .containsExactly(Plan.REACTOR, "127.0.0.1:2", 1500L, 3000L)
         assertThat(plan.load).isEqualTo(Load.open(50.0, 5, 20))
         val nullHop = ScenarioParser.parse("name: t\nduration: 3s\nsizes: [1kb]", "t").cells.single { it.arm.label == "Null hop" }
         assertThat(org.assertj.core.api.Assertions.catchThrowable { DriverPlans.direct(nullHop) }).hasMessageContaining("null hop")
@@ -194,8 +213,18 @@ class TrialFiguresTest {
 
     @Test
     fun `a direct trial's hop is the driver's latency on warm connections and the data-server's CPU`() {
-        val cpu = CpuUsage(2.0, mapOf("data-server" to 0.1, CpuAccounting.DRIVER to 0.2), 0.4, 2, compilerCoresUsed = mapOf("data-server" to 0.005))
-        val f = TrialFigures.direct(driven(correct = 940, warmUpCorrect = 60, p50 = 1.0, calls = 940, warm = 900), usage(100.0, 2000.0, 1, 50.0), cpu)
+        val cpu = CpuUsage(
+            2.0,
+            mapOf("data-server" to 0.1, CpuAccounting.DRIVER to 0.2),
+            0.4,
+            2,
+            compilerCoresUsed = mapOf("data-server" to 0.005),
+        )
+        val f = TrialFigures.direct(
+            driven(correct = 940, warmUpCorrect = 60, p50 = 1.0, calls = 940, warm = 900),
+            usage(100.0, 2000.0, 1, 50.0),
+            cpu,
+        )
         // The timed phase's answers over its seconds; the warm-up's count for CPU per request.
         assertThat(f[Figure.THROUGHPUT]).isEqualTo(470.0)
         assertThat(f[Figure.HOP_P50]).isEqualTo(1.0)
@@ -210,7 +239,11 @@ class TrialFiguresTest {
         // A trial too short to warm any connection has no latency, rather than the new connections'.
         assertThat(TrialFigures.direct(driven(calls = 30, warm = 0), usage(100.0, 2000.0, 1, 50.0), cpu)[Figure.LATENCY_P50]).isNull()
         // A stream's time to its first message.
-        val streamed = TrialFigures.direct(driven(firstMessage = Latency(100, 41.2, 41.0, 44.0, 45.0, 47.0, 48.0, 48.0, 49.0)), usage(100.0, 2000.0, 1, 50.0), cpu)
+        val streamed = TrialFigures.direct(
+            driven(firstMessage = Latency(100, 41.2, 41.0, 44.0, 45.0, 47.0, 48.0, 48.0, 49.0)),
+            usage(100.0, 2000.0, 1, 50.0),
+            cpu,
+        )
         assertThat(streamed[Figure.FIRST_MESSAGE_P50]).isEqualTo(41.0)
         assertThat(streamed[Figure.FIRST_MESSAGE_P99]).isEqualTo(47.0)
     }
@@ -238,7 +271,8 @@ class TrialFiguresTest {
         assertThat(TrialFigures.warmingFlags(summary(next = 87.0, later = 80.0))).isEmpty()
         assertThat(TrialFigures.warmingFlags(summary(next = 0.40, later = 0.30))).isEmpty()
         // Too few calls on either side to compare their p50s.
-        assertThat(TrialFigures.warmingFlags(summary(next = 95.0, later = 80.0, laterCalls = TrialFigures.MIN_COMPARED_CALLS - 1L))).isEmpty()
+        assertThat(TrialFigures.warmingFlags(summary(next = 95.0, later = 80.0, laterCalls = TrialFigures.MIN_COMPARED_CALLS - 1L)))
+            .isEmpty()
         // No steps (a trial through the gateway, say): nothing to compare.
         assertThat(TrialFigures.warmingFlags(driven())).isEmpty()
     }
@@ -251,8 +285,14 @@ class TrialFiguresTest {
             "grpc_req_duration{user_call:next}":{"values":{"med":95.0,"count":60}},
             "grpc_req_duration{user_call:later}":{"values":{"med":80.0,"count":40}}}""")
         // The HTTP trends were empty, so the gRPC ones were read, each place with its p50 and count.
-        assertThat(TrialFigures.userCallLatencies(metrics)).isEqualTo(mapOf("1" to (300.0 to 20L), "next" to (95.0 to 60L), "later" to (80.0 to 40L)))
-        assertThat(TrialFigures.userCallLatencies(json.readTree("""{"http_req_duration":{"values":{"med":3.0,"count":500}}}"""))).isEmpty()
+        assertThat(CallPlaces.of(metrics).steps).isEqualTo(mapOf("1" to (300.0 to 20L), "next" to (95.0 to 60L), "later" to (80.0 to 40L)))
+        assertThat(CallPlaces.of(json.readTree("""{"http_req_duration":{"values":{"med":3.0,"count":500}}}""")).steps).isEmpty()
+        // Tagged by connection and warmed up first only where k6's summary names those metrics.
+        assertThat(CallPlaces.of(metrics)).extracting({ it.tagged }, { it.warmedUpFirst }).containsExactly(false, false)
+        val tagged = json.readTree(
+            """{"http_req_duration{connection:warm}":{"values":{"med":2.0}},"iterations{scenario:warmup}":{"values":{"count":9}}}""",
+        )
+        assertThat(CallPlaces.of(tagged)).extracting({ it.tagged }, { it.warmedUpFirst }).containsExactly(true, true)
     }
 
     @Test
@@ -261,7 +301,8 @@ class TrialFiguresTest {
         assertThat(TrialFigures.driverFlags(summary.copy(lateArrivals = 10))).isEmpty()
         val late = TrialFigures.driverFlags(summary.copy(lateArrivals = 11))
         assertThat(late).containsExactly(Flag.DriverLate(11, 1000, 1, 12.5))
-        assertThat(late.single().describe()).isEqualTo("the driver sent 11 of 1000 arrivals more than 1 ms after they were due (the latest 12.5 ms after)")
+        assertThat(late.single().describe())
+            .isEqualTo("the driver sent 11 of 1000 arrivals more than 1 ms after they were due (the latest 12.5 ms after)")
         assertThat(late.single().meaning()).contains("the driver's own delay")
     }
 }

@@ -47,9 +47,20 @@ object ReportCharts {
         val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }
         val axes = SelectionGuide.variedAxes(parsed.map { it.first })
         return axes.flatMap { axis ->
-            parsed.filter { (labels, _) -> axis in labels && DecisionMap.position(axis, labels.getValue(axis)).let { it.isFinite() && it >= 0 } }.groupBy { (labels, _) -> labels - axis }
+            parsed.filter { (labels, _) ->
+                axis in labels && DecisionMap.position(axis, labels.getValue(axis)).let { it.isFinite() && it >= 0 }
+            }.groupBy { (labels, _) -> labels - axis }
                 .filterValues { it.size > 1 }
-                .map { (fixed, members) -> axisChart(axis, fixed, members.sortedBy { DecisionMap.position(axis, it.first.getValue(axis)) }, figure, capacityMode, t) }
+                .map { (fixed, members) ->
+                    axisChart(
+                        axis,
+                        fixed,
+                        members.sortedBy { DecisionMap.position(axis, it.first.getValue(axis)) },
+                        figure,
+                        capacityMode,
+                        t,
+                    )
+                }
         }
     }
 
@@ -69,10 +80,14 @@ object ReportCharts {
             }
             MapCell(map.word(call, t, compact = true), fill, if (call is Call.Open) 0.0 else opacity, "$condition: ${map.word(call, t)}")
         }
-        val legend = map.cells.values.mapNotNull { (it.second as? Call.Winner)?.protocol }.distinct().map { Variant.split(it).first to Palette.color(it) } +
+        val legend = map.cells.values.mapNotNull { (it.second as? Call.Winner)?.protocol }.distinct()
+            .map { Variant.split(it).first to Palette.color(it) } +
             listOf(t("chart.map.equivalent") to "#c9d0d8", t("chart.map.undecided") to "#ffffff")
-        Svg.grid("decision-map", t("chart.map", MarkdownReport.figureTitle(map.figure.key, t), map.variant?.let { t("map.under", it) } ?: ""),
-            map.across, map.down ?: "", map.columns, map.rows, cells, legend, caption = t("chart.map.caption"))
+        Svg.grid(
+            "decision-map",
+            t("chart.map", MarkdownReport.figureTitle(map.figure.key, t), map.variant?.let { t("map.under", it) } ?: ""),
+            map.across, map.down ?: "", map.columns, map.rows, cells, legend, caption = t("chart.map.caption"),
+        )
     }
 
     private fun axisChart(axis: String, fixed: Map<String, String>, members: List<Pair<Map<String, String>, ConditionAnalysis>>,
@@ -81,7 +96,8 @@ object ReportCharts {
         val values = members.map { it.first.getValue(axis) }
         fun x(i: Int) = if (named) i.toDouble() else DecisionMap.position(axis, values[i])
         val summaries = members.map { (_, a) -> if (capacityMode) a.capacity else a.cost }
-        val arms = summaries.flatten().map { it.arm }.filter { it.isProtocol() && Arm.replicated(Variant.split(it).first) == null }.distinct()
+        val arms = summaries.flatten().map { it.arm }
+            .filter { it.isProtocol() && Arm.replicated(Variant.split(it).first) == null }.distinct()
         val series = arms.map { arm ->
             Series(arm, summaries.mapIndexedNotNull { i, s ->
                 s.firstOrNull { it.arm == arm }?.estimates?.get(figure)?.let { e -> Point(x(i), e.mean, e.ciLow, e.ciHigh) }
@@ -112,14 +128,18 @@ object ReportCharts {
     /** Where each arm's CPU per request goes: the load generator, the gateway and the data-server. */
     private fun cpuByProcess(arms: List<ArmSummary>, t: Texts): String = Svg.stacked(
         "cpu-by-process", t("chart.cpu-by-process"), "µs",
-        listOf(t("chart.part.k6"), t("chart.part.api"), t("chart.part.data")),
+        listOf(t("chart.part.driver"), t("chart.part.api"), t("chart.part.data")),
         arms.map { it.arm to listOf(it.mean(Figure.DRIVER_CPU_US), it.mean(Figure.API_CPU_US), it.mean(Figure.DATA_CPU_US)) },
     )
 
-    /** End-to-end latency from p50 to p99.9, per arm (the driver's view: at a fixed rate timed from each call's intended start, free of coordinated omission). */
+    /**
+     * End-to-end latency from p50 to p99.9, per arm (the driver's view: at a fixed rate timed from each call's intended start, free of
+     * coordinated omission).
+     */
     private fun spectrum(arms: List<ArmSummary>, t: Texts): String? {
-        val series = arms.map { arm -> Series(arm.arm, SPECTRUM.mapIndexedNotNull { i, f -> arm.mean(f)?.let { Point(i.toDouble(), it) } }) }
-            .filter { it.points.isNotEmpty() }
+        val series = arms.map { arm ->
+            Series(arm.arm, SPECTRUM.mapIndexedNotNull { i, f -> arm.mean(f)?.let { Point(i.toDouble(), it) } })
+        }.filter { it.points.isNotEmpty() }
         if (series.isEmpty()) return null
         return Svg.lines("latency-spectrum", t("chart.spectrum"),
             XAxis.Named(listOf("p50", "p90", "p95", "p99", "p99.9")), t("chart.percentile"), t("chart.latency-ms"), series, yLog = true)
