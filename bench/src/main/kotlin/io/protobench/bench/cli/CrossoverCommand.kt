@@ -42,24 +42,39 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
     private val axis by option("--axis", help = "size, complexity, vus or rate").required()
     private val from by option("--from", help = "Lower end of the range, e.g. 10kb, simple, 10").required()
     private val to by option("--to", help = "Upper end of the range, e.g. 2mb, extreme, 500").required()
-    private val resolution by option("--resolution", help = "Stop when a bracket's ends are within this ratio (size, vus, rate; default 1.25)")
-        .double().default(CrossoverPlan.DEFAULT_RESOLUTION)
-    private val steps by option("--steps", help = "Most midpoints measured after the ends (default 6)").int().default(CrossoverPlan.DEFAULT_STEPS)
+    private val resolution by option(
+        "--resolution",
+        help = "Stop when a bracket's ends are within this ratio (size, vus, rate; default 1.25)",
+    ).double().default(CrossoverPlan.DEFAULT_RESOLUTION)
+    private val steps by option(
+        "--steps",
+        help = "Most midpoints measured after the ends (default 6)",
+    ).int().default(CrossoverPlan.DEFAULT_STEPS)
     private val size by option("--size", help = "Payload size when the axis is vus or rate (default 1kb)")
     private val vus by option("--vus", help = "Virtual users when the axis is not vus (default 10)").int()
     private val mode by option("--mode", help = "cost (hop CPU per request compared; default) or capacity (throughput compared)")
+    private val figure by option(
+        "--figure",
+        help = "Compared at every point: in cost mode hop-cpu (default) or hop-p50, in capacity mode throughput",
+    )
     private val forks by option("--forks", help = "Forks every point gets at least (default 3)").int().default(CrossoverPlan.DEFAULT_FORKS)
     private val maxForks by option("--max-forks", help = "Most forks a point gets while the pair is undecided there (default 6)").int()
-    private val duration by option("--duration", help = "Measured time per arm per fork (default 5s)").default(CrossoverPlan.DEFAULT_DURATION)
+    private val duration by option(
+        "--duration",
+        help = "Measured time per arm per fork (default 5s)",
+    ).default(CrossoverPlan.DEFAULT_DURATION)
     private val margin by option("--margin", help = "Practical margin of equivalence (default 5%)")
     private val seed by option("--seed", help = "Seed of every shuffle; point n uses seed + n (default: random, recorded)").long()
     private val resultsDir by option("--results", help = "Folder for the search folder (default: results/)").default("results")
-    private val lang by option("--lang", help = "Language of crossover.md and of each point's report: ${Lang.accepted}; default en").default("en")
+    private val lang by option(
+        "--lang",
+        help = "Language of crossover.md and of each point's report: ${Lang.accepted}; default en",
+    ).default("en")
 
     override fun run() {
         val texts = Lang.parse(lang)?.let(Texts::of)
             ?: fail("--lang $lang: no report in that language; accepted: ${Lang.accepted}", EXIT_BAD_INPUT)
-        val request = CrossoverRequest(pair, axis, from, to, resolution, steps, size, vus, mode, forks, maxForks, duration, margin)
+        val request = CrossoverRequest(pair, axis, from, to, resolution, steps, size, vus, mode, figure, forks, maxForks, duration, margin)
         val plan = try {
             CrossoverPlan.of(request)
         } catch (e: InvalidCrossover) {
@@ -84,7 +99,15 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         echo("results: ${store.dir}")
         val seed = seed ?: Random.nextLong()
         val given = mapOf("crossover" to store.dir.fileName.toString(), "pair" to pair, "axis" to axis, "from" to from, "to" to to)
-        val points = BenchmarkPoints(LocalLabSource(project), store.dir, seed, given, progress = { echo(it, err = true) }, texts = texts)
+        val points = BenchmarkPoints(
+            LocalLabSource(project),
+            store.dir,
+            plan.verdict,
+            seed,
+            given,
+            progress = { echo(it, err = true) },
+            texts = texts,
+        )
         val record = try {
             CrossoverRun(plan, store, points, seed, progress = { echo(it, err = true) }).run()
         } catch (e: IOException) {

@@ -106,7 +106,7 @@ internal fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
 fun protobenchCommands(): CliktCommand = Protobench().subcommands(
     RunCommand(), ListCommand(), ReportCommand(), ResumeCommand(), CompareCommand(), CrossoverCommand(), NetworkCommand(),
     LinkSinkCommand(),
-    ServeCommand(),
+    ServeCommand(), MessageCommand(),
     ExportCommand().subcommands(KubernetesExportCommand()), MergeCommand(),
     DatabaseCommand().subcommands(DatabaseStartCommand(), DatabaseStopCommand(), DatabaseStatusCommand()),
 )

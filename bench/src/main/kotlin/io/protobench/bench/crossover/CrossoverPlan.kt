@@ -34,6 +34,8 @@ data class CrossoverRequest(
     val size: String? = null,
     val vus: Int? = null,
     val mode: String? = null,
+    /** The figure compared at every point ([PointVerdict.FIGURES]); null for the mode's primary one. */
+    val figure: String? = null,
     val forks: Int = CrossoverPlan.DEFAULT_FORKS,
     val maxForks: Int? = null,
     val duration: String = CrossoverPlan.DEFAULT_DURATION,
@@ -61,6 +63,8 @@ class CrossoverPlan private constructor(
     val resolution: Double,
     val steps: Int,
     val mode: Mode,
+    /** Compared at every point: hop CPU per request or hop p50 in cost mode, throughput in capacity mode. */
+    val figure: Figure,
     /** The payload size when the axis is vus or rate. */
     val size: String,
     /** Virtual users when the axis is not vus (with the rate axis: the open model gets max(2 × vus, 50)). */
@@ -68,8 +72,8 @@ class CrossoverPlan private constructor(
     private val base: ScenarioFile,
     private val heapBytes: Long,
 ) {
-    /** Compared at every point: hop CPU per request in cost mode, throughput in capacity mode. */
-    val figure: Figure = PointVerdict.figure(mode)
+    /** Decides each point on [figure], and whether it needs more forks. */
+    val verdict = PointVerdict(figure)
 
     /** The scenario of point [n] at [position]; throws [InvalidScenario] (not expected between two valid ends). */
     fun scenario(n: Int, position: Long): Scenario = ScenarioParser.validate(
@@ -91,7 +95,8 @@ class CrossoverPlan private constructor(
         val point = pointSeconds()
         val least = maxPoints * point
         val most = least * base.maxForks!! / base.forks!!
-        return "at most $maxPoints points (both ends and up to ${maxPoints - 2} midpoints), about ${minutes(point)} each at ${base.forks} forks: " +
+        return "at most $maxPoints points (both ends and up to ${maxPoints - 2} midpoints), " +
+            "about ${minutes(point)} each at ${base.forks} forks: " +
             "about ${minutes(least)} in all, up to ${minutes(most)} if points stay undecided and get up to ${base.maxForks} forks"
     }
 
@@ -102,7 +107,8 @@ class CrossoverPlan private constructor(
             Axis.RATE -> Texts.EN("crossover.load.rate", Axis.rateVus(vus))
             else -> Texts.EN("crossover.load.closed", vus)
         }
-        val trials = if (mode == Mode.COST && axis != Axis.RATE) Texts.EN("crossover.trials.cost", Numbers.percentText(scenario(0, from).utilisation))
+        val trials = if (mode == Mode.COST && axis != Axis.RATE)
+            Texts.EN("crossover.trials.cost", Numbers.percentText(scenario(0, from).utilisation))
             else Texts.EN(if (mode == Mode.COST) "crossover.trials.rate" else "crossover.trials.capacity")
         val payloadAndLoad = if (axis == Axis.VUS || axis == Axis.RATE) Texts.EN("crossover.payload", size, load) else load
         return Texts.EN("crossover.fixed", payloadAndLoad, trials, base.duration, base.forks, base.maxForks)
@@ -131,7 +137,9 @@ class CrossoverPlan private constructor(
         /** [request] checked, for servers with [heapBytes] of heap; [InvalidCrossover] lists every problem. */
         fun of(request: CrossoverRequest, heapBytes: Long = ServerHeap.DEFAULT_BYTES): CrossoverPlan {
             val violations = mutableListOf<Violation>()
-            fun violation(flag: String, value: Any?, accepted: String) { violations += Violation("command line", flag, value?.toString(), accepted) }
+            fun violation(flag: String, value: Any?, accepted: String) {
+                violations += Violation("command line", flag, value?.toString(), accepted)
+            }
 
             val pair = pair(request.pair, ::violation)
             val axis = Axis.parse(request.axis)
@@ -141,25 +149,48 @@ class CrossoverPlan private constructor(
             val from = point("--from", request.from)
             val to = point("--to", request.to)
             if (axis != null && from != null && to != null && from >= to) {
-                violation("--to", request.to, "a point above --from (${axis.display(from)}) on the ${axis.id} axis: the search runs from --from up to --to")
+                violation(
+                    "--to",
+                    request.to,
+                    "a point above --from (${axis.display(from)}) on the ${axis.id} axis: the search runs from --from up to --to",
+                )
             }
             if (!request.resolution.isFinite() || request.resolution <= 1.0 || request.resolution > MAX_RESOLUTION) {
-                violation("--resolution", request.resolution, "a ratio above 1 and at most ${MAX_RESOLUTION.toInt()}, e.g. 1.25: the search stops when a bracket's ends are within it")
+                violation(
+                    "--resolution",
+                    request.resolution,
+                    "a ratio above 1 and at most ${MAX_RESOLUTION.toInt()}, e.g. 1.25: " +
+                        "the search stops when a bracket's ends are within it",
+                )
             }
             if (request.steps !in 0..MAX_STEPS) violation("--steps", request.steps, "a whole number of midpoints from 0 to $MAX_STEPS")
             val mode = Mode.parse(request.mode ?: Mode.COST.id)
             if (mode == null) violation("--mode", request.mode, Mode.accepted)
             if (axis == Axis.RATE && mode == Mode.CAPACITY) {
-                violation("--mode", request.mode, "cost with --axis rate: capacity mode saturates the servers with virtual users, a fixed rate is a cost-mode load")
+                violation(
+                    "--mode",
+                    request.mode,
+                    "cost with --axis rate: capacity mode saturates the servers with virtual users, a fixed rate is a cost-mode load",
+                )
             }
+            val figure = mode?.let { PointVerdict.figure(it, request.figure) }
+            if (mode != null && figure == null) violation("--figure", request.figure, PointVerdict.accepted(mode))
             if (request.size != null) {
                 if (axis == Axis.SIZE || axis == Axis.COMPLEXITY) {
                     violation("--size", request.size, "--size only with --axis vus or rate (the size is the axis, or objects have no size)")
-                } else if (runCatching { PayloadSize.parse(request.size) }.isFailure) violation("--size", request.size, PayloadSize.ACCEPTED)
+                } else if (runCatching { PayloadSize.parse(request.size) }.isFailure) violation(
+                    "--size",
+                    request.size,
+                    PayloadSize.ACCEPTED,
+                )
             }
             if (request.vus != null) {
                 if (axis == Axis.VUS) violation("--vus", request.vus, "--vus only when the axis is not vus (it is the axis)")
-                else if (request.vus !in 1..ScenarioParser.MAX_VUS) violation("--vus", request.vus, "a whole number of virtual users from 1 to ${ScenarioParser.MAX_VUS}")
+                else if (request.vus !in 1..ScenarioParser.MAX_VUS) violation(
+                    "--vus",
+                    request.vus,
+                    "a whole number of virtual users from 1 to ${ScenarioParser.MAX_VUS}",
+                )
             }
             if (violations.isNotEmpty()) throw InvalidCrossover(violations)
 
@@ -177,7 +208,7 @@ class CrossoverPlan private constructor(
                 // Cost mode compares hop cost; the probes only calibrate the rate.
                 probes = Probes.FIRST_FORK.id,
             )
-            val plan = CrossoverPlan(pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, mode,
+            val plan = CrossoverPlan(pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, mode, figure!!,
                 request.size?.let { PayloadSize.parse(it).toString() } ?: DEFAULT_SIZE, request.vus ?: DEFAULT_VUS, base, heapBytes)
             val ends = listOf(from, to).flatMap { end ->
                 try { plan.scenario(0, end); emptyList() } catch (e: InvalidScenario) { e.violations }
@@ -185,13 +216,16 @@ class CrossoverPlan private constructor(
             // A field the command line gave is named by its flag: the user typed --forks, not a scenario's forks.
             val flags = mapOf("forks" to "--forks", "maxForks" to if (request.maxForks != null) "--max-forks" else "--forks",
                 "duration" to "--duration", "margin" to "--margin")
-            if (ends.isNotEmpty()) throw InvalidCrossover(ends.distinctBy { it.field to it.value }.map { v -> flags[v.field]?.let { v.copy(field = it) } ?: v })
+            if (ends.isNotEmpty()) throw InvalidCrossover(
+                ends.distinctBy { it.field to it.value }.map { v -> flags[v.field]?.let { v.copy(field = it) } ?: v },
+            )
             return plan
         }
 
         private fun pair(text: String, violation: (String, Any?, String) -> Unit): Pair<Protocol, Protocol>? {
             val names = text.split(",").map { it.trim() }
-            val accepted = "two different protocols separated by a comma, e.g. gRPC/Unary,HTTP/Binary; protocols: ${Protocol.acceptedLabels}"
+            val accepted = "two different protocols separated by a comma, e.g. gRPC/Unary,HTTP/Binary; " +
+                "protocols: ${Protocol.acceptedLabels}"
             if (names.size != 2) {
                 violation("--pair", text, accepted)
                 return null
@@ -211,28 +245,43 @@ class CrossoverPlan private constructor(
 }
 
 /**
- * The one comparison a crossover point is run for: the pair on the primary figure (hop CPU
- * per request of the cost trials in cost mode, throughput of the capacity trials in
- * capacity mode), decided as every report decides it.
+ * The one comparison a crossover point is run for: the pair on [figure] (hop CPU per request
+ * or hop p50 of the cost trials in cost mode, throughput of the capacity trials in capacity
+ * mode), decided as every report decides it.
  */
-object PointVerdict {
-    fun figure(mode: Mode): Figure = if (mode == Mode.CAPACITY) Figure.THROUGHPUT else Figure.HOP_CPU_US
+class PointVerdict(val figure: Figure) {
 
-    /** The decision of a point's run between its two protocols on the primary figure; null before any valid pair of trials. */
+    /** The decision of a point's run between its two protocols on [figure]; null before any valid pair of trials. */
     fun decision(record: RunRecord): Decision? {
-        val mode = record.scenario.mode
-        val kind = if (mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
-        return Analysis.of(record).singleOrNull()?.family(kind)?.protocolDecisions?.firstOrNull { it.figure == figure(mode).key }
+        val kind = if (record.scenario.mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
+        return Analysis.of(record).singleOrNull()?.family(kind)?.protocolDecisions?.firstOrNull { it.figure == figure.key }
     }
 
     /**
-     * The planner's view of a point: more forks only while the primary comparison is
-     * undecided (the hop latency, also compared, does not hold the point open).
+     * The planner's view of a point: more forks only while the compared figure is undecided
+     * (the other figures the run also decides do not hold the point open).
      */
     val judge = Judge { record ->
         val decision = decision(record)
         record.scenario.conditions.associate { c ->
             c.label to listOfNotNull(decision?.let { OpenComparison.of(c.label, it, Figure.byKey(it.figure)?.title ?: it.figure) })
         }
+    }
+
+    companion object {
+        /** The figures a search may compare in each mode, by the name `--figure` takes; the first is the mode's default. */
+        val FIGURES: Map<Mode, Map<String, Figure>> = mapOf(
+            Mode.COST to linkedMapOf("hop-cpu" to Figure.HOP_CPU_US, "hop-p50" to Figure.HOP_P50),
+            Mode.CAPACITY to linkedMapOf("throughput" to Figure.THROUGHPUT),
+        )
+
+        /** The figure [name] names in [mode] (its default when null), or null when the mode does not compare it. */
+        fun figure(mode: Mode, name: String? = null): Figure? {
+            val figures = FIGURES.getValue(mode)
+            return if (name == null) figures.values.first() else figures[name.trim().lowercase()]
+        }
+
+        fun accepted(mode: Mode): String =
+            "in ${mode.id} mode: ${FIGURES.getValue(mode).keys.joinToString(" or ")} (default ${FIGURES.getValue(mode).keys.first()})"
     }
 }

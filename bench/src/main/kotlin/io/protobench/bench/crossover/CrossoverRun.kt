@@ -75,7 +75,14 @@ class CrossoverRun(
                 lastStatus == RunStatus.INTERRUPTED -> RunStatus.INTERRUPTED
                 else -> RunStatus.FAILED
             }
-            keep(record.copy(points = result.points, status = status, stoppedBecause = result.stoppedBecause, finishedAt = clock.instant().toString()))
+            keep(
+                record.copy(
+                    points = result.points,
+                    status = status,
+                    stoppedBecause = result.stoppedBecause,
+                    finishedAt = clock.instant().toString(),
+                ),
+            )
         } finally {
             runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
         }
@@ -95,7 +102,8 @@ class CrossoverRun(
                 failure = Texts.EN("crossover.failure.signal", folder))
         }
         record = r.copy(points = r.points + listOfNotNull(cut), status = RunStatus.INTERRUPTED, finishedAt = clock.instant().toString(),
-            stoppedBecause = probe?.let { Texts.EN("crossover.stop.interrupted-at", it.n, plan.axis.display(it.position)) } ?: Texts.EN("crossover.stop.interrupted"))
+            stoppedBecause = probe?.let { Texts.EN("crossover.stop.interrupted-at", it.n, plan.axis.display(it.position)) }
+                ?: Texts.EN("crossover.stop.interrupted"))
         store.seal(record)
     }
 
@@ -107,7 +115,8 @@ class CrossoverRun(
     private fun measure(probe: Probe): PointMeasurement {
         val folder = "point-${probe.n}-${plan.axis.slug(probe.position)}"
         current = probe to folder
-        progress("crossover: point ${probe.n} of at most ${plan.maxPoints} at ${plan.axis.display(probe.position)} (${store.dir.resolve(folder)})")
+        progress("crossover: point ${probe.n} of at most ${plan.maxPoints} at ${plan.axis.display(probe.position)} " +
+            "(${store.dir.resolve(folder)})")
         val started = clock.instant()
         fun seconds() = Duration.between(started, clock.instant()).toMillis() / 1000.0
         return try {
@@ -116,8 +125,11 @@ class CrossoverRun(
             if (record.machine == RunEnvironment.NONE) record = record.copy(machine = run.environment.machine())
             val failure = if (run.status == RunStatus.COMPLETE) null
                 else Texts.EN("crossover.failure.run", run.status.name.lowercase(), run.failure ?: Texts.EN("crossover.failure.see-report"))
-            PointMeasurement(PointVerdict.decision(run), folder, seconds(), failure).also { m ->
-                if (failure == null) progress("crossover: point ${probe.n} at ${plan.axis.display(probe.position)}: ${m.decision?.let(io.protobench.bench.report.MarkdownReport::sentence) ?: "no decision"}")
+            PointMeasurement(plan.verdict.decision(run), folder, seconds(), failure).also { m ->
+                if (failure == null) progress(
+                    "crossover: point ${probe.n} at ${plan.axis.display(probe.position)}: " +
+                        "${m.decision?.let(io.protobench.bench.report.MarkdownReport::sentence) ?: "no decision"}",
+                )
             }
         } catch (e: Exception) {
             PointMeasurement(null, folder, seconds(), "${e.javaClass.simpleName}: ${e.message}")
@@ -130,12 +142,13 @@ class CrossoverRun(
 /**
  * Points run by [BenchmarkRunner] on the lab [labs] opens (this machine's: real server JVMs and
  * the load driver), each point a run folder under [root] with its run.json and report.md (in
- * [texts]' language), judged by [PointVerdict.judge] (extra forks only while the pair is undecided
- * on the primary figure).
+ * [texts]' language), judged by [verdict] (extra forks only while the pair is undecided
+ * on the compared figure).
  */
 class BenchmarkPoints(
     private val labs: LabSource,
     private val root: Path,
+    private val verdict: PointVerdict,
     private val seed: Long,
     private val given: Map<String, String>,
     private val progress: (String) -> Unit,
@@ -153,7 +166,7 @@ class BenchmarkPoints(
             given = given + ("point" to n.toString()),
             folder = folder,
         )
-        val store = BenchmarkRunner(labs, PointVerdict.judge, clock, progress = progress, onFinished = ::writeReport).run(scenario, options)
+        val store = BenchmarkRunner(labs, verdict.judge, clock, progress = progress, onFinished = ::writeReport).run(scenario, options)
         return RunStore.load(store.dir)
     }
 

@@ -152,7 +152,8 @@ class CrossoverSearch(
             val probe = Probe(points.size + 1, position)
             return PointRecord.of(probe, axis, measure(probe)).also { points += it; saved(points.toList()) }
         }
-        fun failed(p: PointRecord) = SearchResult(points.toList(), Texts.EN("crossover.stop.failed", p.n, axis.display(p.position), p.failure), true)
+        fun failed(p: PointRecord) =
+            SearchResult(points.toList(), Texts.EN("crossover.stop.failed", p.n, axis.display(p.position), p.failure), true)
 
         for (end in listOf(from, to)) probe(end).let { if (it.outcome == PointOutcome.FAILED) return failed(it) }
         if (!findings(points).flips) return SearchResult(points.toList(), Texts.EN("crossover.stop.no-flip"), false)
@@ -177,6 +178,6 @@ class CrossoverSearch(
 
     companion object {
         /** The word a verdict on [figure] uses for "better". */
-        fun word(figure: Figure, t: Texts = Texts.EN) = t(if (figure.higherIsBetter) "verdict.faster" else "verdict.cheaper")
+        fun word(figure: Figure, t: Texts = Texts.EN) = MarkdownReport.betterWord(figure.key, t)
     }
 }

@@ -49,7 +49,9 @@ class ArchitectureTest {
             .layer("design").definedBy("$ROOT.design..")
             .layer("measure").definedBy("$ROOT.measure..")
             .layer("scenario").definedBy("$ROOT.scenario..")
-            .layer("base").definedBy("$ROOT.verdict..", "$ROOT.stats..", "$ROOT.text..", "$ROOT.process..", "$ROOT.json..")
+            .layer("base").definedBy(
+                "$ROOT.verdict..", "$ROOT.stats..", "$ROOT.text..", "$ROOT.process..", "$ROOT.json..", "$ROOT.message..",
+            )
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
             .whereLayer("tools").mayOnlyBeAccessedByLayers("cli")
             .whereLayer("report").mayOnlyBeAccessedByLayers("cli", "tools")

@@ -107,7 +107,8 @@ object DryRun {
         (root.getFormattedHelp(e) ?: e.message ?: e.javaClass.simpleName).lines().filter { it.isNotBlank() }.joinToString(" / ")
 
     private fun flatten(invocation: CommandInvocation<*>, path: List<String>): List<Pair<List<String>, CliktCommand>> =
-        listOf(path to invocation.command as CliktCommand) + invocation.subcommandInvocations.flatMap { flatten(it, path + it.command.commandName) }
+        listOf(path to invocation.command as CliktCommand) +
+            invocation.subcommandInvocations.flatMap { flatten(it, path + it.command.commandName) }
 
     /** The value of [name] as the command holds it once parsed (its default when not given). */
     private fun CliktCommand.option(name: String): Any? =
@@ -151,7 +152,9 @@ object DryRun {
         }
         command.text("--network")?.let(NetworkProfile::parse)
         command.texts("--gateway").forEach { if (Remote.isGatewayAddress(it)) Remote.gateway(it) else property("--gateway", it) }
-        command.texts("--data-server").forEach { if (Remote.isDataServerAddress(it)) Remote.dataServer(it) else property("--data-server", it) }
+        command.texts("--data-server").forEach {
+            if (Remote.isDataServerAddress(it)) Remote.dataServer(it) else property("--data-server", it)
+        }
         command.text("--db-url")?.let { ExternalDatabase.of(it, command.text("--db-user"), command.text("--db-schema")!!) }
     }
 
@@ -160,8 +163,8 @@ object DryRun {
 
     private fun crossoverRequest(c: CliktCommand) = CrossoverRequest(
         c.text("--pair")!!, c.text("--axis")!!, c.text("--from")!!, c.text("--to")!!, c.option("--resolution") as Double,
-        c.option("--steps") as Int, c.text("--size"), c.option("--vus") as Int?, c.text("--mode"), c.option("--forks") as Int,
-        c.option("--max-forks") as Int?, c.text("--duration")!!, c.text("--margin"),
+        c.option("--steps") as Int, c.text("--size"), c.option("--vus") as Int?, c.text("--mode"), c.text("--figure"),
+        c.option("--forks") as Int, c.option("--max-forks") as Int?, c.text("--duration")!!, c.text("--margin"),
     )
 
     private fun exportRequest(c: CliktCommand) = ExportRequest(

@@ -46,6 +46,10 @@ class CrossoverPlanTest {
         val vus = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "vus", "10", "500", mode = "capacity", forks = 8))
         assertThat(vus.scenario(1, 71).conditions.single().label).isEqualTo("size=1kb vus=71")
         assertThat(vus.figure).isEqualTo(Figure.THROUGHPUT)
+        // The hop's latency instead of its CPU: each point is decided on it, and the search's record says so.
+        val latency = CrossoverPlan.of(CrossoverRequest("grpc,http/binary", "size", "100kb", "500kb", figure = "hop-p50"))
+        assertThat(latency.figure).isEqualTo(Figure.HOP_P50)
+        assertThat(latency.verdict.figure).isEqualTo(Figure.HOP_P50)
         assertThat(vus.scenario(1, 71).maxForks).isEqualTo(8) // raised with the minimum
         val levels = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "complexity", "simple", "extreme"))
         assertThat(levels.from to levels.to).isEqualTo(0L to 4L)
@@ -58,16 +62,25 @@ class CrossoverPlanTest {
         val plan = CrossoverPlan.of(request())
         val point = plan.pointSeconds()
         assertThat(point).isEqualTo(plan.scenario(1, 10 * 1024L).estimatedSeconds()).isBetween(120L, 900L)
-        assertThat(plan.estimate()).startsWith("at most 8 points (both ends and up to 6 midpoints), about ${(point + 59) / 60} min each at 3 forks: " +
-            "about ${(8 * point + 59) / 60} min in all, up to ${(16 * point + 59) / 60} min")
+        assertThat(plan.estimate()).startsWith(
+            "at most 8 points (both ends and up to 6 midpoints), about ${(point + 59) / 60} min each at 3 forks: " +
+                "about ${(8 * point + 59) / 60} min in all, up to ${(16 * point + 59) / 60} min",
+        )
     }
 
     private fun violations(r: CrossoverRequest) = catchThrowableOfType(InvalidCrossover::class.java) { CrossoverPlan.of(r) }.violations
 
     @Test
     fun `every bad flag is reported at once, each with what is accepted`() {
-        val v = violations(CrossoverRequest("grpc,soap", "size", "2mb", "16mb", resolution = 0.8, steps = -1, vus = -3, mode = "turbo", size = "1kb"))
+        val v = violations(
+            CrossoverRequest("grpc,soap", "size", "2mb", "16mb", resolution = 0.8, steps = -1, vus = -3, mode = "turbo", size = "1kb"),
+        )
         assertThat(v.map { it.field }).containsExactlyInAnyOrder("--pair", "--to", "--resolution", "--steps", "--vus", "--mode", "--size")
+        // A figure the mode does not compare is refused with those it does.
+        val figure = violations(CrossoverRequest("grpc,http/json", "vus", "10", "500", mode = "capacity", figure = "hop-p50")).single()
+        assertThat(figure.field to figure.accepted).isEqualTo("--figure" to "in capacity mode: throughput (default throughput)")
+        assertThat(violations(CrossoverRequest("grpc,http/json", "size", "10kb", "1mb", figure = "p99")).single().accepted)
+            .isEqualTo("in cost mode: hop-cpu or hop-p50 (default hop-cpu)")
         assertThat(v.single { it.field == "--pair" }.toString()).contains("'soap'", "HTTP/JSON, HTTP/Binary, gRPC/Unary, gRPC/Stream")
         assertThat(v.single { it.field == "--to" }.accepted).contains("up to 8mb")
         assertThat(v.single { it.field == "--resolution" }.accepted).contains("above 1")
@@ -99,7 +112,8 @@ class CrossoverPlanTest {
             with("--from", "2mb", "--to", "10kb") to "a point above --from (2mb) on the size axis",
             with("--to", "16mb") to "up to 8mb",
             with("--from", "-5kb") to "flag '--from' = '-5kb'",
-            with("--axis", "complexity", "--from", "trivial", "--to", "ultra") to "a complexity level: simple, medium, complex, ultra, extreme",
+            with("--axis", "complexity", "--from", "trivial", "--to", "ultra") to
+                "a complexity level: simple, medium, complex, ultra, extreme",
             with("--axis", "complexity", "--from", "ultra", "--to", "medium") to "above --from (ultra)",
             with("--axis", "vus", "--from", "-5", "--to", "100") to "a whole number of virtual users from 1 to 5000",
             with("--axis", "rate", "--from", "100", "--to", "1000", "--mode", "capacity") to "cost with --axis rate",
@@ -123,7 +137,9 @@ class CrossoverPlanTest {
     @Test
     fun `a missing flag or a value Clikt cannot convert is a bad command line, exit 1`() {
         assertThat(protobench("crossover", "--axis", "size", "--from", "10kb", "--to", "2mb").statusCode).isEqualTo(1)
-        val steps = protobench("crossover", "--pair", "grpc,http/json", "--axis", "size", "--from", "10kb", "--to", "2mb", "--steps", "many")
+        val steps = protobench(
+            "crossover", "--pair", "grpc,http/json", "--axis", "size", "--from", "10kb", "--to", "2mb", "--steps", "many",
+        )
         assertThat(steps.statusCode).isEqualTo(1)
         assertThat(steps.stderr).contains("--steps")
     }

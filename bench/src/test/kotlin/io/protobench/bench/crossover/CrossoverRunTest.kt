@@ -88,21 +88,32 @@ class CrossoverRunTest {
     private val kb = 1024L
 
     /** gRPC/Unary 20 + 1.0 µs per KB, HTTP/Binary 95 + 0.5 µs per KB: the same at 150 KB. */
-    private val flipAt150 = { protocol: String, bytes: Long -> if (protocol == "gRPC/Unary") 20 + bytes / 1024.0 else 95 + 0.5 * bytes / 1024.0 }
+    private val flipAt150 = { protocol: String, bytes: Long ->
+        if (protocol == "gRPC/Unary") 20 + bytes / 1024.0 else 95 + 0.5 * bytes / 1024.0
+    }
 
     /** Runs every point with the real fork runner on [lab]; [before] is called as a point starts. */
-    private fun points(clock: StepClock, lab: SizeLab, folders: MutableList<String> = mutableListOf(), before: (Int) -> Unit = {}) = PointRunner { n, scenario, folder ->
+    private fun points(
+        clock: StepClock,
+        lab: SizeLab,
+        folders: MutableList<String> = mutableListOf(),
+        verdict: PointVerdict = PointVerdict(Figure.HOP_CPU_US),
+        before: (Int) -> Unit = {},
+    ) = PointRunner { n, scenario, folder ->
         before(n)
         folders += folder
         val start = RunRecord(runId = folder, scenario = scenario.toRecord(), options = emptyMap(),
-            environment = RunEnvironment(cpuModel = "Test CPU", cpuCores = 2), startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = n.toLong())
-        val r = ForkRunner(scenario, lab, PointVerdict.judge, clock, {}).run(start)
+            environment = RunEnvironment(cpuModel = "Test CPU", cpuCores = 2), startedAt = clock.instant().toString(),
+            status = RunStatus.RUNNING, seed = n.toLong())
+        val r = ForkRunner(scenario, lab, verdict.judge, clock, {}).run(start)
         r.copy(status = RunStatus.COMPLETE, finishedAt = clock.instant().toString())
     }
 
-    private fun plan(vararg changes: Pair<String, String>, steps: Int = 6): CrossoverPlan {
+    private fun plan(vararg changes: Pair<String, String>, steps: Int = 6, figure: String? = null): CrossoverPlan {
         val m = mapOf("from" to "10kb", "to" to "2mb") + changes
-        return CrossoverPlan.of(CrossoverRequest("gRPC/Unary,HTTP/Binary", "size", m.getValue("from"), m.getValue("to"), steps = steps))
+        return CrossoverPlan.of(
+            CrossoverRequest("gRPC/Unary,HTTP/Binary", "size", m.getValue("from"), m.getValue("to"), steps = steps, figure = figure),
+        )
     }
 
     @Test
@@ -124,8 +135,10 @@ class CrossoverRunTest {
         assertThat(record.points.filter { it.outcome == PointOutcome.INCONCLUSIVE }).allSatisfy { assertThat(it.forks).isEqualTo(6) }
         assertThat(record.machine.cpuModel).isEqualTo("Test CPU")
         // Only the pair and the null hop, at the points' sizes.
-        assertThat(lab.paths.map { it.substringBefore("?") }.toSet()).containsExactlyInAnyOrder("/api/data/grpc", "/api/data/http/binary", "/api/data/none")
-        assertThat(lab.paths.map { it.substringAfter("?size=") }.toSet()).containsExactlyInAnyOrderElementsOf(record.points.map { it.value })
+        assertThat(lab.paths.map { it.substringBefore("?") }.toSet())
+            .containsExactlyInAnyOrder("/api/data/grpc", "/api/data/http/binary", "/api/data/none")
+        assertThat(lab.paths.map { it.substringAfter("?size=") }.toSet())
+            .containsExactlyInAnyOrderElementsOf(record.points.map { it.value })
 
         val md = Files.readString(tmp.resolve("crossover.md"))
         assertThat(md).isEqualTo(CrossoverReport.render(CrossoverRecord.load(tmp)))
@@ -138,10 +151,39 @@ class CrossoverRunTest {
     }
 
     @Test
+    fun `a search on the hop's p50 decides every point on it and records the figure it compared`() {
+        val clock = StepClock()
+        // Hop CPU flips at 150 KB as above, the hop's p50 with it; the null hop's p50 stays at 0.1 ms.
+        val plan = plan(figure = "hop-p50")
+        val record = CrossoverRun(
+            plan,
+            CrossoverStore(tmp),
+            points(clock, SizeLab(clock, flipAt150), verdict = plan.verdict),
+            seed = 5,
+            clock = clock,
+        ).run()
+
+        assertThat(record.figure).isEqualTo(Figure.HOP_P50.key)
+        assertThat(record.points).allSatisfy { assertThat(it.decision).startsWith("Hop p50:") }
+        val f = record.findings()
+        assertThat(f.lowWinner).isEqualTo("gRPC/Unary")
+        assertThat(150 * kb).isBetween(f.lastLow!!.position, f.firstHigh!!.position)
+        assertThat(CrossoverReport.answer(record)).contains("lower")
+    }
+
+    @Test
     fun `points run through the run shell each get a run folder with run_json and a report`() {
         val clock = StepClock()
         val root = tmp.resolve("search")
-        val points = BenchmarkPoints(FakeLabSource(SizeLab(clock, flipAt150)), root, seed = 5, given = mapOf("test" to "crossover"), progress = {}, clock = clock)
+        val points = BenchmarkPoints(
+            FakeLabSource(SizeLab(clock, flipAt150)),
+            root,
+            PointVerdict(Figure.HOP_CPU_US),
+            seed = 5,
+            given = mapOf("test" to "crossover"),
+            progress = {},
+            clock = clock,
+        )
         val record = CrossoverRun(plan(steps = 3), CrossoverStore(Files.createDirectories(root)), points, seed = 5, clock = clock).run()
 
         assertThat(record.status).describedAs(record.stoppedBecause).isEqualTo(RunStatus.COMPLETE)
@@ -167,7 +209,8 @@ class CrossoverRunTest {
             assertThat(it.forks).isBetween(3, 6)
         }
         assertThat(record.stoppedBecause).isEqualTo("no flip between the ends")
-        assertThat(CrossoverReport.answer(record)).startsWith("**Unknown whether the answer flips between 10kb and 2mb**: at 10kb undecided")
+        assertThat(CrossoverReport.answer(record))
+            .startsWith("**Unknown whether the answer flips between 10kb and 2mb**: at 10kb undecided")
     }
 
     @Test
@@ -182,7 +225,8 @@ class CrossoverRunTest {
         assertThat(record.points).hasSize(3)
         assertThat(record.points.last().failure).isEqualTo("IOException: disk full")
         assertThat(record.stoppedBecause).isEqualTo("point 3 at 143kb failed: IOException: disk full")
-        assertThat(Files.readString(tmp.resolve("crossover.md"))).contains("The search did not finish at point 3 (143kb): IOException: disk full.")
+        assertThat(Files.readString(tmp.resolve("crossover.md")))
+            .contains("The search did not finish at point 3 (143kb): IOException: disk full.")
     }
 
     @Test @Tag(PROCESS)
@@ -229,7 +273,16 @@ class CrossoverRunTest {
     fun `a Korean search writes crossover_md and each point's report in Korean, none with a sentence of the English catalogue`() {
         val clock = StepClock()
         val root = Files.createDirectories(tmp.resolve("search"))
-        val points = BenchmarkPoints(FakeLabSource(SizeLab(clock, flipAt150)), root, seed = 5, given = emptyMap(), progress = {}, clock = clock, texts = korean)
+        val points = BenchmarkPoints(
+            FakeLabSource(SizeLab(clock, flipAt150)),
+            root,
+            PointVerdict(Figure.HOP_CPU_US),
+            seed = 5,
+            given = emptyMap(),
+            progress = {},
+            clock = clock,
+            texts = korean,
+        )
         val record = CrossoverRun(plan(steps = 2), CrossoverStore(root, korean), points, seed = 5, clock = clock).run()
 
         assertThat(record.findings().flips).isTrue()
@@ -254,10 +307,12 @@ class CrossoverRunTest {
     fun `an undecided, a failed and an interrupted search read back in Korean from their English records`() {
         val clock = StepClock()
         val undecided = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("u"))),
-            points(clock, SizeLab(clock, { p, _ -> if (p == "gRPC/Unary") 100.0 else 102.0 }, trialNoise = 0.15)), seed = 5, clock = clock).run()
-        val failed = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("f"))), points(clock, SizeLab(clock, flipAt150)) { n ->
-            if (n == 3) throw java.io.IOException("disk full")
-        }, seed = 5, clock = clock).run()
+            points(clock, SizeLab(clock, { p, _ -> if (p == "gRPC/Unary") 100.0 else 102.0 }, trialNoise = 0.15)),
+            seed = 5, clock = clock).run()
+        val failed = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("f"))),
+            points(clock, SizeLab(clock, flipAt150)) { n ->
+                if (n == 3) throw java.io.IOException("disk full")
+            }, seed = 5, clock = clock).run()
         lateinit var cut: CrossoverRun
         val interrupted = PointRunner { n, scenario, folder ->
             points(clock, SizeLab(clock, flipAt150)).run(n, scenario, folder).also { if (n == 2) cut.interrupted() }
@@ -266,14 +321,19 @@ class CrossoverRunTest {
         cut.run()
         val sealed = CrossoverRecord.load(tmp.resolve("i"))
 
-        for ((record, words) in listOf(undecided to "양 끝 사이에 역전 없음", failed to "지점 3(143kb) 실패: IOException: disk full", sealed to "지점 2(2mb) 측정 중 중단됨")) {
+        for ((record, words) in listOf(
+            undecided to "양 끝 사이에 역전 없음",
+            failed to "지점 3(143kb) 실패: IOException: disk full",
+            sealed to "지점 2(2mb) 측정 중 중단됨",
+        )) {
             val md = CrossoverReport.render(record, korean)
             assertThat(md).contains(words)
             assertThat(EnglishSentences.foundIn(md)).describedAs(record.stoppedBecause).isEmpty()
         }
         assertThat(CrossoverReport.render(sealed, korean)).contains("신호(Ctrl-C 또는 SIGTERM)로 중단됨; 측정한 것은 point-2-2mb/run.json에 있음")
         // What no sentence of the code matches is shown as recorded.
-        assertThat(CrossoverReport.render(sealed.copy(stoppedBecause = "no sentence of the code"), korean)).contains("**중단됨** — no sentence of the code;")
+        assertThat(CrossoverReport.render(sealed.copy(stoppedBecause = "no sentence of the code"), korean))
+            .contains("**중단됨** — no sentence of the code;")
         assertThat(CrossoverReport.answer(undecided, korean)).startsWith("**10kb–2mb 구간에서 답이 뒤집히는지 알 수 없음**: 10kb에서 미판정")
     }
 
