@@ -9,7 +9,8 @@ enum class Protocol(val pathSegment: String, val label: String) {
     HTTP_JSON("http/json", "HTTP/JSON"),
     HTTP_BINARY("http/binary", "HTTP/Binary"),
     GRPC_UNARY("grpc", "gRPC/Unary"),
-    GRPC_STREAM("grpc/stream", "gRPC/Stream");
+    GRPC_STREAM("grpc/stream", "gRPC/Stream"),
+    ;
 
     companion object {
         val acceptedSegments: String get() = entries.joinToString(", ") { it.pathSegment }

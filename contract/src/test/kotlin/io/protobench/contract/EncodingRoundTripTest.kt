@@ -3,10 +3,10 @@ package io.protobench.contract
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.complex.ProtoMapping
 import io.protobench.contract.complex.RecordFactory
-import io.protobench.contract.proto.ComplexData
 import io.protobench.contract.payload.DataPayload
 import io.protobench.contract.payload.PayloadGenerator
 import io.protobench.contract.payload.PayloadSize
+import io.protobench.contract.proto.ComplexData
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.params.ParameterizedTest

@@ -48,11 +48,7 @@ class BadInputTest {
         "/complex/binary?complexity=x,   complexity, x",
         "/complex/binary,                complexity, ",
     )
-    fun `a bad parameter answers 400 with the parameter, the value and what is accepted`(
-        uri: String,
-        parameter: String,
-        value: String?,
-    ) {
+    fun `a bad parameter answers 400 with the parameter, the value and what is accepted`(uri: String, parameter: String, value: String?) {
         val accepted = if (parameter == "size") PayloadSize.ACCEPTED else ComplexityLevel.accepted
         web.get().uri(uri).exchange()
             .expectStatus().isBadRequest

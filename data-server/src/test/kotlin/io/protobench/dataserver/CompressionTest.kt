@@ -93,19 +93,18 @@ abstract class CompressionTest(private val gzipOn: Boolean) {
      * GETs [uri] with a bare Reactor Netty client, which neither asks for gzip nor decodes
      * it (Spring's WebTestClient does both behind the test's back).
      */
-    private fun exchange(uri: String, type: String, acceptGzip: Boolean): Reply =
-        HttpClient.create()
-            .headers {
-                it.set(HttpHeaders.ACCEPT, type)
-                if (acceptGzip) it.set(HttpHeaders.ACCEPT_ENCODING, "gzip")
-            }
-            .get().uri("http://127.0.0.1:$httpPort$uri")
-            .responseSingle { response, content ->
-                assertThat(response.status().code()).isEqualTo(200)
-                assertThat(response.responseHeaders().get(HttpHeaders.CONTENT_TYPE)).isEqualTo(type)
-                content.asByteArray().map { Reply(response.responseHeaders().get(HttpHeaders.CONTENT_ENCODING), it) }
-            }
-            .block(Duration.ofSeconds(10))!!
+    private fun exchange(uri: String, type: String, acceptGzip: Boolean): Reply = HttpClient.create()
+        .headers {
+            it.set(HttpHeaders.ACCEPT, type)
+            if (acceptGzip) it.set(HttpHeaders.ACCEPT_ENCODING, "gzip")
+        }
+        .get().uri("http://127.0.0.1:$httpPort$uri")
+        .responseSingle { response, content ->
+            assertThat(response.status().code()).isEqualTo(200)
+            assertThat(response.responseHeaders().get(HttpHeaders.CONTENT_TYPE)).isEqualTo(type)
+            content.asByteArray().map { Reply(response.responseHeaders().get(HttpHeaders.CONTENT_ENCODING), it) }
+        }
+        .block(Duration.ofSeconds(10))!!
 
     private class GrpcAnswer(val encoding: String, val response: DataResponse)
 

@@ -176,11 +176,13 @@ abstract class DeliveryTest(
             .jsonPath("$.chunkSizeBytes").isEqualTo(CHUNK)
     }
 
-    private fun rawBody(uri: String): ByteArray =
-        web.bodyOf(uri, MediaType.APPLICATION_OCTET_STREAM_VALUE, HttpHeaders.ACCEPT to MediaType.APPLICATION_OCTET_STREAM_VALUE)
+    private fun rawBody(uri: String): ByteArray = web.bodyOf(
+        uri,
+        MediaType.APPLICATION_OCTET_STREAM_VALUE,
+        HttpHeaders.ACCEPT to MediaType.APPLICATION_OCTET_STREAM_VALUE,
+    )
 
-    private fun streamChunks(size: String): List<DataChunk> =
-        grpc.data.getDataStream(dataRequest(size)).asSequence().toList()
+    private fun streamChunks(size: String): List<DataChunk> = grpc.data.getDataStream(dataRequest(size)).asSequence().toList()
 
     private fun dataRequest(size: String) = DataRequest.newBuilder().setSize(size).setRequestId("r-$size").build()
 

@@ -51,6 +51,8 @@ class GrpcThreadingTest {
             .jsonPath("$.grpc.eventLoopThreads").isEqualTo(2)
     }
 
-    private fun workerThreads() =
-        Thread.getAllStackTraces().keys.filter { it.isAlive && it.name.startsWith(ServerEventLoops.WORKER_THREAD_PREFIX) }
+    private fun workerThreads() = Thread.getAllStackTraces().keys.filter {
+        it.isAlive &&
+            it.name.startsWith(ServerEventLoops.WORKER_THREAD_PREFIX)
+    }
 }

@@ -110,7 +110,14 @@ class OperationalEndpointsTest {
         val settings = mapper.readTree(web.bodyOf("/internal/settings", MediaType.APPLICATION_JSON_VALUE))
 
         assertThat(settings.fieldNames().asSequence().toList()).containsExactly(
-            "grpcPayloadMode", "httpBinaryPayloadMode", "complexEncoding", "chunkSizeBytes", "compression", "grpc", "db", "members",
+            "grpcPayloadMode",
+            "httpBinaryPayloadMode",
+            "complexEncoding",
+            "chunkSizeBytes",
+            "compression",
+            "grpc",
+            "db",
+            "members",
         )
         assertThat(settings["grpc"].fieldNames().asSequence().toList())
             .containsExactly("address", "port", "executor", "eventLoopThreads")
@@ -135,7 +142,11 @@ class OperationalEndpointsTest {
     )
     fun `internal endpoints refuse foreign and cross-site requests with a JSON 403`(header: String, value: String, reason: String) {
         for (uri in listOf(
-            "/internal/metrics", "/internal/settings", "/internal/members", "/INTERNAL/settings", "/internal;x=1/settings",
+            "/internal/metrics",
+            "/internal/settings",
+            "/internal/members",
+            "/INTERNAL/settings",
+            "/internal;x=1/settings",
         )) {
             web.get().uri(uri).header(header, value).exchange()
                 .expectStatus().isForbidden
@@ -196,8 +207,12 @@ class OperationalEndpointsTest {
     fun `gRPC reflection lists the data and member services`() {
         val answer = CompletableFuture<ServerReflectionResponse>()
         val requests = ServerReflectionGrpc.newStub(grpc.channel).serverReflectionInfo(object : StreamObserver<ServerReflectionResponse> {
-            override fun onNext(value: ServerReflectionResponse) { answer.complete(value) }
-            override fun onError(t: Throwable) { answer.completeExceptionally(t) }
+            override fun onNext(value: ServerReflectionResponse) {
+                answer.complete(value)
+            }
+            override fun onError(t: Throwable) {
+                answer.completeExceptionally(t)
+            }
             override fun onCompleted() {}
         })
         requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build())

@@ -21,9 +21,8 @@ class ServedRequestsTest {
     @Autowired
     private lateinit var grpcServer: GrpcServer
 
-    private fun served(): Long =
-        String(web.bodyOf("/internal/served", MediaType.APPLICATION_JSON_VALUE)).substringAfter("\"requests\":")
-            .trimEnd('}').trim().toLong()
+    private fun served(): Long = String(web.bodyOf("/internal/served", MediaType.APPLICATION_JSON_VALUE)).substringAfter("\"requests\":")
+        .trimEnd('}').trim().toLong()
 
     @Test
     fun `each data call counts once, over HTTP and gRPC, unary and streamed, payloads and levels`() {

@@ -84,6 +84,12 @@ class AnswerCheck(private val target: CallTarget) {
             any = true
             i++
         }
-        return if (!any) null else if (negative) -value else value
+        return if (!any) {
+            null
+        } else if (negative) {
+            -value
+        } else {
+            value
+        }
     }
 }

@@ -61,7 +61,11 @@ private class MixedCalls(private val http: Calls, private val grpc: Calls, first
  * answer's [sample] is the start of its body as text ([AnswerCheck.sample]).
  */
 data class Outcome(
-    val problem: String?, val number: Long, val dropped: Boolean = false, val firstMessageNanos: Long? = null, val sample: String? = null,
+    val problem: String?,
+    val number: Long,
+    val dropped: Boolean = false,
+    val firstMessageNanos: Long? = null,
+    val sample: String? = null,
 ) {
     val place: Place get() = if (number <= Connections.COLD_CALLS) Place.NEW else Place.WARM
 

@@ -93,30 +93,49 @@ class GrpcCalls(address: String, channelCount: Int, private val maxConnections: 
     /** Unary `GetData`: the answer's size and its payload's bytes both as asked. */
     private fun getData(channel: ManagedChannel, options: CallOptions, target: CallTarget, finish: (String?, Long?) -> Unit) {
         val call = channel.newCall(DataServiceGrpc.getGetDataMethod(), options)
-        ClientCalls.asyncUnaryCall(call, request(target), answer(finish) { response: DataResponse ->
-            val payload = response.payload.size().toLong()
-            if (response.size.toLong() == target.value && payload == target.value) null
-            else "size ${response.size} with $payload payload bytes, expected ${target.value}"
-        })
+        ClientCalls.asyncUnaryCall(
+            call,
+            request(target),
+            answer(finish) { response: DataResponse ->
+                val payload = response.payload.size().toLong()
+                if (response.size.toLong() == target.value && payload == target.value) {
+                    null
+                } else {
+                    "size ${response.size} with $payload payload bytes, expected ${target.value}"
+                }
+            },
+        )
     }
 
     /** Server-streaming `GetDataStream`: every chunk's bytes together as asked; the first message's time kept. */
     private fun getDataStream(channel: ManagedChannel, options: CallOptions, target: CallTarget, finish: (String?, Long?) -> Unit) {
         val call = channel.newCall(DataServiceGrpc.getGetDataStreamMethod(), options)
-        ClientCalls.asyncServerStreamingCall(call, request(target), object : StreamObserver<DataChunk> {
-            private var firstAt: Long? = null
-            private var received = 0L
+        ClientCalls.asyncServerStreamingCall(
+            call,
+            request(target),
+            object : StreamObserver<DataChunk> {
+                private var firstAt: Long? = null
+                private var received = 0L
 
-            override fun onNext(chunk: DataChunk) {
-                if (firstAt == null) firstAt = System.nanoTime()
-                received += chunk.data.size()
-            }
+                override fun onNext(chunk: DataChunk) {
+                    if (firstAt == null) firstAt = System.nanoTime()
+                    received += chunk.data.size()
+                }
 
-            override fun onError(error: Throwable) = finish(Calls.describe(error), firstAt)
+                override fun onError(error: Throwable) = finish(Calls.describe(error), firstAt)
 
-            override fun onCompleted() =
-                finish(if (received == target.value) null else "the stream carried $received bytes, expected ${target.value}", firstAt)
-        })
+                override fun onCompleted() = finish(
+                    if (received ==
+                        target.value
+                    ) {
+                        null
+                    } else {
+                        "the stream carried $received bytes, expected ${target.value}"
+                    },
+                    firstAt,
+                )
+            },
+        )
     }
 
     /** Unary `CreateMember`, the serialized request sent as it is: a new id. */
@@ -127,9 +146,13 @@ class GrpcCalls(address: String, channelCount: Int, private val maxConnections: 
         body: ByteArray,
         finish: (String?, Long?) -> Unit,
     ) {
-        ClientCalls.asyncUnaryCall(channel.newCall(CREATE_MEMBER_RAW, options), body, answer(finish) { response: CreateMemberResponse ->
-            if (response.id > 0) null else "id ${response.id}, expected above 0"
-        })
+        ClientCalls.asyncUnaryCall(
+            channel.newCall(CREATE_MEMBER_RAW, options),
+            body,
+            answer(finish) { response: CreateMemberResponse ->
+                if (response.id > 0) null else "id ${response.id}, expected above 0"
+            },
+        )
     }
 
     /** Client-streaming `CreateMembers` with the one member, then the end of the stream: a count of [CallTarget.value]. */
@@ -186,11 +209,15 @@ class GrpcCalls(address: String, channelCount: Int, private val maxConnections: 
         /** What is wrong with a gRPC [target], or null. */
         fun problem(target: CallTarget): String? = when {
             target.path !in METHODS -> "gRPC method '${target.path}' is not one of $METHODS"
+
             target.path in listOf(GET_DATA, GET_DATA_STREAM) && (target.size == null || target.value == null) ->
                 "${target.path} needs the size to ask for and the bytes expected (value)"
+
             target.path in listOf(CREATE_MEMBER, CREATE_MEMBERS) && target.body == null ->
                 "${target.path} needs a body: a serialized CreateMemberRequest"
+
             target.path == CREATE_MEMBERS && target.value == null -> "$CREATE_MEMBERS needs the count expected (value)"
+
             else -> null
         }
 

@@ -186,9 +186,11 @@ class Http1Calls(baseUrl: String, private val maxConnections: Int, private val c
     companion object {
         private val LINE = io.netty.util.AttributeKey.valueOf<Line>("protobench.line")
         private const val CONNECT_TIMEOUT_MS = 5_000
+
         /** Longest a call may wait for its answer, by default (the gateway's own deadline is shorter). */
         val CALL_TIMEOUT: java.time.Duration = java.time.Duration.ofSeconds(30)
         private const val SWEEP_S = 1L
+
         /** The largest answer read whole: a gateway answer is small; a direct 1 MB payload fits many times. */
         private const val MAX_ANSWER_BYTES = 64 * 1024 * 1024
         private val threads = io.netty.util.concurrent.DefaultThreadFactory("driver-io", true)

@@ -5,8 +5,8 @@ import org.HdrHistogram.HistogramLogWriter
 import java.io.PrintStream
 import java.nio.file.Files
 import java.nio.file.Path
-import java.util.concurrent.ScheduledExecutorService
 import java.util.concurrent.CountDownLatch
+import java.util.concurrent.ScheduledExecutorService
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicLong
 import java.util.concurrent.locks.LockSupport
@@ -22,15 +22,14 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
     @Volatile private var stopped = false
     private val inFlight = AtomicLong()
     private val sequence = AtomicLong()
+
     @Volatile private var abandoned = false
 
     fun stop() {
         stopped = true
     }
 
-    fun execute(): Summary {
-        return Calls.of(plan, plan.load.arrivals).use { calls -> execute(calls) }
-    }
+    fun execute(): Summary = Calls.of(plan, plan.load.arrivals).use { calls -> execute(calls) }
 
     /** The run through [calls] (a test may wrap the client to stall its loop). */
     internal fun execute(calls: Calls): Summary {
@@ -59,6 +58,7 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
             is Arrivals.Open -> Pacer(start, arrivals.rate, end, timedStart).also {
                 calls.loop.execute(openArrivals(calls.loop, it, ::fire, arrivalsDone))
             }
+
             is Arrivals.Closed -> null.also { calls.loop.execute { startUsers(arrivals.users, end, ::fire) } }
         }
 
@@ -89,35 +89,29 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
      * The run's summary from its phases' tallies and the timed latency [total] the interval
      * log added up; [lateness] is the open model's (null: a closed load has no due times).
      */
-    private fun summary(
-        warmUp: Tally,
-        timed: Tally,
-        total: Histogram,
-        cost: TimedCost,
-        connectionsOpened: Long,
-        lateness: SendLateness?,
-    ) = Summary(
-        warmUp = warmUp.counts(),
-        timed = timed.counts(),
-        timedMs = cost.timedMs,
-        latency = Latency.of(total),
-        byPlace = timed.latencyByPlace(),
-        connectionsOpened = connectionsOpened,
-        failures = (warmUp.reasons().asSequence() + timed.reasons().asSequence()).groupingBy { it.key }
-            .fold(0L) { sum, e -> sum + e.value },
-        histogramLog = plan.histogramLog,
-        maxLateMs = (lateness?.maxLateNs ?: 0L) / 1e6,
-        cpuMs = cost.cpuMs,
-        bySteps = timed.latencyBySteps(warmUp),
-        firstMessage = timed.firstMessage(),
-        lateArrivals = lateness?.lateArrivals ?: 0L,
-        sendDelay = lateness?.let { Latency.of(it.sendDelay) },
-        contextSwitches = cost.switches?.total,
-        // The warm-up's sample of a reason, where it has one, came first.
-        failureSamples = timed.samples() + warmUp.samples(),
-        voluntaryContextSwitches = cost.switches?.voluntary,
-        nonvoluntaryContextSwitches = cost.switches?.nonvoluntary,
-    )
+    private fun summary(warmUp: Tally, timed: Tally, total: Histogram, cost: TimedCost, connectionsOpened: Long, lateness: SendLateness?) =
+        Summary(
+            warmUp = warmUp.counts(),
+            timed = timed.counts(),
+            timedMs = cost.timedMs,
+            latency = Latency.of(total),
+            byPlace = timed.latencyByPlace(),
+            connectionsOpened = connectionsOpened,
+            failures = (warmUp.reasons().asSequence() + timed.reasons().asSequence()).groupingBy { it.key }
+                .fold(0L) { sum, e -> sum + e.value },
+            histogramLog = plan.histogramLog,
+            maxLateMs = (lateness?.maxLateNs ?: 0L) / 1e6,
+            cpuMs = cost.cpuMs,
+            bySteps = timed.latencyBySteps(warmUp),
+            firstMessage = timed.firstMessage(),
+            lateArrivals = lateness?.lateArrivals ?: 0L,
+            sendDelay = lateness?.let { Latency.of(it.sendDelay) },
+            contextSwitches = cost.switches?.total,
+            // The warm-up's sample of a reason, where it has one, came first.
+            failureSamples = timed.samples() + warmUp.samples(),
+            voluntaryContextSwitches = cost.switches?.voluntary,
+            nonvoluntaryContextSwitches = cost.switches?.nonvoluntary,
+        )
 
     /**
      * Open model: [pacer]'s arrivals sent from [loop], as timers of the event loop that sends
@@ -126,7 +120,8 @@ class LoadRun(private val plan: Plan, private val threadSwitches: () -> ContextS
      */
     private fun openArrivals(loop: ScheduledExecutorService, pacer: Pacer, fire: (Long, (() -> Unit)?) -> Unit, done: CountDownLatch) =
         OpenArrivals(
-            pacer, System::nanoTime,
+            pacer,
+            System::nanoTime,
             schedule = { next, waitNs -> loop.schedule(next, waitNs, TimeUnit.NANOSECONDS) },
             stopped = { stopped },
             send = { dueNs -> fire(dueNs, null) },

@@ -58,7 +58,11 @@ private fun runOnce(args: List<String>) {
     } catch (e: Exception) {
         fail("cannot read the plan $planFile: ${e.message?.lineSequence()?.first()}")
     }
-    val part = try { Part.fromArgs(args, System::getenv) } catch (e: PlanRefused) { fail(e.message!!) }
+    val part = try {
+        Part.fromArgs(args, System::getenv)
+    } catch (e: PlanRefused) {
+        fail(e.message!!)
+    }
     val text = try {
         if (part != null) PartOutput.run(plan, part).render() else json.writeValueAsString(LoadRun(checked(plan)).execute())
     } catch (e: PlanRefused) {
@@ -91,12 +95,15 @@ private fun serve() {
         }
         when {
             command.stop == true -> current?.stop()
+
             command.run != null && busy.get() -> answer(out, Answer(error = "a run is going: stop it before the next"))
+
             command.run != null -> {
                 val run = try {
                     LoadRun(checked(command.run))
                 } catch (e: PlanRefused) {
-                    answer(out, Answer(error = e.message)); continue
+                    answer(out, Answer(error = e.message))
+                    continue
                 }
                 current = run
                 busy.set(true)
@@ -106,6 +113,7 @@ private fun serve() {
                     answer(out, result.fold({ Answer(summary = it) }, { Answer(error = Calls.describe(it)) }))
                 }
             }
+
             else -> answer(out, Answer(error = "a command has \"run\" or \"stop\""))
         }
     }
@@ -121,7 +129,18 @@ fun checked(plan: Plan): Plan {
     val problems = plan.problems()
     if (problems.isNotEmpty()) throw PlanRefused("the plan cannot run: " + problems.joinToString("; "))
     val uri = URI(plan.baseUrl)
-    if (plan.targets.any { !it.grpc }) reachable(uri.host, if (uri.port > 0) uri.port else if (uri.scheme == "https") 443 else 80)
+    if (plan.targets.any { !it.grpc }) {
+        reachable(
+            uri.host,
+            if (uri.port > 0) {
+                uri.port
+            } else if (uri.scheme == "https") {
+                443
+            } else {
+                80
+            },
+        )
+    }
     plan.grpcAddress?.takeIf { plan.targets.any { it.grpc } }
         ?.let { reachable(it.substringBeforeLast(':'), it.substringAfterLast(':').toInt()) }
     return plan
@@ -146,15 +165,19 @@ private const val CONNECT_CHECK_MS = 2000
 private fun preloadClients() {
     val nowhere = CallTarget("/", value = 0)
     val clients = listOf(
-        { Http1Calls(NOWHERE_URL, 1) }, { ReactorHttpCalls(NOWHERE_URL, 1) }, { GrpcCalls(NOWHERE_GRPC, 1, 1) },
+        { Http1Calls(NOWHERE_URL, 1) },
+        { ReactorHttpCalls(NOWHERE_URL, 1) },
+        { GrpcCalls(NOWHERE_GRPC, 1, 1) },
     )
-    for (open in clients) runCatching {
-        open().use { calls ->
-            val done = java.util.concurrent.CountDownLatch(1)
-            val target =
-                if (calls is GrpcCalls) nowhere.copy(path = GrpcCalls.GET_DATA, transport = CallTarget.GRPC, size = "1kb") else nowhere
-            calls.call(target, AnswerCheck(target), null) { done.countDown() }
-            done.await(PRELOAD_WAIT_S, java.util.concurrent.TimeUnit.SECONDS)
+    for (open in clients) {
+        runCatching {
+            open().use { calls ->
+                val done = java.util.concurrent.CountDownLatch(1)
+                val target =
+                    if (calls is GrpcCalls) nowhere.copy(path = GrpcCalls.GET_DATA, transport = CallTarget.GRPC, size = "1kb") else nowhere
+                calls.call(target, AnswerCheck(target), null) { done.countDown() }
+                done.await(PRELOAD_WAIT_S, java.util.concurrent.TimeUnit.SECONDS)
+            }
         }
     }
 }
@@ -163,4 +186,3 @@ private fun preloadClients() {
 private const val NOWHERE_URL = "http://127.0.0.1:1"
 private const val NOWHERE_GRPC = "127.0.0.1:1"
 private const val PRELOAD_WAIT_S = 10L
-

@@ -25,10 +25,20 @@ data class Part(val index: Int, val count: Int) {
         val connections = plan.load.maxConnections ?: 0
         val users = plan.load.users ?: 0
         val empty = when (plan.load.model) {
-            Load.OPEN -> if (connections in 1 until count) "part $label would get no connection: " +
-                "the plan's open load allows $connections; run it in at most $connections parts" else null
-            Load.CLOSED -> if (users in 1 until count) "part $label would get no user: " +
-                "the plan's closed load has $users; run it in at most $users parts" else null
+            Load.OPEN -> if (connections in 1 until count) {
+                "part $label would get no connection: " +
+                    "the plan's open load allows $connections; run it in at most $connections parts"
+            } else {
+                null
+            }
+
+            Load.CLOSED -> if (users in 1 until count) {
+                "part $label would get no user: " +
+                    "the plan's closed load has $users; run it in at most $users parts"
+            } else {
+                null
+            }
+
             else -> null
         }
         return if (empty != null) listOf(empty) else share(plan).problems().map { "part $label: $it" }
@@ -48,6 +58,7 @@ data class Part(val index: Int, val count: Int) {
             connections = load.connections?.let { split(it).coerceAtLeast(1) },
             maxConnections = load.maxConnections?.let(::split),
         )
+
         else -> load.copy(users = load.users?.let(::split))
     }
 

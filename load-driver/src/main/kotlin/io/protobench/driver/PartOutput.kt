@@ -76,6 +76,7 @@ data class PartOutput(val part: Part, val plan: Plan?, val summary: Summary?, va
                         if (current?.part != part || name == PLAN) current = Reading(part).also(records::add)
                         section = name.takeUnless { it == END }
                     }
+
                     section != null -> current!!.lines.getOrPut(section!!) { mutableListOf() }.add(line)
                 }
             }

@@ -126,18 +126,25 @@ data class Load(
 
     fun problems(): List<String> = when (model) {
         OPEN -> listOfNotNull(
-            if (rate == null || rate <= 0 || rate > MAX_RATE) "an open load needs a rate above 0 and at most $MAX_RATE per second, " +
-                "not $rate" else null,
+            if (rate == null || rate <= 0 || rate > MAX_RATE) {
+                "an open load needs a rate above 0 and at most $MAX_RATE per second, " +
+                    "not $rate"
+            } else {
+                null
+            },
             if ((maxConnections ?: 0) < 1) "an open load needs maxConnections of 1 or more" else null,
             if ((connections ?: 1) !in 1..(maxConnections ?: Int.MAX_VALUE)) "connections must be 1..maxConnections" else null,
         )
+
         CLOSED -> listOfNotNull(if ((users ?: 0) !in 1..MAX_USERS) "a closed load needs 1..$MAX_USERS users, not $users" else null)
+
         else -> listOf("load model '$model' is not '$OPEN' or '$CLOSED'")
     }
 
     companion object {
         const val OPEN = "open"
         const val CLOSED = "closed"
+
         /** Above this the pacer's spacing (20 µs) is below what a parked thread can keep on a VM's timer. */
         const val MAX_RATE = 50_000.0
         const val MAX_USERS = 10_000

@@ -2,9 +2,9 @@ package io.protobench.driver
 
 import io.netty.buffer.ByteBuf
 import io.netty.buffer.Unpooled
+import io.netty.channel.EventLoop
 import io.netty.handler.codec.http.HttpHeaderNames
 import io.netty.handler.codec.http.HttpHeaderValues
-import io.netty.channel.EventLoop
 import io.netty.util.AttributeKey
 import reactor.core.publisher.Mono
 import reactor.netty.ConnectionObserver
@@ -71,8 +71,11 @@ class ReactorHttpCalls(baseUrl: String, maxConnections: Int) : Calls {
 
     private fun request(target: CallTarget, body: ByteArray?): HttpClient.ResponseReceiver<*> {
         val client = clients.computeIfAbsent(target, ::clientFor)
-        return if (body == null) client.get().uri(target.path)
-        else client.post().uri(target.path).send(Mono.fromSupplier<ByteBuf> { Unpooled.wrappedBuffer(body) })
+        return if (body == null) {
+            client.get().uri(target.path)
+        } else {
+            client.post().uri(target.path).send(Mono.fromSupplier<ByteBuf> { Unpooled.wrappedBuffer(body) })
+        }
     }
 
     private fun clientFor(target: CallTarget): HttpClient = client.headers { headers ->

@@ -83,8 +83,15 @@ data class Counts(val correct: Long, val wrong: Long, val dropped: Long) {
 
 /** Percentiles of a latency histogram, ms. */
 data class Latency(
-    val count: Long, val mean: Double, val p50: Double, val p90: Double, val p95: Double,
-    val p99: Double, val p999: Double, val p9999: Double, val max: Double,
+    val count: Long,
+    val mean: Double,
+    val p50: Double,
+    val p90: Double,
+    val p95: Double,
+    val p99: Double,
+    val p999: Double,
+    val p9999: Double,
+    val max: Double,
 ) {
     companion object {
         /** From a histogram of microseconds; null when it holds nothing. */

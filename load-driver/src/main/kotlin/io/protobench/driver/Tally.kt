@@ -18,6 +18,7 @@ class Tally(private val timesLatency: Boolean) {
     private val wrong = AtomicLong()
     private val dropped = AtomicLong()
     private val reasons = ConcurrentHashMap<String, LongAdder>()
+
     /** The first wrong answer's body (its start) for each reason that has one. */
     private val samples = ConcurrentHashMap<String, String>()
     val all = Recorder(SIGNIFICANT_DIGITS)
@@ -65,8 +66,12 @@ class Tally(private val timesLatency: Boolean) {
     fun samples(): Map<String, String> = HashMap(samples)
 
     /** Latency by place, from what the recorders hold now (take it once, at the end). */
-    fun latencyByPlace(): Map<String, Latency> =
-        byPlace.mapNotNull { (place, recorder) -> Latency.of(recorder.intervalHistogram)?.let { place.label to it } }.toMap()
+    fun latencyByPlace(): Map<String, Latency> = byPlace.mapNotNull { (place, recorder) ->
+        Latency.of(recorder.intervalHistogram)?.let {
+            place.label to
+                it
+        }
+    }.toMap()
 
     /** Server streams' time to their first message (take it once, at the end); null when none. */
     fun firstMessage(): Latency? = Latency.of(firstMessage.intervalHistogram)

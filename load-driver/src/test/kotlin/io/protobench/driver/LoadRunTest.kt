@@ -69,7 +69,10 @@ class LoadRunTest {
     fun `the summary's context switches are those of the timed phase alone, both kinds and apart`() {
         var reads = 0
         // Counts as /proc would give them: 1,000 + 40 when the timed phase starts, 1,200 + 90 when its calls are in.
-        val counter = { reads++; ContextSwitches(voluntary = 1_000L + 200 * (reads - 1), nonvoluntary = 40L + 50 * (reads - 1)) }
+        val counter = {
+            reads++
+            ContextSwitches(voluntary = 1_000L + 200 * (reads - 1), nonvoluntary = 40L + 50 * (reads - 1))
+        }
         val plan = Plan(baseUrl, listOf(target), Load.open(100.0, 2, 4), durationMs = 300, warmUpMs = 200)
         val summary = LoadRun(plan, counter).execute()
         assertThat(reads).isEqualTo(2)

@@ -16,6 +16,7 @@ class PacerTest {
     /** Any nanoTime will do as a start, negative included: only differences from it count. */
     private val start = 7_000_000_000L
     private val hour = 3_600_000_000_000L
+
     /** An end after any arrival these tests name: 400 days on. */
     private val farEnd = start + 400L * 86_400 * 1_000_000_000
 
@@ -151,7 +152,10 @@ class PacerTest {
         "200, 4999999, '', 0",
     )
     fun `after a stall every arrival due meanwhile is sent at once, each late by its own amount`(
-        rate: Double, stalledUntilNs: Long, lates: String?, lateCount: Long,
+        rate: Double,
+        stalledUntilNs: Long,
+        lates: String?,
+        lateCount: Long,
     ) {
         val expected = lates.orEmpty().split(';').filter { it.isNotEmpty() }.map { it.toLong() }
         val pacer = pacer(rate)

@@ -1,8 +1,8 @@
 package io.protobench.driver
 
-import org.junit.jupiter.api.Tag
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Files
@@ -91,13 +91,19 @@ class PartTest {
             .hasMessageContaining("is not a whole number")
     }
 
-    @Test @Tag("process")
+    @Test
+    @Tag("process")
     fun `the driver refuses a bad part with exit 2 and a message, before any call`(@TempDir dir: Path) {
         val plan = dir.resolve("plan.json").also { Files.writeString(it, json.writeValueAsString(closed)) }
         fun run(vararg args: String): Pair<Int, String> {
             val process = ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
-                "io.protobench.driver.MainKt", "run", plan.toString(), *args,
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.protobench.driver.MainKt",
+                "run",
+                plan.toString(),
+                *args,
             ).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
             val stderr = process.errorStream.bufferedReader().readText()
             check(process.waitFor(30, TimeUnit.SECONDS)) { "the driver did not end" }

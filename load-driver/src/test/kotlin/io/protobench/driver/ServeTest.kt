@@ -1,8 +1,8 @@
 package io.protobench.driver
 
-import org.junit.jupiter.api.Tag
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import java.util.concurrent.TimeUnit
 
@@ -10,8 +10,11 @@ import java.util.concurrent.TimeUnit
 @Tag("process")
 class ServeTest {
     private val process: Process = ProcessBuilder(
-        ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
-        "io.protobench.driver.MainKt", "serve",
+        ProcessHandle.current().info().command().orElse("java"),
+        "-cp",
+        System.getProperty("java.class.path"),
+        "io.protobench.driver.MainKt",
+        "serve",
     ).redirectError(ProcessBuilder.Redirect.DISCARD).start()
     private val answers = process.inputStream.bufferedReader()
 

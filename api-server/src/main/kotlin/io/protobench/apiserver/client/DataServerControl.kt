@@ -26,12 +26,12 @@ import kotlin.coroutines.cancellation.CancellationException
  */
 @Component
 class DataServerControl(private val settings: GatewaySettings, private val grpc: GrpcChannels) :
-    DataServerProbe, DisposableBean {
+    DataServerProbe,
+    DisposableBean {
     private val http = DataServerHttp.forControl(settings)
     private val mapper = Json.newMapper()
 
-    override suspend fun snapshot(): ProcessSnapshot =
-        mapper.readValue(http.get("/internal/metrics", JSON), ProcessSnapshot::class.java)
+    override suspend fun snapshot(): ProcessSnapshot = mapper.readValue(http.get("/internal/metrics", JSON), ProcessSnapshot::class.java)
 
     override suspend fun resetPeakHeap() {
         http.post("/internal/metrics/reset-peak")
@@ -57,15 +57,14 @@ class DataServerControl(private val settings: GatewaySettings, private val grpc:
         if (response.status != ServingStatus.SERVING) throw HopFailure.Unavailable("gRPC health: ${response.status}")
     }
 
-    private suspend fun problemOf(check: suspend () -> Unit): String? =
-        try {
-            check()
-            null
-        } catch (e: CancellationException) {
-            throw e
-        } catch (e: HopFailure) {
-            e.detail
-        }
+    private suspend fun problemOf(check: suspend () -> Unit): String? = try {
+        check()
+        null
+    } catch (e: CancellationException) {
+        throw e
+    } catch (e: HopFailure) {
+        e.detail
+    }
 
     override fun destroy() = http.close()
 

@@ -10,20 +10,16 @@ sealed class HopFailure(val error: String, detail: String, cause: Throwable? = n
     val detail: String get() = message ?: error
 
     /** Connection refused, reset or closed, or the data-server reported itself unavailable. */
-    class Unavailable(detail: String, cause: Throwable? = null) :
-        HopFailure("data-server unavailable", detail, cause)
+    class Unavailable(detail: String, cause: Throwable? = null) : HopFailure("data-server unavailable", detail, cause)
 
     /** No complete response within `protobench.gateway.timeouts.request-ms` (or connect/acquire limits). */
-    class TimedOut(detail: String, cause: Throwable? = null) :
-        HopFailure("data-server timeout", detail, cause)
+    class TimedOut(detail: String, cause: Throwable? = null) : HopFailure("data-server timeout", detail, cause)
 
     /** The data-server answered with an error status (HTTP 4xx/5xx, gRPC error code) and this message. */
-    class Rejected(detail: String, cause: Throwable? = null) :
-        HopFailure("data-server rejected the request", detail, cause)
+    class Rejected(detail: String, cause: Throwable? = null) : HopFailure("data-server rejected the request", detail, cause)
 
     /** The response arrived but is not what was asked for (undecodable, wrong size, chunks out of order). */
-    class BadResponse(detail: String, cause: Throwable? = null) :
-        HopFailure("bad response from data-server", detail, cause)
+    class BadResponse(detail: String, cause: Throwable? = null) : HopFailure("bad response from data-server", detail, cause)
 
     /**
      * The write path: the data-server refused a member as invalid (HTTP 400, gRPC
@@ -33,16 +29,13 @@ sealed class HopFailure(val error: String, detail: String, cause: Throwable? = n
         HopFailure("member rejected by the data-server", detail, cause)
 
     /** The write path: an email is taken (HTTP 409, gRPC ALREADY_EXISTS). */
-    class DuplicateEmail(detail: String, cause: Throwable? = null) :
-        HopFailure("duplicate email", detail, cause)
+    class DuplicateEmail(detail: String, cause: Throwable? = null) : HopFailure("duplicate email", detail, cause)
 
     /** The write path: the data-server is up but cannot reach its database (HTTP 503, gRPC UNAVAILABLE saying so); nothing was written. */
-    class DatabaseUnavailable(detail: String, cause: Throwable? = null) :
-        HopFailure("database unavailable", detail, cause)
+    class DatabaseUnavailable(detail: String, cause: Throwable? = null) : HopFailure("database unavailable", detail, cause)
 
     /** The gateway's own limit was hit (too many requests waiting for a pooled connection). */
-    class Overloaded(detail: String, cause: Throwable? = null) :
-        HopFailure("gateway overloaded", detail, cause)
+    class Overloaded(detail: String, cause: Throwable? = null) : HopFailure("gateway overloaded", detail, cause)
 }
 
 /** [this] as a [HopFailure], keeping it when it already is one. */

@@ -59,8 +59,7 @@ internal suspend inline fun CreatedMembers.oneCallEach(members: List<NewMember>,
 }
 
 /** [this] as the HTTP/JSON body carries it: seed 003's shape, the image as base64 text. */
-internal fun NewMember.toJson() =
-    CreateMemberJson(email, password, name, Base64.getEncoder().encodeToString(profileImage), etcInfo)
+internal fun NewMember.toJson() = CreateMemberJson(email, password, name, Base64.getEncoder().encodeToString(profileImage), etcInfo)
 
 /** [this] as HTTP/Binary and gRPC carry it; the image is wrapped, not copied (nothing changes it once checked). */
 internal fun NewMember.toProto(): CreateMemberRequest = CreateMemberRequest.newBuilder()

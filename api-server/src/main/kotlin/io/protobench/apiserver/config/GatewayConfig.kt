@@ -27,12 +27,8 @@ class GatewayConfig {
 
     /** The benchmark window; samples the gateway JVM every 100 ms as the seed project did. */
     @Bean(destroyMethod = "close")
-    fun measurementWindow(
-        settings: GatewaySettings,
-        control: DataServerControl,
-        timeSource: TimeSource,
-        clock: Clock,
-    ) = MeasurementWindow(JvmProbe, control, Json.newMapper().valueToTree(settings), timeSource, clock, SAMPLE_PERIOD)
+    fun measurementWindow(settings: GatewaySettings, control: DataServerControl, timeSource: TimeSource, clock: Clock) =
+        MeasurementWindow(JvmProbe, control, Json.newMapper().valueToTree(settings), timeSource, clock, SAMPLE_PERIOD)
 
     private companion object {
         val SAMPLE_PERIOD = 100.milliseconds

@@ -27,6 +27,7 @@ class DataGateway(
         val requestId = newRequestId()
         return when (route) {
             Route.Null -> DataReply(requestId, NullHop.LABEL, size.bytes, hops.nullHop(recording))
+
             is Route.Hop -> {
                 val hop = hops.timed(recording, { clients.of(route.protocol).fetchData(size, requestId) }) {
                     FailedHop(route.protocol, it)
@@ -44,8 +45,13 @@ class DataGateway(
         return when (route) {
             // The byte count a protobuf hop would have carried, as /api/complexities reports it.
             Route.Null -> ComplexReply(
-                requestId, NullHop.LABEL, level.id, shapes.of(level).protobufBytes.toLong(), hops.nullHop(recording),
+                requestId,
+                NullHop.LABEL,
+                level.id,
+                shapes.of(level).protobufBytes.toLong(),
+                hops.nullHop(recording),
             )
+
             is Route.Hop -> {
                 val hop = hops.timed(recording, { clients.of(route.protocol).fetchComplex(level, requestId) }) {
                     FailedHop(route.protocol, it)

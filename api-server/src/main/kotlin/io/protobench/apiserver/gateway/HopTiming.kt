@@ -46,11 +46,7 @@ class HopTiming(@PublishedApi internal val timeSource: TimeSource) {
  * open member cannot be inline. A failure is counted under its [HopFailure.error] and
  * thrown as [failed] makes it.
  */
-suspend inline fun <T : Fetched> HopTiming.timed(
-    recording: WindowRecording?,
-    call: () -> T,
-    failed: (HopFailure) -> Throwable,
-): Timed<T> {
+suspend inline fun <T : Fetched> HopTiming.timed(recording: WindowRecording?, call: () -> T, failed: (HopFailure) -> Throwable): Timed<T> {
     val start = timeSource.markNow()
     val result = try {
         call()
@@ -73,13 +69,12 @@ class Timed<T>(val result: T, latency: Duration) {
 }
 
 /** Bad input is a failed request of the open window too (the load generator sees it fail). */
-inline fun <T> validated(recording: WindowRecording?, parse: () -> T): T =
-    try {
-        parse()
-    } catch (e: InvalidParameter) {
-        recording?.recordFailure(HopTiming.INVALID_REQUEST)
-        throw e
-    }
+inline fun <T> validated(recording: WindowRecording?, parse: () -> T): T = try {
+    parse()
+} catch (e: InvalidParameter) {
+    recording?.recordFailure(HopTiming.INVALID_REQUEST)
+    throw e
+}
 
 /**
  * A random version-4 UUID, as the seed's gateway sends. From ThreadLocalRandom rather

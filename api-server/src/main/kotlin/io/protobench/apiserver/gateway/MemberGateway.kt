@@ -21,11 +21,7 @@ import org.springframework.stereotype.Service
  * request of the window, whatever it created before failing; the answer says how many.
  */
 @Service
-class MemberGateway(
-    private val clients: MemberClients,
-    private val window: MeasurementWindow,
-    private val hops: HopTiming,
-) {
+class MemberGateway(private val clients: MemberClients, private val window: MeasurementWindow, private val hops: HopTiming) {
     /** [readBody] is called after the route is checked; a body over the limit is an invalid request too. */
     suspend fun create(routeSegment: String, readBody: suspend () -> ByteArray): MembersReply {
         val recording = window.current()
@@ -34,6 +30,7 @@ class MemberGateway(
         val requestId = newRequestId()
         return when (route) {
             Route.Null -> MembersReply(requestId, NullHop.LABEL, emptyList(), 0, hops.nullHop(recording))
+
             is Route.Hop -> {
                 val client = clients.of(route.protocol)
                 val created = CreatedMembers()
@@ -84,7 +81,9 @@ private class FailedMember(private val request: MemberRequest, private val oneCa
     fun parameter(failure: HopFailure): String? = when (failure) {
         // A stream's refusal names the member's position itself (members[3].email).
         is HopFailure.MemberRejected -> if (oneCallPerMember) request.nameOf(createdBefore, failure.parameter) else failure.parameter
+
         is HopFailure.DuplicateEmail -> index?.let { request.nameOf(it, "email") } ?: "members"
+
         else -> null
     }
 

@@ -35,20 +35,19 @@ class MemberRequest private constructor(val members: List<NewMember>, val isBatc
         private val memberReader: ObjectReader = Json.newMapper().readerFor(CreateMemberJson::class.java)
 
         /** The checked members of [body]; an [InvalidParameter] naming the first problem. */
-        fun parse(body: ByteArray): MemberRequest =
-            try {
-                memberReader.createParser(body).use { parser ->
-                    val request = when (parser.nextToken()) {
-                        JsonToken.START_OBJECT -> MemberRequest(listOf(member(parser, null)), isBatch = false)
-                        JsonToken.START_ARRAY -> MemberRequest(batch(parser), isBatch = true)
-                        else -> throw badBody()
-                    }
-                    if (parser.nextToken() != null) throw badBody()
-                    request
+        fun parse(body: ByteArray): MemberRequest = try {
+            memberReader.createParser(body).use { parser ->
+                val request = when (parser.nextToken()) {
+                    JsonToken.START_OBJECT -> MemberRequest(listOf(member(parser, null)), isBatch = false)
+                    JsonToken.START_ARRAY -> MemberRequest(batch(parser), isBatch = true)
+                    else -> throw badBody()
                 }
-            } catch (e: JsonProcessingException) {
-                throw badBody()
+                if (parser.nextToken() != null) throw badBody()
+                request
             }
+        } catch (e: JsonProcessingException) {
+            throw badBody()
+        }
 
         private fun batch(parser: Parser): List<NewMember> {
             val members = ArrayList<NewMember>()

@@ -30,6 +30,7 @@ sealed interface Route {
 
         fun fromPathSegment(segment: String): Route = when (ParameterText.bounded("protocol", segment, acceptedSegments)) {
             NullHop.PATH_SEGMENT -> Null
+
             else -> Protocol.entries.firstOrNull { it.pathSegment == segment }?.let(::Hop)
                 ?: throw InvalidParameter("protocol", segment, acceptedSegments)
         }

@@ -64,8 +64,14 @@ class MeasurementWindow(
         }
         val mark = timeSource.markNow()
         val window = OpenWindow(
-            protocol, testName, clock.instant(), mark, WindowRecording(mark),
-            localStart, remoteStart, sampler.launchIn(scope),
+            protocol,
+            testName,
+            clock.instant(),
+            mark,
+            WindowRecording(mark),
+            localStart,
+            remoteStart,
+            sampler.launchIn(scope),
         )
         open.set(window)
         WindowStarted("started", protocol, testName, window.startedAt)
@@ -102,14 +108,13 @@ class MeasurementWindow(
         )
     }
 
-    private fun processes(window: OpenWindow, localEnd: ProcessSnapshot, remoteEnd: Attempt<ProcessSnapshot>, requests: Long) =
-        Processes(
-            apiServer = ProcessUsage.between(window.localStart, localEnd, requests),
-            dataServer = window.remoteStart.value?.let { start ->
-                remoteEnd.value?.let { end -> ProcessUsage.between(start, end, requests) }
-            },
-            dataServerError = window.remoteStart.error?.let { "at start: $it" } ?: remoteEnd.error?.let { "at end: $it" },
-        )
+    private fun processes(window: OpenWindow, localEnd: ProcessSnapshot, remoteEnd: Attempt<ProcessSnapshot>, requests: Long) = Processes(
+        apiServer = ProcessUsage.between(window.localStart, localEnd, requests),
+        dataServer = window.remoteStart.value?.let { start ->
+            remoteEnd.value?.let { end -> ProcessUsage.between(start, end, requests) }
+        },
+        dataServerError = window.remoteStart.error?.let { "at start: $it" } ?: remoteEnd.error?.let { "at end: $it" },
+    )
 
     override fun close() = scope.cancel()
 
@@ -127,21 +132,21 @@ class MeasurementWindow(
     /** A value, or why it could not be had. */
     private class Attempt<T>(val value: T?, val error: String?)
 
-    private suspend fun <T> attempt(block: suspend () -> T): Attempt<T> =
-        try {
-            Attempt(block(), null)
-        } catch (e: CancellationException) {
-            throw e
-        } catch (e: Exception) {
-            Attempt(null, e.message ?: e.javaClass.simpleName)
-        }
+    private suspend fun <T> attempt(block: suspend () -> T): Attempt<T> = try {
+        Attempt(block(), null)
+    } catch (e: CancellationException) {
+        throw e
+    } catch (e: Exception) {
+        Attempt(null, e.message ?: e.javaClass.simpleName)
+    }
 }
 
 /** `POST /benchmark/end` without an open window. */
 class NoOpenWindow : RuntimeException("no measurement window is open: call POST /benchmark/start first")
 
 /** `POST /benchmark/start` while a window is open and replacing it was not asked for. */
-class WindowAlreadyOpen(val protocol: String?, val testName: String?, val startedAt: Instant) : RuntimeException(
-    "a measurement window is already open (protocol '${protocol ?: ""}', testName '${testName ?: ""}', " +
-        "started $startedAt): end it with POST /benchmark/end, or start with replace=true to drop it unreported",
-)
+class WindowAlreadyOpen(val protocol: String?, val testName: String?, val startedAt: Instant) :
+    RuntimeException(
+        "a measurement window is already open (protocol '${protocol ?: ""}', testName '${testName ?: ""}', " +
+            "started $startedAt): end it with POST /benchmark/end, or start with replace=true to drop it unreported",
+    )

@@ -18,6 +18,7 @@ class WindowRecording(start: TimeMark) {
     /** Hop latency of successful requests, microseconds (auto-resizing, 3 significant digits). */
     private val latencyMicros = Recorder(3)
     private val successes = LongAdder()
+
     /** Failed requests by what went wrong (a [io.protobench.apiserver.client.HopFailure]'s error, or "invalid request"). */
     private val failures = ConcurrentHashMap<String, LongAdder>()
 

@@ -3,17 +3,17 @@ package io.protobench.apiserver.web
 import io.protobench.apiserver.client.HopFailure
 import io.protobench.apiserver.measure.DataServerProbe
 import io.protobench.apiserver.measure.MeasurementWindow
+import io.protobench.contract.ParameterText
 import io.protobench.contract.metrics.HeapsCollected
 import io.protobench.contract.metrics.ProcessMetrics
-import kotlinx.coroutines.Dispatchers
-import kotlinx.coroutines.withContext
-import kotlin.coroutines.cancellation.CancellationException
 import io.protobench.contract.window.WindowReport
 import io.protobench.contract.window.WindowStarted
-import io.protobench.contract.ParameterText
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
 import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
+import kotlin.coroutines.cancellation.CancellationException
 
 /** Opens and closes the measurement window around a load run, and collects both heaps between runs. */
 @RestController
@@ -54,6 +54,5 @@ class BenchmarkController(private val window: MeasurementWindow, private val dat
     }
 
     /** Labels are free text, echoed in the report; only their length is limited. */
-    private fun label(name: String, text: String?): String? =
-        ParameterText.bounded(name, text, "free text", ParameterText.MAX_LABEL_LENGTH)
+    private fun label(name: String, text: String?): String? = ParameterText.bounded(name, text, "free text", ParameterText.MAX_LABEL_LENGTH)
 }

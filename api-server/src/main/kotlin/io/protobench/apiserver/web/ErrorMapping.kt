@@ -27,12 +27,16 @@ object ErrorMapping {
                 "accepted" to error.accepted,
             ),
         )
+
         is FailedHop -> ErrorResponse(
             statusOf(error.failure),
             mapOf("error" to error.failure.error, "protocol" to error.protocol.label, "detail" to error.failure.detail),
         )
+
         is FailedMemberHop -> ErrorResponse(memberStatusOf(error.failure), memberFailureBody(error))
+
         is NoOpenWindow -> ErrorResponse(HttpStatus.CONFLICT, mapOf("error" to "no open window", "message" to error.message))
+
         is WindowAlreadyOpen -> ErrorResponse(
             HttpStatus.CONFLICT,
             mapOf(
@@ -45,7 +49,9 @@ object ErrorMapping {
                 ),
             ),
         )
+
         is ResponseStatusException -> statusError(error, method, path)
+
         else -> ErrorResponse(
             HttpStatus.INTERNAL_SERVER_ERROR,
             mapOf("error" to "internal error", "message" to "${error.javaClass.simpleName}: ${error.message}"),
@@ -84,10 +90,12 @@ object ErrorMapping {
     private fun statusError(error: ResponseStatusException, method: String, path: String): ErrorResponse {
         val status = error.statusCode
         val message = when (status.value()) {
-            404 -> "no endpoint $method $path; the gateway serves /api/data/{$PROTOCOLS}?size=, " +
-                "/api/complex/{$PROTOCOLS}?complexity=, POST /api/members/{$PROTOCOLS} (and the null hop ${NullHop.PATH_SEGMENT} " +
-                "in place of a protocol), /api/sizes, /api/complexities, /api/protocols, /api/health, " +
-                "POST /benchmark/start, POST /benchmark/end"
+            404 ->
+                "no endpoint $method $path; the gateway serves /api/data/{$PROTOCOLS}?size=, " +
+                    "/api/complex/{$PROTOCOLS}?complexity=, POST /api/members/{$PROTOCOLS} (and the null hop ${NullHop.PATH_SEGMENT} " +
+                    "in place of a protocol), /api/sizes, /api/complexities, /api/protocols, /api/health, " +
+                    "POST /benchmark/start, POST /benchmark/end"
+
             else -> error.reason ?: error.message
         }
         val name = HttpStatus.resolve(status.value())?.reasonPhrase?.lowercase() ?: "error"

@@ -73,6 +73,7 @@ class GatewayRoutes(private val gateway: DataGateway, private val members: Membe
 
     // Unconfined: the null hop and validation finish on Tomcat's thread; a hop resumes on
     // the client's event loop, which writes the answer, as the annotated handler did.
-    private fun answer(reply: suspend () -> Any): Mono<ServerResponse> =
-        mono(Dispatchers.Unconfined) { reply() }.flatMap { ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(it) }
+    private fun answer(reply: suspend () -> Any): Mono<ServerResponse> = mono(Dispatchers.Unconfined) {
+        reply()
+    }.flatMap { ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(it) }
 }

@@ -53,9 +53,11 @@ class DataServerHttpTest {
         assertThat(acceptEncodings).containsExactly("", "")
     }
 
-    private fun fetchWith(hopSettings: GatewaySettings): ByteArray =
-        DataServerHttp.forHop(hopSettings).use { http -> runBlocking { http.get("/data/binary?size=4kb", "application/x-protobuf") } }
+    private fun fetchWith(hopSettings: GatewaySettings): ByteArray = DataServerHttp.forHop(hopSettings).use { http ->
+        runBlocking { http.get("/data/binary?size=4kb", "application/x-protobuf") }
+    }
 
-    private fun gzip(bytes: ByteArray): ByteArray =
-        ByteArrayOutputStream().also { out -> GZIPOutputStream(out).use { it.write(bytes) } }.toByteArray()
+    private fun gzip(bytes: ByteArray): ByteArray = ByteArrayOutputStream().also { out ->
+        GZIPOutputStream(out).use { it.write(bytes) }
+    }.toByteArray()
 }

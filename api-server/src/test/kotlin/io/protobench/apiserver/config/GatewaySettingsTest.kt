@@ -16,9 +16,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 
 class GatewaySettingsTest {
 
-    private fun bind(vararg properties: Pair<String, String>): GatewaySettings =
-        Binder(MapConfigurationPropertySource(properties.toMap()))
-            .bindOrCreate(GatewaySettings.PREFIX, GatewaySettings::class.java)
+    private fun bind(vararg properties: Pair<String, String>): GatewaySettings = Binder(MapConfigurationPropertySource(properties.toMap()))
+        .bindOrCreate(GatewaySettings.PREFIX, GatewaySettings::class.java)
 
     private fun violationsOf(block: () -> Any): List<Violation> {
         var violations = emptyList<Violation>()

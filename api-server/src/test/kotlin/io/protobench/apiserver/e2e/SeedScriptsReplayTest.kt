@@ -47,14 +47,13 @@ class SeedScriptsReplayTest {
     }
 
     @TestFactory
-    fun `a seed run is served and answered as the seed scripts check it`(): List<DynamicTest> =
-        listOf(
-            dynamicTest("setup: GET /api/health (setup of the seed-style k6 script)") { checkHealth() },
-            dynamicTest("setup: POST $START (seeds 000/001 endpoint table; setup of the seed-style k6 script)") { startWindow() },
-        ) +
-            SEED_REQUESTS.map { request -> dynamicTest(request.name) { replay(request) } } +
-            dynamicTest("teardown: POST $END (seeds 000/001 endpoint table; teardown of the seed-style k6 script)") { endWindow() } +
-            NOT_SERVED.map { request -> dynamicTest(request.name) { refused(request) } }
+    fun `a seed run is served and answered as the seed scripts check it`(): List<DynamicTest> = listOf(
+        dynamicTest("setup: GET /api/health (setup of the seed-style k6 script)") { checkHealth() },
+        dynamicTest("setup: POST $START (seeds 000/001 endpoint table; setup of the seed-style k6 script)") { startWindow() },
+    ) +
+        SEED_REQUESTS.map { request -> dynamicTest(request.name) { replay(request) } } +
+        dynamicTest("teardown: POST $END (seeds 000/001 endpoint table; teardown of the seed-style k6 script)") { endWindow() } +
+        NOT_SERVED.map { request -> dynamicTest(request.name) { refused(request) } }
 
     /** The gateway's answer to a seed request it does not serve: the refusal [NOT_SERVED] names, with a message. */
     private fun refused(request: NotServed) {
@@ -209,8 +208,11 @@ private class Accepts(val values: List<String>) : SeedCheck {
     }
 }
 
-private fun assertFields(answer: JsonNode, request: String, vararg names: String) =
-    assertThat(names.filter { answer.field(it).isMissingNode }).`as`("$request: fields missing from $answer").isEmpty()
+private fun assertFields(answer: JsonNode, request: String, vararg names: String) = assertThat(
+    names.filter {
+        answer.field(it).isMissingNode
+    },
+).`as`("$request: fields missing from $answer").isEmpty()
 
 /** The gateway's protocol path segments as the seed scripts call them, and the seeds' name of each (result tables of seeds 000–002). */
 private val SEED_PROTOCOLS = listOf(
@@ -302,7 +304,8 @@ private val SEED_REQUESTS: List<SeedRequest> = buildList {
 
 private val NOT_SERVED = listOf(
     NotServed(
-        SeedRequest("seeds 000/001 endpoint table", HttpMethod.GET, "/api/data", null, NoCheck), 400,
+        SeedRequest("seeds 000/001 endpoint table", HttpMethod.GET, "/api/data", null, NoCheck),
+        400,
         "the table names the route without its protocol segment; the gateway serves /api/data/<protocol> only, " +
             "as the BRIEF lists it, and answers 400 'invalid protocol'",
     ),
@@ -316,9 +319,11 @@ private val NOT_SERVED = listOf(
     ),
     repeatedEmail().let { body ->
         NotServed(
-            SeedRequest("seed 003 §3, hey -n 100 with one body", HttpMethod.POST, "/api/members/http/json", null, NoCheck) { body }, 409,
+            SeedRequest("seed 003 §3, hey -n 100 with one body", HttpMethod.POST, "/api/members/http/json", null, NoCheck) { body },
+            409,
             "the data-server keeps emails unique: the first such request creates the member, a repeat is 409 'duplicate email'; " +
-                "the lab's runs send a fresh email per request", sends = 2,
+                "the lab's runs send a fresh email per request",
+            sends = 2,
         )
     },
 )

@@ -131,18 +131,17 @@ class MeasurementWindowTest {
     }
 
     @Test
-    fun `an unreachable data-server leaves its usage null with the reason, and the report is still made`() =
-        runBlocking {
-            window.start(null, null)
-            remote.down = true
-            time += 1.seconds
+    fun `an unreachable data-server leaves its usage null with the reason, and the report is still made`() = runBlocking {
+        window.start(null, null)
+        remote.down = true
+        time += 1.seconds
 
-            val report = window.end()
+        val report = window.end()
 
-            assertThat(report.processes.dataServer).isNull()
-            assertThat(report.processes.dataServerError).isEqualTo("at end: connection refused")
-            assertThat(report.dataServerSettings).isNull()
-        }
+        assertThat(report.processes.dataServer).isNull()
+        assertThat(report.processes.dataServerError).isEqualTo("at end: connection refused")
+        assertThat(report.dataServerSettings).isNull()
+    }
 
     private class FakeLocal : LocalProbe {
         private var snapshot: ProcessSnapshot = initialSnapshot()

@@ -51,8 +51,12 @@ class UnknownSettingsTest {
     fun `a real gateway process with a mistyped setting exits non-zero with one line and no stack trace`() {
         val java = ProcessHandle.current().info().command().orElse("java")
         val process = ProcessBuilder(
-            java, "-cp", System.getProperty("java.class.path"), "io.protobench.apiserver.ApiServerApplicationKt",
-            "--server.port=0", "--protobench.gateway.http.verison=H2C",
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            "io.protobench.apiserver.ApiServerApplicationKt",
+            "--server.port=0",
+            "--protobench.gateway.http.verison=H2C",
         ).redirectErrorStream(true).start()
         val output = process.inputStream.readAllBytes().decodeToString()
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue()

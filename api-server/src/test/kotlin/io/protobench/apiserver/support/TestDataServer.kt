@@ -73,7 +73,6 @@ class TestDataServer private constructor(private val context: ConfigurableApplic
         fun reactorResourceFactory() = ReactorResourceFactory().apply { isUseGlobalResources = false }
 
         @Bean
-        fun nettyServerFactory(resources: ReactorResourceFactory) =
-            NettyReactiveWebServerFactory().apply { setResourceFactory(resources) }
+        fun nettyServerFactory(resources: ReactorResourceFactory) = NettyReactiveWebServerFactory().apply { setResourceFactory(resources) }
     }
 }

@@ -58,8 +58,12 @@ class ErrorMappingTest {
 
         assertThat(body).containsExactlyInAnyOrderEntriesOf(
             mapOf(
-                "error" to "duplicate email", "protocol" to "gRPC/Unary", "detail" to "HTTP 409 …",
-                "createdBeforeFailure" to 2, "parameter" to "members[2].email", "value" to "a@example.com",
+                "error" to "duplicate email",
+                "protocol" to "gRPC/Unary",
+                "detail" to "HTTP 409 …",
+                "createdBeforeFailure" to 2,
+                "parameter" to "members[2].email",
+                "value" to "a@example.com",
             ),
         )
         assertThat(map(FailedMemberHop(Protocol.GRPC_STREAM, HopFailure.TimedOut("slow"), 0, null, null)).body)

@@ -52,10 +52,12 @@ class CompareCommand : CliktCommand(name = "compare") {
                 echo(result.message(texts))
                 return
             }
+
             is CompareResult.Refused -> {
                 CompareConsole.refusal(result, a.runId, b.runId, texts).forEach { echo(it, err = true) }
                 throw ProgramResult(EXIT_INVALID_INPUT)
             }
+
             is CompareResult.Compared -> result.comparison
         }
         val file = try {
@@ -68,7 +70,7 @@ class CompareCommand : CliktCommand(name = "compare") {
         } catch (e: java.io.IOException) {
             invalid("cannot write ${CompareMarkdown.FILE_NAME}${out?.let { " in $it" } ?: ""}: ${e.message}")
         } catch (e: java.nio.file.InvalidPathException) {
-            invalid("--out ${out}: not a path: ${e.message}")
+            invalid("--out $out: not a path: ${e.message}")
         }
         CompareConsole.summary(comparison, file, texts).forEach { echo(it) }
         if (comparison.hasRegression) throw ProgramResult(EXIT_REGRESSION)

@@ -83,7 +83,11 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         val project = projectDir()
         try {
             // Missing tools are bad input: found out before a results folder exists.
-            Toolchain(project).apply { serverJar("data-server"); serverJar("api-server"); serverJar("load-driver") }
+            Toolchain(project).apply {
+                serverJar("data-server")
+                serverJar("api-server")
+                serverJar("load-driver")
+            }
         } catch (e: ToolchainProblem) {
             fail("cannot run: ${e.message}", EXIT_BAD_INPUT)
         }
@@ -94,8 +98,10 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
             fail("cannot write results under $root (${e.message}); give --results a writable folder", EXIT_BAD_INPUT)
         }
         ChildProcesses.reapStale(root).forEach { echo(it, err = true) }
-        echo("crossover ${plan.a.label} vs ${plan.b.label} by ${plan.axis.id} from ${plan.axis.display(plan.from)} to " +
-            "${plan.axis.display(plan.to)}, comparing ${plan.figure.title} (${plan.mode.id} mode): ${plan.estimate()}")
+        echo(
+            "crossover ${plan.a.label} vs ${plan.b.label} by ${plan.axis.id} from ${plan.axis.display(plan.from)} to " +
+                "${plan.axis.display(plan.to)}, comparing ${plan.figure.title} (${plan.mode.id} mode): ${plan.estimate()}",
+        )
         echo("results: ${store.dir}")
         val seed = seed ?: Random.nextLong()
         val given = mapOf("crossover" to store.dir.fileName.toString(), "pair" to pair, "axis" to axis, "from" to from, "to" to to)

@@ -101,8 +101,10 @@ class KubernetesExportCommand : CliktCommand(name = "kubernetes") {
         } catch (e: IOException) {
             invalid("cannot write the export into ${settings.out}: ${e.javaClass.simpleName}: ${e.message}")
         }
-        echo("exported scenario ${settings.scenario.name} to ${result.dir}: ${result.jobs.size} Jobs of ${settings.pods} driver pods, " +
-            "${result.files.size} files; the commands, in order: ${result.dir.resolve("README.md")}")
+        echo(
+            "exported scenario ${settings.scenario.name} to ${result.dir}: ${result.jobs.size} Jobs of ${settings.pods} driver pods, " +
+                "${result.files.size} files; the commands, in order: ${result.dir.resolve("README.md")}",
+        )
         result.notes.forEach { echo("note: $it") }
     }
 }

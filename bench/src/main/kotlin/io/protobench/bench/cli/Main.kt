@@ -55,8 +55,11 @@ internal fun CliktCommand.writeReport(store: RunStore, record: io.protobench.ben
     try {
         echo("report: ${ReportWriter.write(store.dir, record, texts)} (and report.html, cells.csv)", err = true)
     } catch (e: Exception) {
-        echo("cannot write the report (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
-            "rebuild it with `protobench report ${store.dir}`", err = true)
+        echo(
+            "cannot write the report (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
+                "rebuild it with `protobench report ${store.dir}`",
+            err = true,
+        )
     }
 }
 
@@ -91,11 +94,16 @@ internal fun ownerAlive(dir: Path): Boolean {
  */
 internal fun runFailure(e: Exception): Pair<String, Int>? = when (e) {
     is ToolchainProblem, is io.protobench.bench.network.LinkSetupFailed, is NoSuchJdk, is io.protobench.bench.database.PostgresMissing,
-    is InvalidRemote, is RemoteUnreachable, is ExternalDatabaseRefused ->
+    is InvalidRemote, is RemoteUnreachable, is ExternalDatabaseRefused,
+    ->
         "cannot run" to EXIT_INVALID_INPUT
+
     is io.protobench.bench.design.ServerSettingRejected -> "bad server setting" to EXIT_INVALID_INPUT
+
     is io.protobench.bench.database.ClusterProblem -> "the run's PostgreSQL cluster failed" to EXIT_RUN_FAILED
+
     is java.io.IOException -> "cannot write results" to EXIT_RUN_FAILED
+
     else -> null
 }
 

@@ -40,7 +40,9 @@ class NetworkCommand : CliktCommand(name = "network") {
             "and how each profile would be shaped"
 
     override fun run() {
-        val asked = try { profile?.let(NetworkProfile::parse) } catch (e: InvalidProfile) {
+        val asked = try {
+            profile?.let(NetworkProfile::parse)
+        } catch (e: InvalidProfile) {
             echo("protobench: ${e.message}", err = true)
             throw ProgramResult(2)
         }
@@ -86,10 +88,15 @@ class NetworkCommand : CliktCommand(name = "network") {
         }
         if (p.rttMs <= 0 || caps.works("netem")) return true
         val check = RttCheck.throughRelay(p)
-        echo("  measured: RTT ${f(check.measuredMs)} ms through the relay on loopback " +
-            "(loopback alone ${f(check.baselineMs)} ms; no namespaces here: ${caps.namespaces}), " +
-            if (check.holds) "within ${pct(RttCheck.TOLERANCE)} of ${f(p.rttMs)} ms" else
-                "off by ${pct(check.offBy)} from ${f(p.rttMs)} ms: not applied as asked")
+        echo(
+            "  measured: RTT ${f(check.measuredMs)} ms through the relay on loopback " +
+                "(loopback alone ${f(check.baselineMs)} ms; no namespaces here: ${caps.namespaces}), " +
+                if (check.holds) {
+                    "within ${pct(RttCheck.TOLERANCE)} of ${f(p.rttMs)} ms"
+                } else {
+                    "off by ${pct(check.offBy)} from ${f(p.rttMs)} ms: not applied as asked"
+                },
+        )
         return check.holds
     }
 

@@ -15,7 +15,11 @@ class ReportCommand : CliktCommand(name = "report") {
     private val lang by langOption()
     override fun run() {
         val texts = texts(lang)
-        val path = try { Path.of(dir) } catch (e: java.nio.file.InvalidPathException) { invalid("not a path: ${e.message}") }
+        val path = try {
+            Path.of(dir)
+        } catch (e: java.nio.file.InvalidPathException) {
+            invalid("not a path: ${e.message}")
+        }
         val record = try {
             RunStore.load(path)
         } catch (e: IllegalArgumentException) {

@@ -17,8 +17,7 @@ import io.protobench.bench.scenario.ScenarioParser
 import java.nio.file.Path
 
 class ResumeCommand : CliktCommand(name = "resume") {
-    override fun help(context: Context) =
-        "Continue an interrupted or abandoned run in its own folder, keeping every completed trial."
+    override fun help(context: Context) = "Continue an interrupted or abandoned run in its own folder, keeping every completed trial."
     private val dir by argument("RUN_DIR")
     private val lang by langOption()
 
@@ -33,8 +32,11 @@ class ResumeCommand : CliktCommand(name = "resume") {
         }
         val resume = record.resume
         if (record.status == RunStatus.COMPLETE || resume == null) {
-            echo("nothing to resume in $dir: the run is ${record.status.name.lowercase()}" +
-                if (resume == null) " and its record has no resume section" else "", err = true)
+            echo(
+                "nothing to resume in $dir: the run is ${record.status.name.lowercase()}" +
+                    if (resume == null) " and its record has no resume section" else "",
+                err = true,
+            )
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         if (record.status == RunStatus.RUNNING && ownerAlive(store.dir)) {
@@ -47,10 +49,12 @@ class ResumeCommand : CliktCommand(name = "resume") {
             echo(e.message, err = true)
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
-        val options = RunOptions(store.dir.parent, resume.jvmOptions, resume.gatewayArguments, resume.dataServerArguments,
+        val options = RunOptions(
+            store.dir.parent, resume.jvmOptions, resume.gatewayArguments, resume.dataServerArguments,
             record.seed, resume.pinning, record.options, resume.serverJava?.let { Path.of(it) },
             network = resume.network?.let(io.protobench.bench.scenario.NetworkProfile::parse), remote = resume.remote?.let(::remoteOfFlag),
-            externalDatabase = resume.database?.let { ExternalDatabase.of(it.url, it.user, it.schema) })
+            externalDatabase = resume.database?.let { ExternalDatabase.of(it.url, it.user, it.schema) },
+        )
         echo("resuming ${record.runId}: ${record.trials.size} trials in ${record.forks.size} forks kept")
         try {
             BenchmarkRunner(

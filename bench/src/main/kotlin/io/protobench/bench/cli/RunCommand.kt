@@ -77,12 +77,18 @@ class RunCommand : CliktCommand(name = "run") {
         help = "JDK for both servers: an installed feature release (17, 25) or a path to a JDK or its bin/java " +
             "(default: the JDK running protobench)",
     )
-    private val dbUrl by option("--db-url", help = "Write members to this PostgreSQL database instead of H2 or a throw-away cluster: " +
-        "jdbc:postgresql://HOST[:PORT]/DATABASE, the password in the environment variable ${ExternalDatabase.PASSWORD_VARIABLE}; " +
-        "every data-server pair but a variant with database: h2 writes there")
+    private val dbUrl by option(
+        "--db-url",
+        help = "Write members to this PostgreSQL database instead of H2 or a throw-away cluster: " +
+            "jdbc:postgresql://HOST[:PORT]/DATABASE, the password in the environment variable ${ExternalDatabase.PASSWORD_VARIABLE}; " +
+            "every data-server pair but a variant with database: h2 writes there",
+    )
     private val dbUser by option("--db-user", help = "The user of --db-url (default: the URL's user=)")
-    private val dbSchema by option("--db-schema", help = "The schema of --db-url the run keeps to, created when missing " +
-        "(default ${ExternalDatabase.DEFAULT_SCHEMA}); one holding tables the lab did not make is refused")
+    private val dbSchema by option(
+        "--db-schema",
+        help = "The schema of --db-url the run keeps to, created when missing " +
+            "(default ${ExternalDatabase.DEFAULT_SCHEMA}); one holding tables the lab did not make is refused",
+    )
         .default(ExternalDatabase.DEFAULT_SCHEMA)
 
     override fun run() {
@@ -91,13 +97,19 @@ class RunCommand : CliktCommand(name = "run") {
         val texts = texts(lang)
         val scenario = validScenario(jvm)
         if (scenario.topology == Topology.DIRECT && gatewayProperties.isNotEmpty()) {
-            echo("cannot run: scenario ${scenario.name} has topology direct (the driver calls the data-server itself): " +
-                "--gateway needs topology gateway", err = true)
+            echo(
+                "cannot run: scenario ${scenario.name} has topology direct (the driver calls the data-server itself): " +
+                    "--gateway needs topology gateway",
+                err = true,
+            )
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         val remote = validRemote()
         val database = validDatabase()
-        postgresBehindLink(scenario, database)?.let { echo("cannot run: $it", err = true); throw ProgramResult(EXIT_INVALID_INPUT) }
+        postgresBehindLink(scenario, database)?.let {
+            echo("cannot run: $it", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
         val serverJavaBinary = serverJava?.let(::checkedJava)
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)
@@ -120,12 +132,21 @@ class RunCommand : CliktCommand(name = "run") {
                 "serverJava" to (serverJava ?: "default"),
             ),
         )
-        echo("scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.armLabels.size} arms" +
-            (if (scenario.variants.isEmpty()) "" else " (${scenario.arms.size} under each of ${scenario.variants.size} variants)") + ", " +
-            "${scenario.forksRange()} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
-            (scenario.budget?.let { ", budget ${it.toMinutes()} min" }
-                ?: if (scenario.maxForks > scenario.forks) ", ${scenario.estimatedSeconds(atMost = true) / 60 + 1} min " +
-                    "if every condition takes its most" else ""))
+        echo(
+            "scenario ${scenario.name}: ${scenario.conditions.size} conditions x ${scenario.armLabels.size} arms" +
+                (if (scenario.variants.isEmpty()) "" else " (${scenario.arms.size} under each of ${scenario.variants.size} variants)") +
+                ", " +
+                "${scenario.forksRange()} forks each, about ${scenario.estimatedSeconds() / 60 + 1} min for the minimum forks" +
+                (
+                    scenario.budget?.let { ", budget ${it.toMinutes()} min" }
+                        ?: if (scenario.maxForks > scenario.forks) {
+                            ", ${scenario.estimatedSeconds(atMost = true) / 60 + 1} min " +
+                                "if every condition takes its most"
+                        } else {
+                            ""
+                        }
+                    ),
+        )
         budgetShortfall(scenario)?.let { echo(it) }
         val store = try {
             BenchmarkRunner(
@@ -153,7 +174,6 @@ class RunCommand : CliktCommand(name = "run") {
         if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
     }
 
-    /** The one remote server named by --data-server HOST:HTTP:GRPC or --gateway URL, if any; exit 2 when malformed or more than one. */
     /** What a budget too small for every condition's minimum forks will leave out, said before the run starts. */
     private fun budgetShortfall(scenario: Scenario): String? {
         val budget = scenario.budget ?: return null
@@ -164,11 +184,16 @@ class RunCommand : CliktCommand(name = "run") {
             "(--budget ${scenario.estimatedSeconds() / 60 + 1}m would cover all)"
     }
 
+    /** The one remote server named by --data-server HOST:HTTP:GRPC or --gateway URL, if any; exit 2 when malformed or more than one. */
     private fun validRemote(): Remote? = try {
         val named = dataValues.filter(Remote::isDataServerAddress).map(Remote::dataServer) +
             gatewayValues.filter(Remote::isGatewayAddress).map(Remote::gateway)
-        if (named.size > 1) throw InvalidRemote("${named.joinToString { it.text }}: give one remote server, " +
-            "--data-server ${Remote.DATA_SERVER_FORM} or --gateway ${Remote.GATEWAY_FORM}")
+        if (named.size > 1) {
+            throw InvalidRemote(
+                "${named.joinToString { it.text }}: give one remote server, " +
+                    "--data-server ${Remote.DATA_SERVER_FORM} or --gateway ${Remote.GATEWAY_FORM}",
+            )
+        }
         named.singleOrNull()
     } catch (e: InvalidRemote) {
         echo("protobench: ${e.message}", err = true)
@@ -246,9 +271,18 @@ class RunCommand : CliktCommand(name = "run") {
     /** A server property is passed on as --name=value; without the '=' Spring would read it as an empty value. */
     private fun checkProperties(flag: String, properties: List<String>, example: String, address: String) {
         val bad = properties.filterNot { it.matches(SPRING_PROPERTY) }
-        if (bad.isNotEmpty()) throw InvalidScenario(bad.map {
-            Violation("command line", flag, it, "a Spring property as name=value, e.g. $example; or a remote server's address, $address")
-        })
+        if (bad.isNotEmpty()) {
+            throw InvalidScenario(
+                bad.map {
+                    Violation(
+                        "command line",
+                        flag,
+                        it,
+                        "a Spring property as name=value, e.g. $example; or a remote server's address, $address",
+                    )
+                },
+            )
+        }
     }
 
     /** Bad input, not a failed run: nothing is created when results cannot be written. */

@@ -14,11 +14,19 @@ import io.protobench.bench.scenario.toFile
 
 /** Command-line flags that replace a scenario's fields; the result is validated like a file. */
 class ScenarioOverrides : OptionGroup("Scenario overrides") {
-    val mode by option("--mode", help = "cost (fixed rate at a share of capacity; default) or capacity (closed model, saturated; " +
-        "the scenario's fixed costRates are dropped)")
+    val mode by option(
+        "--mode",
+        help = "cost (fixed rate at a share of capacity; default) or capacity (closed model, saturated; " +
+            "the scenario's fixed costRates are dropped)",
+    )
     val duration by option("--duration", help = "Measured time per arm per fork, e.g. 5s")
-    val forks by option("--forks", "--repetitions", "-r", help = "Forks (fresh JVM pairs) every condition gets at least " +
-        "(the scenario's fewer forks for some targets, forksByTarget, are dropped)").int()
+    val forks by option(
+        "--forks",
+        "--repetitions",
+        "-r",
+        help = "Forks (fresh JVM pairs) every condition gets at least " +
+            "(the scenario's fewer forks for some targets, forksByTarget, are dropped)",
+    ).int()
     val maxForks by option("--max-forks", help = "Most forks a condition gets while its comparisons are undecided").int()
     val budget by option("--budget", help = "Wall-time budget for adding forks where comparisons are undecided, e.g. 40m")
     val margin by option("--margin", help = "Practical margin of equivalence, e.g. 5%")
@@ -59,8 +67,12 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
      */
     private fun flagOf(field: String): String? {
         val given = mapOf(
-            "mode" to (mode != null), "duration" to (duration != null), "forks" to (forks != null),
-            "maxForks" to (maxForks != null || forks != null), "budget" to (budget != null), "margin" to (margin != null),
+            "mode" to (mode != null),
+            "duration" to (duration != null),
+            "forks" to (forks != null),
+            "maxForks" to (maxForks != null || forks != null),
+            "budget" to (budget != null),
+            "margin" to (margin != null),
             "protocols" to (protocols != null),
         )
         val key = given.keys.firstOrNull { field == it || field.startsWith("$it[") } ?: return null
@@ -74,14 +86,24 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
     private companion object {
         /** Each overridable field's flag and its aliases, as --help lists them. */
         val FLAG_NAMES = mapOf(
-            "mode" to "--mode", "duration" to "--duration", "forks" to "--forks/--repetitions/-r", "maxForks" to "--max-forks",
-            "budget" to "--budget", "margin" to "--margin", "protocols" to "--protocols",
+            "mode" to "--mode",
+            "duration" to "--duration",
+            "forks" to "--forks/--repetitions/-r",
+            "maxForks" to "--max-forks",
+            "budget" to "--budget",
+            "margin" to "--margin",
+            "protocols" to "--protocols",
         )
     }
 
     fun given(): Map<String, String> = listOfNotNull(
-        mode?.let { "mode" to it }, duration?.let { "duration" to it }, forks?.let { "forks" to it.toString() },
-        maxForks?.let { "maxForks" to it.toString() }, budget?.let { "budget" to it }, margin?.let { "margin" to it },
-        protocols?.let { "protocols" to it.joinToString(",") }, if (noiseControl) "noiseControl" to "true" else null,
+        mode?.let { "mode" to it },
+        duration?.let { "duration" to it },
+        forks?.let { "forks" to it.toString() },
+        maxForks?.let { "maxForks" to it.toString() },
+        budget?.let { "budget" to it },
+        margin?.let { "margin" to it },
+        protocols?.let { "protocols" to it.joinToString(",") },
+        if (noiseControl) "noiseControl" to "true" else null,
     ).toMap()
 }

@@ -47,8 +47,11 @@ class ServeCommand : CliktCommand(name = "serve") {
         "--data-server",
         help = "api-server only: HOST:HTTP:GRPC of its data-server (default 127.0.0.1:8081:9091)",
     )
-    private val reachableAs by option("--reachable-as", help = "Host name or address by which the load host reaches this server, " +
-        "when it is not --bind (repeatable): the control and internal endpoints answer only the names they are told").multiple()
+    private val reachableAs by option(
+        "--reachable-as",
+        help = "Host name or address by which the load host reaches this server, " +
+            "when it is not --bind (repeatable): the control and internal endpoints answer only the names they are told",
+    ).multiple()
     private val properties by option("--property", help = "Spring property for the server, name=value (repeatable)").multiple()
     private val jvmOptions by option("--jvm-opt", help = "JVM option (repeatable; default -Xms1g -Xmx1g)").multiple()
     private val serverJava by option(
@@ -70,9 +73,12 @@ class ServeCommand : CliktCommand(name = "serve") {
             fail("cannot serve: ${e.message}")
         }
         if (!address.isLoopbackAddress) {
-            echo("warning: $server listens on $bind, reachable from other hosts; " +
-                "it has no authentication and answers anyone who can reach it: " +
-                "use it only on a network you trust", err = true)
+            echo(
+                "warning: $server listens on $bind, reachable from other hosts; " +
+                    "it has no authentication and answers anyone who can reach it: " +
+                    "use it only on a network you trust",
+                err = true,
+            )
         }
         val command = listOf(toolchain.java.toString()) + jvmOptions.ifEmpty { ServerHeap.DEFAULT_JVM_OPTIONS } +
             listOf("-XX:+ExitOnOutOfMemoryError", "-jar", jar.toString(), "--protobench.parent-pid=${ProcessHandle.current().pid()}") +
@@ -85,10 +91,12 @@ class ServeCommand : CliktCommand(name = "serve") {
             echo("restarted before each fork of a run through serve's control on port ${it.port} (--no-restarts keeps one JVM)")
         }
         supervisor.start()
-        Runtime.getRuntime().addShutdownHook(Thread {
-            control?.close()
-            supervisor.stop()
-        })
+        Runtime.getRuntime().addShutdownHook(
+            Thread {
+                control?.close()
+                supervisor.stop()
+            },
+        )
         val exit = supervisor.awaitExit()
         if (exit != 0) throw ProgramResult(exit)
     }
@@ -101,9 +109,11 @@ class ServeCommand : CliktCommand(name = "serve") {
         return try {
             ControlEndpoint(server, supervisor, InetSocketAddress(address, controlPort), internalNames(address).toSet())
         } catch (e: java.io.IOException) {
-            fail("serve's control cannot listen on $bind port $controlPort " +
-                "(the HTTP port + ${ControlEndpoint.PORT_OFFSET}): ${e.message}; " +
-                "free that port, pick another --port, or give --no-restarts")
+            fail(
+                "serve's control cannot listen on $bind port $controlPort " +
+                    "(the HTTP port + ${ControlEndpoint.PORT_OFFSET}): ${e.message}; " +
+                    "free that port, pick another --port, or give --no-restarts",
+            )
         }
     }
 
@@ -129,13 +139,22 @@ class ServeCommand : CliktCommand(name = "serve") {
 
     /** The server's own settings: where it listens, and for the gateway where its data-server is. */
     private fun serverArguments(): List<String> = when (server) {
-        DATA_SERVER -> listOf("--server.address=$bind", "--server.port=${httpPort()}",
-            "--protobench.data.grpc.address=$bind", "--protobench.data.grpc.port=${grpcPort ?: 9091}")
+        DATA_SERVER -> listOf(
+            "--server.address=$bind",
+            "--server.port=${httpPort()}",
+            "--protobench.data.grpc.address=$bind",
+            "--protobench.data.grpc.port=${grpcPort ?: 9091}",
+        )
+
         else -> {
             val data = Remote.dataServer(dataServer ?: DEFAULT_DATA_SERVER)
-            listOf("--server.address=$bind", "--server.port=${httpPort()}", "--protobench.gateway.data-server.host=${data.host}",
+            listOf(
+                "--server.address=$bind",
+                "--server.port=${httpPort()}",
+                "--protobench.gateway.data-server.host=${data.host}",
                 "--protobench.gateway.data-server.http-port=${data.httpPort}",
-                "--protobench.gateway.data-server.grpc-port=${data.grpcPort}")
+                "--protobench.gateway.data-server.grpc-port=${data.grpcPort}",
+            )
         }
     }
 
@@ -149,9 +168,16 @@ class ServeCommand : CliktCommand(name = "serve") {
         return if (names.isEmpty()) emptyList() else listOf("--protobench.internal-hosts=${names.joinToString(",")}")
     }
 
-    private fun internalNames(address: InetAddress): List<String> =
-        (listOfNotNull(bind.takeUnless { address.isAnyLocalAddress || address.isLoopbackAddress }) + reachableAs)
-            .map(::bracketed).distinct()
+    private fun internalNames(address: InetAddress): List<String> = (
+        listOfNotNull(
+            bind.takeUnless {
+                address.isAnyLocalAddress ||
+                    address.isLoopbackAddress
+            },
+        ) +
+            reachableAs
+        )
+        .map(::bracketed).distinct()
 
     /** A host name, an IPv4 address or an IPv6 literal (bracketed or not), with no port. */
     private fun isNameWithoutPort(name: String): Boolean {
@@ -178,12 +204,20 @@ class ServeCommand : CliktCommand(name = "serve") {
             if (value !in 1..65535) fail("$flag $value: accepted: a TCP port from 1 to 65535")
         }
         if (!noRestarts && ControlEndpoint.portFor(httpPort()) > 65535) {
-            fail("--port ${httpPort()}: serve's control listens on the HTTP port + ${ControlEndpoint.PORT_OFFSET}, above 65535; " +
-                "pick a lower port or give --no-restarts")
+            fail(
+                "--port ${httpPort()}: serve's control listens on the HTTP port + ${ControlEndpoint.PORT_OFFSET}, above 65535; " +
+                    "pick a lower port or give --no-restarts",
+            )
         }
         if (grpcPort != null && server != DATA_SERVER) fail("--grpc-port: only the data-server serves gRPC")
         if (dataServer != null && server != GATEWAY) fail("--data-server: only the api-server (the gateway) has a data-server behind it")
-        dataServer?.let { text -> try { Remote.dataServer(text) } catch (e: InvalidRemote) { fail(e.message!!) } }
+        dataServer?.let { text ->
+            try {
+                Remote.dataServer(text)
+            } catch (e: InvalidRemote) {
+                fail(e.message!!)
+            }
+        }
         properties.firstOrNull { !it.matches(SPRING_PROPERTY) }?.let {
             fail("--property $it: accepted: a Spring property as name=value, e.g. protobench.data.grpc.executor=direct")
         }
@@ -196,8 +230,10 @@ class ServeCommand : CliktCommand(name = "serve") {
             fail("--bind $bind: cannot be resolved (${e.message}); accepted: an IP address or host name, e.g. 127.0.0.1 or 10.0.0.2")
         }
         if (address.isAnyLocalAddress && reachableAs.isEmpty()) {
-            fail("--bind $bind listens on every interface: name the address or host name the load host will use with --reachable-as, " +
-                "since the control and internal endpoints answer only names they are told")
+            fail(
+                "--bind $bind listens on every interface: name the address or host name the load host will use with --reachable-as, " +
+                    "since the control and internal endpoints answer only names they are told",
+            )
         }
         return address
     }

@@ -17,7 +17,11 @@ object CompareHtml {
     const val FILE_NAME = "compare.html"
 
     private val colors = mapOf(
-        "regression" to "#c0392b", "worse" to "#e67e22", "improvement" to "#1b9e77", "equivalent" to "#1f4e9c", "inconclusive" to "#999999",
+        "regression" to "#c0392b",
+        "worse" to "#e67e22",
+        "improvement" to "#1b9e77",
+        "equivalent" to "#1f4e9c",
+        "inconclusive" to "#999999",
     )
 
     fun render(c: Comparison, t: Texts = Texts.EN): String {
@@ -25,8 +29,11 @@ object CompareHtml {
         val body = CompareMarkdown.render(c, t).split(Regex("(?m)^(?=## )")).joinToString("") { section ->
             val heading = section.lineSequence().first()
             val chart = charts[heading.removePrefix("## ").trim()]
-            if (chart == null) MarkdownHtml.toHtml(section)
-            else MarkdownHtml.toHtml(heading) + """<div class="charts">$chart</div>""" + MarkdownHtml.toHtml(section.substringAfter("\n"))
+            if (chart == null) {
+                MarkdownHtml.toHtml(section)
+            } else {
+                MarkdownHtml.toHtml(heading) + """<div class="charts">$chart</div>""" + MarkdownHtml.toHtml(section.substringAfter("\n"))
+            }
         }
         return Html.page(t("compare.title", c.a.runId, c.b.runId).removePrefix("# "), t.lang.id, body)
     }
@@ -34,9 +41,14 @@ object CompareHtml {
     private fun chart(condition: ConditionChanges, c: Comparison, t: Texts): String? {
         val rows = condition.changes.filter { !it.estimate.meanLog.isNaN() }.map { f ->
             val outcome = key(f.change)
-            ChangeRow("${f.arm} · ${MarkdownReport.figureTitle(f.figure.key, t)}", f.estimate.percent,
-                f.interval?.lowPercent, f.interval?.highPercent,
-                colors.getValue(outcome), "${CompareMarkdown.change(f)} ${t("compare.chart.$outcome")}")
+            ChangeRow(
+                "${f.arm} · ${MarkdownReport.figureTitle(f.figure.key, t)}",
+                f.estimate.percent,
+                f.interval?.lowPercent,
+                f.interval?.highPercent,
+                colors.getValue(outcome),
+                "${CompareMarkdown.change(f)} ${t("compare.chart.$outcome")}",
+            )
         }
         if (rows.isEmpty()) return null
         val legend = colors.keys.filter { k -> condition.changes.any { key(it.change) == k } }

@@ -43,8 +43,13 @@ object CompareMarkdown {
 
         appendLine(t("compare.what-title"))
         appendLine()
-        appendLine(t("compare.what", RunComparison.COST_FIGURES.joinToString(", ") { MarkdownReport.figureTitle(it.key, t) },
-            RunComparison.CAPACITY_FIGURES.joinToString(", ") { MarkdownReport.figureTitle(it.key, t) }))
+        appendLine(
+            t(
+                "compare.what",
+                RunComparison.COST_FIGURES.joinToString(", ") { MarkdownReport.figureTitle(it.key, t) },
+                RunComparison.CAPACITY_FIGURES.joinToString(", ") { MarkdownReport.figureTitle(it.key, t) },
+            ),
+        )
         appendLine()
         appendLine(t("compare.method", c.alpha, Numbers.percentText(c.margin)))
         appendLine()
@@ -64,8 +69,10 @@ object CompareMarkdown {
             appendLine(t("compare.columns"))
             appendLine("|---|---|---:|---:|---:|---|")
             for (f in condition.changes) {
-                appendLine("| ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | " +
-                    "${change(f)} | ${outcome(f, c.margin, t)} |")
+                appendLine(
+                    "| ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | " +
+                        "${change(f)} | ${outcome(f, c.margin, t)} |",
+                )
             }
             appendLine()
         }
@@ -110,8 +117,10 @@ object CompareMarkdown {
         appendLine("|---|---|---|---|---|---|")
         for (v in c.verdicts.sortedBy { listOf(Agreement.CONTRADICT, Agreement.ONE_RUN_ONLY, Agreement.AGREE).indexOf(it.agreement) }) {
             val figure = MarkdownReport.figureTitle(v.figure, t) + if (v.kind == TrialKind.CAPACITY) t("compare.capacity-probes") else ""
-            appendLine("| ${cell(v.condition)} | $figure | ${cell("${v.first} – ${v.second}")} | " +
-                "${verdict(v.a, t)} | ${verdict(v.b, t)} | ${agreement(v, t)} |")
+            appendLine(
+                "| ${cell(v.condition)} | $figure | ${cell("${v.first} – ${v.second}")} | " +
+                    "${verdict(v.a, t)} | ${verdict(v.b, t)} | ${agreement(v, t)} |",
+            )
         }
         appendLine()
     }
@@ -128,9 +137,13 @@ object CompareMarkdown {
         appendLine()
         appendLine(t("compare.yardstick-columns"))
         appendLine("|---|---|---|---:|---:|---:|---|")
-        for (condition in c.yardstick) for (f in condition.changes) {
-            appendLine("| ${cell(condition.condition)} | ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | " +
-                "${change(f)} | ${yardstickOutcome(f, c.margin, t)} |")
+        for (condition in c.yardstick) {
+            for (f in condition.changes) {
+                appendLine(
+                    "| ${cell(condition.condition)} | ${cell(f.arm)} | ${figure(f, t)} | ${mean(f.a, t)} | ${mean(f.b, t)} | " +
+                        "${change(f)} | ${yardstickOutcome(f, c.margin, t)} |",
+                )
+            }
         }
         appendLine()
         appendLine(yardstickSummary(c, t) + ".")
@@ -154,8 +167,13 @@ object CompareMarkdown {
         return if (moved.isEmpty()) {
             t("compare.yardstick.held", all.count { it.change == Change.Equivalent }, all.size, Numbers.percentText(c.margin))
         } else {
-            t("compare.yardstick.moved", moved.size, all.size, formatPercent(moved.min(), signed = true),
-                formatPercent(moved.max(), signed = true))
+            t(
+                "compare.yardstick.moved",
+                moved.size,
+                all.size,
+                formatPercent(moved.min(), signed = true),
+                formatPercent(moved.max(), signed = true),
+            )
         }
     }
 
@@ -163,10 +181,18 @@ object CompareMarkdown {
     private fun verdict(d: Decision?, t: Texts): String {
         if (d == null) return t("compare.verdict.absent")
         return when (val o = d.outcome) {
-            is Outcome.Better -> t("compare.verdict.better", cell(o.winner), MarkdownReport.betterWord(d.figure, t),
-                formatPercent(o.sizePercent), formatPercent(o.lowPercent), formatPercent(o.highPercent)) +
+            is Outcome.Better -> t(
+                "compare.verdict.better",
+                cell(o.winner),
+                MarkdownReport.betterWord(d.figure, t),
+                formatPercent(o.sizePercent),
+                formatPercent(o.lowPercent),
+                formatPercent(o.highPercent),
+            ) +
                 if (d.insideMargin) t("compare.verdict.inside", Numbers.percentText(d.margin)) else ""
+
             Outcome.Equivalent -> t("compare.verdict.equivalent", Numbers.percentText(d.margin))
+
             is Outcome.Inconclusive -> t("compare.verdict.open")
         }
     }
@@ -191,9 +217,14 @@ object CompareMarkdown {
     }
 
     /** One contradiction in a line: "contradiction: size=1mb vus=10, Hop p50, HTTP/Binary – gRPC/Unary: run A …; run B …". */
-    fun contradiction(v: VerdictPair, t: Texts = Texts.EN) =
-        t("compare.contradiction", v.condition, MarkdownReport.figureTitle(v.figure, t), "${v.first} – ${v.second}",
-            verdict(v.a, t), verdict(v.b, t))
+    fun contradiction(v: VerdictPair, t: Texts = Texts.EN) = t(
+        "compare.contradiction",
+        v.condition,
+        MarkdownReport.figureTitle(v.figure, t),
+        "${v.first} – ${v.second}",
+        verdict(v.a, t),
+        verdict(v.b, t),
+    )
 
     /** What a regression is, for a margin given as text; said in compare.md and in `protobench compare --help`. */
     fun regressionRule(margin: String, t: Texts = Texts.EN) = t("compare.regression-rule", margin)
@@ -203,8 +234,13 @@ object CompareMarkdown {
      */
     fun summary(c: Comparison, t: Texts = Texts.EN): String {
         val worse = c.count { it == Change.Worse }
-        return t("compare.summary", c.count { it == Change.Regression }, c.count { it == Change.Improvement },
-            c.count { it == Change.Equivalent }, c.count { it is Change.Inconclusive }) +
+        return t(
+            "compare.summary",
+            c.count { it == Change.Regression },
+            c.count { it == Change.Improvement },
+            c.count { it == Change.Equivalent },
+            c.count { it is Change.Inconclusive },
+        ) +
             if (worse > 0) t("compare.summary-worse", worse) else ""
     }
 
@@ -213,9 +249,8 @@ object CompareMarkdown {
         t("compare.regression", condition, f.arm, MarkdownReport.figureTitle(f.figure.key, t), change(f))
 
     /** The figure's title and unit, and whether it comes from the capacity probes. */
-    fun figure(f: FigureChange, t: Texts) =
-        "${MarkdownReport.figureTitle(f.figure.key, t)} (${f.figure.unit})" +
-            if (f.kind == TrialKind.CAPACITY) t("compare.capacity-probes") else ""
+    fun figure(f: FigureChange, t: Texts) = "${MarkdownReport.figureTitle(f.figure.key, t)} (${f.figure.unit})" +
+        if (f.kind == TrialKind.CAPACITY) t("compare.capacity-probes") else ""
 
     private fun mean(e: Estimate?, t: Texts): String = when {
         e == null -> "–"
@@ -235,9 +270,13 @@ object CompareMarkdown {
     fun outcome(f: FigureChange, margin: Double, t: Texts = Texts.EN): String {
         val words = when (val ch = f.change) {
             Change.Regression -> t("compare.outcome.regression")
+
             Change.Worse -> t("compare.outcome.worse")
+
             Change.Improvement -> t("compare.outcome.improvement")
+
             Change.Equivalent -> t("compare.outcome.equivalent", Numbers.percentText(margin))
+
             is Change.Inconclusive -> when {
                 ch.tooFewForks.isNotEmpty() -> t("compare.outcome.too-few", ch.tooFewForks.joinToString(t("compare.and")))
                 ch.forksPerRun != null -> t("compare.outcome.forks", ch.forksPerRun)
@@ -253,7 +292,9 @@ object CompareMarkdown {
 
     /** "AMD EPYC, 2 cores, 24105 MB, kernel 6.18": what the run recorded of its machine. */
     private fun machine(f: RunFacts, t: Texts) = listOfNotNull(
-        f.cpuModel, f.cpuCores?.let { t("compare.cores", it) }, f.memoryTotalMb?.let { t("compare.memory", it) },
+        f.cpuModel,
+        f.cpuCores?.let { t("compare.cores", it) },
+        f.memoryTotalMb?.let { t("compare.memory", it) },
         f.kernel?.let { t("compare.kernel", it) },
     ).joinToString(", ").ifEmpty { t("header.not-recorded") }
 

@@ -23,11 +23,8 @@ sealed interface CompareResult {
      * Not comparable. [differences]: machine or settings that differ (refused unless forced);
      * [conditionsA]/[conditionsB]: both runs' conditions, set when they share none (refused even when forced).
      */
-    data class Refused(
-        val differences: List<Difference>,
-        val conditionsA: List<String>? = null,
-        val conditionsB: List<String>? = null,
-    ) : CompareResult {
+    data class Refused(val differences: List<Difference>, val conditionsA: List<String>? = null, val conditionsB: List<String>? = null) :
+        CompareResult {
         val noSharedCondition: Boolean get() = conditionsA != null
     }
 
@@ -119,6 +116,7 @@ data class FigureChange(
     /** Forks of run A with a usable (positive, finite) value. */
     val forksA: Int get() = estimate.nB
     val forksB: Int get() = estimate.nA
+
     /** Forks of run A left out because their value was missing or not positive (hop CPU can be ≤ 0). */
     val droppedA: Int get() = estimate.droppedB
     val droppedB: Int get() = estimate.droppedA
@@ -148,10 +146,23 @@ sealed interface Note {
 
     fun text(t: Texts = Texts.EN): String = when (this) {
         is MarginsDiffer -> t("compare.note.margins", a, b)
-        is Incomplete -> t("compare.note.incomplete", side, runId, t("status.${status.name.lowercase()}"),
-            failure?.let { ": ${Recorded.failure(it, t)}" } ?: "")
-        is RatesApart -> t("compare.note.rates", condition, variant?.let { t("compare.note.variant", it) } ?: "", rateA, rateB,
-            "%.0f".format(java.util.Locale.ROOT, apart * 100))
+
+        is Incomplete -> t(
+            "compare.note.incomplete",
+            side,
+            runId,
+            t("status.${status.name.lowercase()}"),
+            failure?.let { ": ${Recorded.failure(it, t)}" } ?: "",
+        )
+
+        is RatesApart -> t(
+            "compare.note.rates",
+            condition,
+            variant?.let { t("compare.note.variant", it) } ?: "",
+            rateA,
+            rateB,
+            "%.0f".format(java.util.Locale.ROOT, apart * 100),
+        )
     }
 }
 

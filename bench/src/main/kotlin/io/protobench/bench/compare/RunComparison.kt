@@ -49,8 +49,10 @@ object RunComparison {
 
     /** The machine facts two compared runs must share, by their names in run.json's environment. */
     private val MACHINE: List<Pair<String, (RunEnvironment) -> Any?>> = listOf(
-        "cpuModel" to RunEnvironment::cpuModel, "cpuCores" to RunEnvironment::cpuCores,
-        "memoryTotalMb" to RunEnvironment::memoryTotalMb, "kernel" to RunEnvironment::kernel,
+        "cpuModel" to RunEnvironment::cpuModel,
+        "cpuCores" to RunEnvironment::cpuCores,
+        "memoryTotalMb" to RunEnvironment::memoryTotalMb,
+        "kernel" to RunEnvironment::kernel,
     )
 
     /**
@@ -91,9 +93,12 @@ object RunComparison {
         val conditions = analysesA.filter { it.condition in shared }.map { ca ->
             val cb = byConditionB.getValue(ca.condition)
             // Cost trials first, then the capacity probes; within each, arm by arm.
-            ConditionChanges(ca.condition, listOf(TrialKind.COST, TrialKind.CAPACITY).flatMap { kind ->
-                family(ca, cb, kind, arms, usedMargin, alpha).sortedBy { arms.indexOf(it.arm) }
-            })
+            ConditionChanges(
+                ca.condition,
+                listOf(TrialKind.COST, TrialKind.CAPACITY).flatMap { kind ->
+                    family(ca, cb, kind, arms, usedMargin, alpha).sortedBy { arms.indexOf(it.arm) }
+                },
+            )
         }
         val nullHops = nullHopArms(a).filter { it in nullHopArms(b) }
         val yardstick = analysesA.filter { it.condition in shared }.map { ca ->
@@ -102,11 +107,13 @@ object RunComparison {
                 family(ca, byConditionB.getValue(ca.condition), TrialKind.COST, nullHops, usedMargin, alpha, YARDSTICK_FIGURES),
             )
         }.filter { it.changes.isNotEmpty() }
-        return CompareResult.Compared(Comparison(
-            a = facts(Side.A, a), b = facts(Side.B, b), margin = usedMargin, alpha = alpha,
-            warnings = differences, notes = notes, versions = versions(a, b), conditions = conditions, notCompared = notCompared,
-            verdicts = VerdictAgreement.of(analysesA, analysesB), yardstick = yardstick,
-        ))
+        return CompareResult.Compared(
+            Comparison(
+                a = facts(Side.A, a), b = facts(Side.B, b), margin = usedMargin, alpha = alpha,
+                warnings = differences, notes = notes, versions = versions(a, b), conditions = conditions, notCompared = notCompared,
+                verdicts = VerdictAgreement.of(analysesA, analysesB), yardstick = yardstick,
+            ),
+        )
     }
 
     /**
@@ -134,8 +141,7 @@ object RunComparison {
     }
 
     /** The null hop's arms (one per variant when variants differ in network or servers). */
-    private fun nullHopArms(record: RunRecord): List<String> =
-        record.scenario.arms.filter { Variant.split(it).first == Arm.NullHop.LABEL }
+    private fun nullHopArms(record: RunRecord): List<String> = record.scenario.arms.filter { Variant.split(it).first == Arm.NullHop.LABEL }
 
     /**
      * The comparisons of one condition and trial kind, decided as one Holm family as
@@ -144,7 +150,12 @@ object RunComparison {
      * than 2 usable forks in a run have no test and do not count in the family.
      */
     private fun family(
-        ca: ConditionAnalysis, cb: ConditionAnalysis, kind: TrialKind, arms: List<String>, margin: Double, alpha: Double,
+        ca: ConditionAnalysis,
+        cb: ConditionAnalysis,
+        kind: TrialKind,
+        arms: List<String>,
+        margin: Double,
+        alpha: Double,
         compared: List<Figure> = figures(kind),
     ): List<FigureChange> {
         val valuesA = ca.values[kind].orEmpty()
@@ -191,19 +202,22 @@ object RunComparison {
                             else -> Change.Worse
                         }
                     }
+
                     eqHolm.adjusted[k] < alpha -> Change.Equivalent
+
                     else -> Change.Inconclusive(emptyList(), w.forksPerRunToDecide(diffLevel, eqLevel, margin))
                 }
-                FigureChange(input.arm, kind, input.figure, estimateA, estimateB, w,
+                FigureChange(
+                    input.arm, kind, input.figure, estimateA, estimateB, w,
                     if (change == Change.Equivalent) eqInterval else diffInterval,
-                    diffHolm.adjusted[k], eqHolm.adjusted[k], change)
+                    diffHolm.adjusted[k], eqHolm.adjusted[k], change,
+                )
             }
         }
     }
 
     /** One arm's values of [figure], one per fork in fork order (null where the fork has none). */
-    private fun perFork(forks: ForkValues?, figure: Figure): List<Double?> =
-        forks.orEmpty().toSortedMap().values.map { it[figure] }
+    private fun perFork(forks: ForkValues?, figure: Figure): List<Double?> = forks.orEmpty().toSortedMap().values.map { it[figure] }
 
     /**
      * What must be the same for two runs to be compared: the machine (CPU model, cores,
@@ -249,9 +263,12 @@ object RunComparison {
         val libsB = b.environment.libraries.orEmpty()
         val libraries = (libsA.keys + libsB.keys).distinct().sorted().map { name -> Difference(name, text(libsA[name]), text(libsB[name])) }
         val tools = listOf<Pair<String, (RunEnvironment) -> Any?>>(
-            "commit" to RunEnvironment::gitCommit, "uncommitted" to RunEnvironment::gitDirty,
-            "load-generator" to RunEnvironment::loadGenerator, "cli-jdk" to RunEnvironment::jdk,
-            "autogroup" to RunEnvironment::schedAutogroup, "cpu-idle" to RunEnvironment::cpuIdle,
+            "commit" to RunEnvironment::gitCommit,
+            "uncommitted" to RunEnvironment::gitDirty,
+            "load-generator" to RunEnvironment::loadGenerator,
+            "cli-jdk" to RunEnvironment::jdk,
+            "autogroup" to RunEnvironment::schedAutogroup,
+            "cpu-idle" to RunEnvironment::cpuIdle,
         ).map { (field, fact) -> Difference(field, text(fact(a.environment)), text(fact(b.environment))) }
         return (tools + libraries).filter { it.a != it.b }
     }

@@ -81,7 +81,8 @@ class CrossoverPlan private constructor(
             name = "crossover-$n-${axis.slug(position)}",
             description = Texts.EN("crossover.point-description", a.label, b.label, axis.id, n, axis.display(position)),
         ),
-        SOURCE, serverHeapBytes = heapBytes,
+        SOURCE,
+        serverHeapBytes = heapBytes,
     )
 
     /** Most points the search measures: both ends and every midpoint of the budget (fewer levels on the complexity axis). */
@@ -107,9 +108,11 @@ class CrossoverPlan private constructor(
             Axis.RATE -> Texts.EN("crossover.load.rate", Axis.rateVus(vus))
             else -> Texts.EN("crossover.load.closed", vus)
         }
-        val trials = if (mode == Mode.COST && axis != Axis.RATE)
+        val trials = if (mode == Mode.COST && axis != Axis.RATE) {
             Texts.EN("crossover.trials.cost", Numbers.percentText(scenario(0, from).utilisation))
-            else Texts.EN(if (mode == Mode.COST) "crossover.trials.rate" else "crossover.trials.capacity")
+        } else {
+            Texts.EN(if (mode == Mode.COST) "crossover.trials.rate" else "crossover.trials.capacity")
+        }
         val payloadAndLoad = if (axis == Axis.VUS || axis == Axis.RATE) Texts.EN("crossover.payload", size, load) else load
         return Texts.EN("crossover.fixed", payloadAndLoad, trials, base.duration, base.forks, base.maxForks)
     }
@@ -144,8 +147,13 @@ class CrossoverPlan private constructor(
             val pair = pair(request.pair, ::violation)
             val axis = Axis.parse(request.axis)
             if (axis == null) violation("--axis", request.axis, "one of ${Axis.acceptedIds}")
-            fun point(flag: String, text: String): Long? =
-                axis?.parse(text).also { if (axis != null && it == null) violation(flag, text, axis.accepted) }
+            fun point(flag: String, text: String): Long? = axis?.parse(text).also {
+                if (axis != null &&
+                    it == null
+                ) {
+                    violation(flag, text, axis.accepted)
+                }
+            }
             val from = point("--from", request.from)
             val to = point("--to", request.to)
             if (axis != null && from != null && to != null && from >= to) {
@@ -178,19 +186,24 @@ class CrossoverPlan private constructor(
             if (request.size != null) {
                 if (axis == Axis.SIZE || axis == Axis.COMPLEXITY) {
                     violation("--size", request.size, "--size only with --axis vus or rate (the size is the axis, or objects have no size)")
-                } else if (runCatching { PayloadSize.parse(request.size) }.isFailure) violation(
-                    "--size",
-                    request.size,
-                    PayloadSize.ACCEPTED,
-                )
+                } else if (runCatching { PayloadSize.parse(request.size) }.isFailure) {
+                    violation(
+                        "--size",
+                        request.size,
+                        PayloadSize.ACCEPTED,
+                    )
+                }
             }
             if (request.vus != null) {
-                if (axis == Axis.VUS) violation("--vus", request.vus, "--vus only when the axis is not vus (it is the axis)")
-                else if (request.vus !in 1..ScenarioParser.MAX_VUS) violation(
-                    "--vus",
-                    request.vus,
-                    "a whole number of virtual users from 1 to ${ScenarioParser.MAX_VUS}",
-                )
+                if (axis == Axis.VUS) {
+                    violation("--vus", request.vus, "--vus only when the axis is not vus (it is the axis)")
+                } else if (request.vus !in 1..ScenarioParser.MAX_VUS) {
+                    violation(
+                        "--vus",
+                        request.vus,
+                        "a whole number of virtual users from 1 to ${ScenarioParser.MAX_VUS}",
+                    )
+                }
             }
             if (violations.isNotEmpty()) throw InvalidCrossover(violations)
 
@@ -208,17 +221,30 @@ class CrossoverPlan private constructor(
                 // Cost mode compares hop cost; the probes only calibrate the rate.
                 probes = Probes.FIRST_FORK.id,
             )
-            val plan = CrossoverPlan(pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, mode, figure!!,
-                request.size?.let { PayloadSize.parse(it).toString() } ?: DEFAULT_SIZE, request.vus ?: DEFAULT_VUS, base, heapBytes)
+            val plan = CrossoverPlan(
+                pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, mode, figure!!,
+                request.size?.let { PayloadSize.parse(it).toString() } ?: DEFAULT_SIZE, request.vus ?: DEFAULT_VUS, base, heapBytes,
+            )
             val ends = listOf(from, to).flatMap { end ->
-                try { plan.scenario(0, end); emptyList() } catch (e: InvalidScenario) { e.violations }
+                try {
+                    plan.scenario(0, end)
+                    emptyList()
+                } catch (e: InvalidScenario) {
+                    e.violations
+                }
             }
             // A field the command line gave is named by its flag: the user typed --forks, not a scenario's forks.
-            val flags = mapOf("forks" to "--forks", "maxForks" to if (request.maxForks != null) "--max-forks" else "--forks",
-                "duration" to "--duration", "margin" to "--margin")
-            if (ends.isNotEmpty()) throw InvalidCrossover(
-                ends.distinctBy { it.field to it.value }.map { v -> flags[v.field]?.let { v.copy(field = it) } ?: v },
+            val flags = mapOf(
+                "forks" to "--forks",
+                "maxForks" to if (request.maxForks != null) "--max-forks" else "--forks",
+                "duration" to "--duration",
+                "margin" to "--margin",
             )
+            if (ends.isNotEmpty()) {
+                throw InvalidCrossover(
+                    ends.distinctBy { it.field to it.value }.map { v -> flags[v.field]?.let { v.copy(field = it) } ?: v },
+                )
+            }
             return plan
         }
 
@@ -231,7 +257,12 @@ class CrossoverPlan private constructor(
                 return null
             }
             val protocols = names.map { name ->
-                try { Protocol.parse(name) } catch (e: InvalidParameter) { violation("--pair", name, "a protocol: ${e.accepted}"); null }
+                try {
+                    Protocol.parse(name)
+                } catch (e: InvalidParameter) {
+                    violation("--pair", name, "a protocol: ${e.accepted}")
+                    null
+                }
             }
             val (first, second) = protocols
             if (first == null || second == null) return null

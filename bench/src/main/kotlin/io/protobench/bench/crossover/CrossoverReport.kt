@@ -19,12 +19,26 @@ object CrossoverReport {
         appendLine()
         appendLine(t("crossover.question", axis.display(r.from), axis.display(r.to), figure, t("mode.${r.mode}")))
         appendLine()
-        appendLine(t("crossover.status", t("status.${r.status.name.lowercase()}"),
-            r.stoppedBecause?.let { t("crossover.stopped", recorded(it, t)) } ?: "",
-            r.startedAt, r.finishedAt ?: "–", elapsed(r, t)?.let { t("crossover.elapsed", it) } ?: ""))
+        appendLine(
+            t(
+                "crossover.status",
+                t("status.${r.status.name.lowercase()}"),
+                r.stoppedBecause?.let { t("crossover.stopped", recorded(it, t)) } ?: "",
+                r.startedAt,
+                r.finishedAt ?: "–",
+                elapsed(r, t)?.let { t("crossover.elapsed", it) } ?: "",
+            ),
+        )
         appendLine(t("crossover.every-point", recorded(r.fixed, t), Numbers.percentText(r.margin)))
-        appendLine(t("crossover.search", t("crossover.bisect.${axis.id}", r.resolution), r.steps, r.maxPoints,
-            t("crossover.minutes", CrossoverPlan.wholeMinutes(r.estimatedPointSeconds))))
+        appendLine(
+            t(
+                "crossover.search",
+                t("crossover.bisect.${axis.id}", r.resolution),
+                r.steps,
+                r.maxPoints,
+                t("crossover.minutes", CrossoverPlan.wholeMinutes(r.estimatedPointSeconds)),
+            ),
+        )
         appendLine(t("crossover.machine", machine(r.machine, t)))
         appendLine()
         appendLine(t("crossover.answer-title"))
@@ -64,20 +78,31 @@ object CrossoverReport {
             } ?: ""
         if (f.atFrom == null || f.atTo == null) return t("crossover.no-answer") + failed
         if (!f.flips) {
-            val ends = if (f.lowWinner != null && f.lowWinner == f.highWinner) t("crossover.both-ends", f.lowWinner, word)
-                else t("crossover.each-end", axis.display(r.from), short(r, f.atFrom, t), axis.display(r.to), short(r, f.atTo, t))
+            val ends = if (f.lowWinner != null && f.lowWinner == f.highWinner) {
+                t("crossover.both-ends", f.lowWinner, word)
+            } else {
+                t("crossover.each-end", axis.display(r.from), short(r, f.atFrom, t), axis.display(r.to), short(r, f.atTo, t))
+            }
             // An undecided end could hide a flip: say so instead of claiming there is none.
             val open = listOf(f.atFrom, f.atTo).any { it.outcome == PointOutcome.INCONCLUSIVE || it.outcome == PointOutcome.FAILED }
-            return t("crossover.no-flip-answer", t(if (open) "crossover.unknown" else "crossover.no-flip"), axis.display(r.from),
-                axis.display(r.to), ends,
-                f.atFrom.decision?.let { Recorded.decision(it, t) }, f.atTo.decision?.let { Recorded.decision(it, t) }) + failed
+            return t(
+                "crossover.no-flip-answer",
+                t(if (open) "crossover.unknown" else "crossover.no-flip"),
+                axis.display(r.from),
+                axis.display(r.to),
+                ends,
+                f.atFrom.decision?.let { Recorded.decision(it, t) },
+                f.atTo.decision?.let { Recorded.decision(it, t) },
+            ) + failed
         }
         val low = f.lastLow!!
         val high = f.firstHigh!!
         val between = if (f.band.isEmpty()) "" else t("crossover.between", band(r, f.band, t))
         val strays = if (f.strays.isEmpty()) "" else t("crossover.strays", f.strays.joinToString(", ") { axis.display(it.position) })
-        return t("crossover.flip-answer", axis.display(low.position), axis.display(high.position), f.lowWinner, word,
-            axis.display(low.position), f.highWinner, axis.display(high.position), between) + strays + failed
+        return t(
+            "crossover.flip-answer", axis.display(low.position), axis.display(high.position), f.lowWinner, word,
+            axis.display(low.position), f.highWinner, axis.display(high.position), between,
+        ) + strays + failed
     }
 
     private fun band(r: CrossoverRecord, band: List<PointRecord>, t: Texts): String {
@@ -95,10 +120,13 @@ object CrossoverReport {
         return when (p.outcome) {
             PointOutcome.BETTER -> p.advantagePercent?.let { t("crossover.short.by", p.winner, word, Numbers.pct(it)) }
                 ?: t("crossover.short.better", p.winner, word)
+
             PointOutcome.EQUIVALENT -> t("crossover.short.equivalent")
+
             PointOutcome.INCONCLUSIVE ->
                 p.moreForks?.let { t(if (it == 1) "crossover.short.more-fork" else "crossover.short.more-forks", it) }
                     ?: t("crossover.short.undecided")
+
             PointOutcome.FAILED -> t("crossover.short.failed")
         }
     }
@@ -143,7 +171,13 @@ object CrossoverReport {
 
     /** What the sentences of [RECORDED] hold: the load and the trials of every point, or that a failed run's report says why. */
     private val RECORDED_PARTS = listOf(
-        "crossover.payload", "crossover.load.vus", "crossover.load.rate", "crossover.load.closed", "crossover.trials.cost",
-        "crossover.trials.rate", "crossover.trials.capacity", "crossover.failure.see-report",
+        "crossover.payload",
+        "crossover.load.vus",
+        "crossover.load.rate",
+        "crossover.load.closed",
+        "crossover.trials.cost",
+        "crossover.trials.rate",
+        "crossover.trials.capacity",
+        "crossover.failure.see-report",
     ).map { listOf(it) }
 }

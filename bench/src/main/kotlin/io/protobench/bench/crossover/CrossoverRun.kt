@@ -4,17 +4,17 @@ import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.report.ReportWriter
-import io.protobench.bench.scenario.Scenario
-import io.protobench.bench.scenario.ServerHeap
-import java.nio.file.Path
-import java.time.Clock
-import java.time.Duration
-import java.time.Instant
 import io.protobench.bench.run.BenchmarkRunner
 import io.protobench.bench.run.LabSource
 import io.protobench.bench.run.RunOptions
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.text.Texts
+import java.nio.file.Path
+import java.time.Clock
+import java.time.Duration
+import java.time.Instant
 
 /** Runs one point's scenario as its own run in [folder] and returns its record, whatever its status. */
 fun interface PointRunner {
@@ -98,12 +98,22 @@ class CrossoverRun(
         if (r.status != RunStatus.RUNNING) return
         val (probe, folder) = current ?: (null to null)
         val cut = probe?.takeIf { p -> r.points.none { it.n == p.n } }?.let {
-            PointRecord(it.n, plan.axis.label(it.position), it.position, PointOutcome.FAILED, run = folder,
-                failure = Texts.EN("crossover.failure.signal", folder))
+            PointRecord(
+                it.n,
+                plan.axis.label(it.position),
+                it.position,
+                PointOutcome.FAILED,
+                run = folder,
+                failure = Texts.EN("crossover.failure.signal", folder),
+            )
         }
-        record = r.copy(points = r.points + listOfNotNull(cut), status = RunStatus.INTERRUPTED, finishedAt = clock.instant().toString(),
+        record = r.copy(
+            points = r.points + listOfNotNull(cut),
+            status = RunStatus.INTERRUPTED,
+            finishedAt = clock.instant().toString(),
             stoppedBecause = probe?.let { Texts.EN("crossover.stop.interrupted-at", it.n, plan.axis.display(it.position)) }
-                ?: Texts.EN("crossover.stop.interrupted"))
+                ?: Texts.EN("crossover.stop.interrupted"),
+        )
         store.seal(record)
     }
 
@@ -115,21 +125,28 @@ class CrossoverRun(
     private fun measure(probe: Probe): PointMeasurement {
         val folder = "point-${probe.n}-${plan.axis.slug(probe.position)}"
         current = probe to folder
-        progress("crossover: point ${probe.n} of at most ${plan.maxPoints} at ${plan.axis.display(probe.position)} " +
-            "(${store.dir.resolve(folder)})")
+        progress(
+            "crossover: point ${probe.n} of at most ${plan.maxPoints} at ${plan.axis.display(probe.position)} " +
+                "(${store.dir.resolve(folder)})",
+        )
         val started = clock.instant()
         fun seconds() = Duration.between(started, clock.instant()).toMillis() / 1000.0
         return try {
             val run = points.run(probe.n, plan.scenario(probe.n, probe.position), folder)
             lastStatus = run.status
             if (record.machine == RunEnvironment.NONE) record = record.copy(machine = run.environment.machine())
-            val failure = if (run.status == RunStatus.COMPLETE) null
-                else Texts.EN("crossover.failure.run", run.status.name.lowercase(), run.failure ?: Texts.EN("crossover.failure.see-report"))
+            val failure = if (run.status == RunStatus.COMPLETE) {
+                null
+            } else {
+                Texts.EN("crossover.failure.run", run.status.name.lowercase(), run.failure ?: Texts.EN("crossover.failure.see-report"))
+            }
             PointMeasurement(plan.verdict.decision(run), folder, seconds(), failure).also { m ->
-                if (failure == null) progress(
-                    "crossover: point ${probe.n} at ${plan.axis.display(probe.position)}: " +
-                        "${m.decision?.let(io.protobench.bench.report.MarkdownReport::sentence) ?: "no decision"}",
-                )
+                if (failure == null) {
+                    progress(
+                        "crossover: point ${probe.n} at ${plan.axis.display(probe.position)}: " +
+                            "${m.decision?.let(io.protobench.bench.report.MarkdownReport::sentence) ?: "no decision"}",
+                    )
+                }
             }
         } catch (e: Exception) {
             PointMeasurement(null, folder, seconds(), "${e.javaClass.simpleName}: ${e.message}")
@@ -174,8 +191,10 @@ class BenchmarkPoints(
         try {
             ReportWriter.write(store.dir, record, texts)
         } catch (e: Exception) {
-            progress("cannot write the report of ${store.dir} (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
-                "rebuild it with `protobench report ${store.dir}`")
+            progress(
+                "cannot write the report of ${store.dir} (${e.javaClass.simpleName}: ${e.message}); run.json is kept: " +
+                    "rebuild it with `protobench report ${store.dir}`",
+            )
         }
     }
 

@@ -14,12 +14,7 @@ data class Probe(val n: Int, val position: Long)
  * What measuring one point gave: the decision between the pair on the primary figure,
  * or why there is none. [run] names the point's run folder, [seconds] its wall time.
  */
-data class PointMeasurement(
-    val decision: Decision?,
-    val run: String? = null,
-    val seconds: Double? = null,
-    val failure: String? = null,
-)
+data class PointMeasurement(val decision: Decision?, val run: String? = null, val seconds: Double? = null, val failure: String? = null)
 
 enum class PointOutcome { BETTER, EQUIVALENT, INCONCLUSIVE, FAILED }
 
@@ -51,8 +46,14 @@ data class PointRecord(
 ) {
     companion object {
         fun of(probe: Probe, axis: Axis, measured: PointMeasurement): PointRecord {
-            val base = PointRecord(probe.n, axis.label(probe.position), probe.position, PointOutcome.FAILED,
-                run = measured.run, seconds = measured.seconds)
+            val base = PointRecord(
+                probe.n,
+                axis.label(probe.position),
+                probe.position,
+                PointOutcome.FAILED,
+                run = measured.run,
+                seconds = measured.seconds,
+            )
             val d = measured.decision
             if (measured.failure != null || d == null) {
                 return base.copy(failure = measured.failure ?: Texts.EN("crossover.failure.no-decision"))
@@ -93,12 +94,18 @@ class Findings(private val axis: Axis, private val from: Long, private val to: L
     val flips: Boolean = lowWinner != null && highWinner != null && lowWinner != highWinner
     val lastLow: PointRecord? = if (flips) measured.last { it.winner == lowWinner } else null
     val firstHigh: PointRecord? = if (flips) measured.first { it.winner == highWinner } else null
-    val band: List<PointRecord> = if (lastLow == null || firstHigh == null) emptyList()
-        else measured.filter { it.position > lastLow.position && it.position < firstHigh.position }
+    val band: List<PointRecord> = if (lastLow == null || firstHigh == null) {
+        emptyList()
+    } else {
+        measured.filter { it.position > lastLow.position && it.position < firstHigh.position }
+    }
 
     /** Undecided points outside the band: inside a region a protocol won on both sides of them. */
-    val strays: List<PointRecord> = if (!flips) emptyList()
-        else measured.filter { it.outcome != PointOutcome.BETTER && it !in band }
+    val strays: List<PointRecord> = if (!flips) {
+        emptyList()
+    } else {
+        measured.filter { it.outcome != PointOutcome.BETTER && it !in band }
+    }
 
     /**
      * The brackets the search can still narrow: between the last point the first winner won
@@ -150,7 +157,10 @@ class CrossoverSearch(
         val points = mutableListOf<PointRecord>()
         fun probe(position: Long): PointRecord {
             val probe = Probe(points.size + 1, position)
-            return PointRecord.of(probe, axis, measure(probe)).also { points += it; saved(points.toList()) }
+            return PointRecord.of(probe, axis, measure(probe)).also {
+                points += it
+                saved(points.toList())
+            }
         }
         fun failed(p: PointRecord) =
             SearchResult(points.toList(), Texts.EN("crossover.stop.failed", p.n, axis.display(p.position), p.failure), true)
@@ -169,11 +179,14 @@ class CrossoverSearch(
 
     private fun finished(points: List<PointRecord>): String {
         val wide = findings(points).brackets().filter { (lo, hi) -> !axis.narrow(lo, hi, resolution) }
-        return Texts.EN(when {
-            wide.isNotEmpty() -> if (axis == Axis.SIZE) "crossover.stop.whole-kb" else "crossover.stop.whole"
-            axis == Axis.COMPLEXITY -> "crossover.stop.adjacent"
-            else -> "crossover.stop.resolution"
-        }, resolution)
+        return Texts.EN(
+            when {
+                wide.isNotEmpty() -> if (axis == Axis.SIZE) "crossover.stop.whole-kb" else "crossover.stop.whole"
+                axis == Axis.COMPLEXITY -> "crossover.stop.adjacent"
+                else -> "crossover.stop.resolution"
+            },
+            resolution,
+        )
     }
 
     companion object {

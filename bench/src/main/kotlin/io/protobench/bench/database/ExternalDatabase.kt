@@ -34,12 +34,18 @@ class ExternalDatabase(
         val version = connection.queryString("SHOW server_version")
         val tables = connection.tablesIn(schema)
         when {
-            tables == null -> if (!connection.queryBoolean("SELECT has_database_privilege(current_database(), 'CREATE')")) refuse(
-                "schema $schema does not exist and $user may not create schemas in this database; create it for $user " +
-                    "(CREATE SCHEMA $schema AUTHORIZATION $user) or give --db-schema one that $user owns")
+            tables == null -> if (!connection.queryBoolean("SELECT has_database_privilege(current_database(), 'CREATE')")) {
+                refuse(
+                    "schema $schema does not exist and $user may not create schemas in this database; create it for $user " +
+                        "(CREATE SCHEMA $schema AUTHORIZATION $user) or give --db-schema one that $user owns",
+                )
+            }
+
             tables.isNotEmpty() && (FLYWAY_HISTORY !in tables || !connection.holdsLabMigration(schema)) -> refuse(
                 "schema $schema holds tables the lab did not make (${tables.sorted().joinToString()}); the run empties its members " +
-                    "table before every trial, so it keeps to a schema of its own: give --db-schema a new or empty one")
+                    "table before every trial, so it keeps to a schema of its own: give --db-schema a new or empty one",
+            )
+
             !connection.queryBoolean("SELECT has_schema_privilege(?, 'USAGE') AND has_schema_privilege(?, 'CREATE')", schema, schema) ->
                 refuse("$user may not use or create tables in schema $schema")
         }
@@ -67,14 +73,17 @@ class ExternalDatabase(
     }
 
     private fun connect(): Connection = try {
-        DriverManager.getConnection(jdbcUrl, Properties().apply {
-            setProperty("user", user)
-            setProperty("password", password)
-            setProperty("connectTimeout", LOGIN_TIMEOUT_SECONDS.toString())
-            setProperty("loginTimeout", LOGIN_TIMEOUT_SECONDS.toString())
-            setProperty("socketTimeout", QUERY_TIMEOUT_SECONDS.toString())
-            setProperty("ApplicationName", "protobench")
-        })
+        DriverManager.getConnection(
+            jdbcUrl,
+            Properties().apply {
+                setProperty("user", user)
+                setProperty("password", password)
+                setProperty("connectTimeout", LOGIN_TIMEOUT_SECONDS.toString())
+                setProperty("loginTimeout", LOGIN_TIMEOUT_SECONDS.toString())
+                setProperty("socketTimeout", QUERY_TIMEOUT_SECONDS.toString())
+                setProperty("ApplicationName", "protobench")
+            },
+        )
     } catch (e: SQLException) {
         refuse("cannot log in to $jdbcUrl as $user: ${e.message?.lineSequence()?.first()}")
     }
@@ -95,14 +104,17 @@ class ExternalDatabase(
             statement.executeQuery().use { it.next() && it.getLong(1) > 0 }
         }
 
-    private fun Connection.queryString(sql: String): String =
-        createStatement().use { statement -> statement.executeQuery(sql).use { it.next(); it.getString(1) } }
-
-    private fun Connection.queryBoolean(sql: String, vararg parameters: String): Boolean =
-        prepareStatement(sql).use { statement ->
-            parameters.forEachIndexed { i, p -> statement.setString(i + 1, p) }
-            statement.executeQuery().use { it.next() && it.getBoolean(1) }
+    private fun Connection.queryString(sql: String): String = createStatement().use { statement ->
+        statement.executeQuery(sql).use {
+            it.next()
+            it.getString(1)
         }
+    }
+
+    private fun Connection.queryBoolean(sql: String, vararg parameters: String): Boolean = prepareStatement(sql).use { statement ->
+        parameters.forEachIndexed { i, p -> statement.setString(i + 1, p) }
+        statement.executeQuery().use { it.next() && it.getBoolean(1) }
+    }
 
     private fun refuse(reason: String): Nothing = throw ExternalDatabaseRefused(reason)
 
@@ -113,6 +125,7 @@ class ExternalDatabase(
         const val LOGIN_TIMEOUT_SECONDS = 10
         private const val QUERY_TIMEOUT_SECONDS = 60
         private const val FLYWAY_HISTORY = "flyway_schema_history"
+
         /** The data-server's one migration (data-server/src/main/resources/db/migration). */
         private const val LAB_MIGRATION = "V1__members.sql"
 
@@ -127,14 +140,23 @@ class ExternalDatabase(
          * [ExternalDatabaseRefused] naming what is wrong and what is accepted.
          */
         fun of(url: String, user: String?, schema: String, environment: Map<String, String> = System.getenv()): ExternalDatabase {
-            if (!url.matches(URL)) throw ExternalDatabaseRefused(
-                "--db-url '$url' is not a PostgreSQL JDBC URL: give jdbc:postgresql://HOST[:PORT]/DATABASE " +
-                    "(the data-server has drivers for H2 and PostgreSQL; H2 needs no --db-url)")
-            if (Regex("(?i)[?&]password=").containsMatchIn(url)) throw ExternalDatabaseRefused(
-                "--db-url carries a password, which would end up in run.json: " +
-                    "give it in the environment variable $PASSWORD_VARIABLE instead")
-            if (!schema.matches(SCHEMA)) throw ExternalDatabaseRefused(
-                "--db-schema '$schema' is not a plain lower-case name: a letter or _, then letters, digits or _, at most 63")
+            if (!url.matches(URL)) {
+                throw ExternalDatabaseRefused(
+                    "--db-url '$url' is not a PostgreSQL JDBC URL: give jdbc:postgresql://HOST[:PORT]/DATABASE " +
+                        "(the data-server has drivers for H2 and PostgreSQL; H2 needs no --db-url)",
+                )
+            }
+            if (Regex("(?i)[?&]password=").containsMatchIn(url)) {
+                throw ExternalDatabaseRefused(
+                    "--db-url carries a password, which would end up in run.json: " +
+                        "give it in the environment variable $PASSWORD_VARIABLE instead",
+                )
+            }
+            if (!schema.matches(SCHEMA)) {
+                throw ExternalDatabaseRefused(
+                    "--db-schema '$schema' is not a plain lower-case name: a letter or _, then letters, digits or _, at most 63",
+                )
+            }
             val login = user ?: Regex("(?i)[?&]user=([^&]+)").find(url)?.groupValues?.get(1)
                 ?: throw ExternalDatabaseRefused("--db-url $url names no user: give --db-user")
             return ExternalDatabase(url, login, environment[PASSWORD_VARIABLE].orEmpty(), schema)

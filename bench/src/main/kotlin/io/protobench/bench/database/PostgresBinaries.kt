@@ -44,15 +44,16 @@ data class PostgresBinaries(val dir: Path) {
             return versions.sortedWith(compareByDescending(VERSION_ORDER) { it.second }).map { (dir, _) -> dir.resolve("bin") }
         }
 
-        private fun versionOf(dir: Path): List<Int>? =
-            dir.fileName.toString().split('.').map { it.toIntOrNull() ?: return null }
+        private fun versionOf(dir: Path): List<Int>? = dir.fileName.toString().split('.').map { it.toIntOrNull() ?: return null }
 
         private val VERSION_ORDER = Comparator<List<Int>> { a, b ->
             a.zip(b).map { (x, y) -> x.compareTo(y) }.firstOrNull { it != 0 } ?: a.size.compareTo(b.size)
         }
 
-        private fun holdsAll(dir: Path): Boolean =
-            PROGRAMS.all { Files.isRegularFile(dir.resolve(it)) && Files.isExecutable(dir.resolve(it)) }
+        private fun holdsAll(dir: Path): Boolean = PROGRAMS.all {
+            Files.isRegularFile(dir.resolve(it)) &&
+                Files.isExecutable(dir.resolve(it))
+        }
 
         private fun missingMessage(path: List<Path>, versionsRoot: Path): String =
             "PostgreSQL's server programs (${PROGRAMS.joinToString(", ")}, all in one directory) were not found: searched the PATH " +

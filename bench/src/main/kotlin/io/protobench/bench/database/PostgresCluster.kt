@@ -44,8 +44,14 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
         val postmaster = files.runningPostmaster()
             ?: throw ClusterFailed("pg_ctl started PostgreSQL, but no server runs in ${files.data}; see ${files.log}")
         val state = ClusterState(
-            "jdbc:postgresql://$HOST:$port/$DATABASE", USER, password, port,
-            files.data.toString(), postmaster.pid(), account.userName, files.version,
+            "jdbc:postgresql://$HOST:$port/$DATABASE",
+            USER,
+            password,
+            port,
+            files.data.toString(),
+            postmaster.pid(),
+            account.userName,
+            files.version,
         )
         try {
             state.write(files.state)
@@ -101,16 +107,22 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
             // C locale: the same sorting on every machine, and no failure where the caller's LANG is not generated.
             // No sync of initdb's own files: a throw-away cluster lost in a power cut is made again; the server syncs (fsync on).
             step(
-                "initdb", account, files,
-                listOf(binaries.initdb.toString(), "-D", files.data.toString(), "-U", USER, "--pwfile=${files.passwordFile}",
-                    "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync"),
+                "initdb",
+                account,
+                files,
+                listOf(
+                    binaries.initdb.toString(), "-D", files.data.toString(), "-U", USER, "--pwfile=${files.passwordFile}",
+                    "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync",
+                ),
             )
         } finally {
             Files.deleteIfExists(files.passwordFile)
         }
         Files.writeString(files.data.resolve("postgresql.conf"), BenchmarkSettings.conf(), StandardOpenOption.APPEND)
         step(
-            "creating the database $DATABASE", account, files,
+            "creating the database $DATABASE",
+            account,
+            files,
             listOf(binaries.postgres.toString(), "--single", "-D", files.data.toString(), "-c", "exit_on_error=on", "postgres"),
             input = "CREATE DATABASE $DATABASE;\n",
         )
@@ -123,11 +135,14 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
                 binaries.pgCtl.toString(), "-D", files.data.toString(), "-l", files.log.toString(),
                 "-w", "-t", WAIT_SECONDS, "-o", "-p $port", "start",
             ),
-            files.root, timeout,
+            files.root,
+            timeout,
         )
         if (!outcome.succeeded) {
-            throw ClusterFailed("PostgreSQL did not start (pg_ctl exit ${outcome.exitCode}): ${outcome.tail()}; " +
-                "postgres.log: ${logTail(files)}; see ${files.log}")
+            throw ClusterFailed(
+                "PostgreSQL did not start (pg_ctl exit ${outcome.exitCode}): ${outcome.tail()}; " +
+                    "postgres.log: ${logTail(files)}; see ${files.log}",
+            )
         }
     }
 
@@ -141,8 +156,9 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
             "remove ${files.data} for a fresh cluster, or choose another folder",
     )
 
-    private fun logTail(files: ClusterDir): String =
-        runCatching { ProgramOutcome(0, Files.readString(files.log)).tail(LOG_LINES) }.getOrDefault("unreadable")
+    private fun logTail(files: ClusterDir): String = runCatching {
+        ProgramOutcome(0, Files.readString(files.log)).tail(LOG_LINES)
+    }.getOrDefault("unreadable")
 
     private fun alreadyRunning(files: ClusterDir, postmaster: ProcessHandle): String {
         val url = runCatching { ClusterState.read(files.state)?.jdbcUrl }.getOrNull()
@@ -173,7 +189,8 @@ class PostgresCluster(private val binaries: PostgresBinaries, private val timeou
         /** A port the system has free on 127.0.0.1 now (bound, then released for the server). */
         private fun freeLoopbackPort(): Int = ServerSocket(0, 1, InetAddress.getByName(HOST)).use { it.localPort }
 
-        private fun newPassword(): String =
-            (1..PASSWORD_LENGTH).map { PASSWORD_ALPHABET[random.nextInt(PASSWORD_ALPHABET.length)] }.joinToString("")
+        private fun newPassword(): String = (1..PASSWORD_LENGTH).map {
+            PASSWORD_ALPHABET[random.nextInt(PASSWORD_ALPHABET.length)]
+        }.joinToString("")
     }
 }

@@ -33,8 +33,10 @@ class RunDatabases private constructor(
     /** The data-server settings that point [variant]'s write path at its database; none for H2. */
     fun dataServerArguments(variant: Variant?): List<String> = when {
         external != null && writesExternally(variant) -> external.dataServerArguments()
+
         cluster != null && variant?.store == Database.POSTGRESQL ->
             listOf("--protobench.data.db.url=${cluster.jdbcUrl}", "--protobench.data.db.user=${cluster.user}")
+
         else -> emptyList()
     }
 
@@ -57,8 +59,13 @@ class RunDatabases private constructor(
 
     /** For run.json: the external database the run wrote to, and which variants wrote there; null without one. */
     fun externalRecord(scenario: Scenario): ExternalDatabaseRecord? = external?.let { db ->
-        ExternalDatabaseRecord(db.jdbcUrl, db.user, db.schema, externalVersion.orEmpty(),
-            scenario.variants.filter(::writesExternally).map { it.name })
+        ExternalDatabaseRecord(
+            db.jdbcUrl,
+            db.user,
+            db.schema,
+            externalVersion.orEmpty(),
+            scenario.variants.filter(::writesExternally).map { it.name },
+        )
     }
 
     /** For run.json: the cluster's version, address and settings; null without one. */
@@ -93,8 +100,13 @@ class RunDatabases private constructor(
          * PostgreSQL's programs when [scenario] needs a throw-away cluster (not when an [external]
          * database takes its place); [PostgresMissing] (bad input, before any folder exists) when absent.
          */
-        fun programs(scenario: Scenario, external: ExternalDatabase? = null): PostgresBinaries? =
-            if (external == null && needsPostgres(scenario)) PostgresBinaries.find() else null
+        fun programs(scenario: Scenario, external: ExternalDatabase? = null): PostgresBinaries? = if (external == null &&
+            needsPostgres(scenario)
+        ) {
+            PostgresBinaries.find()
+        } else {
+            null
+        }
 
         /**
          * Whether [variant]'s data-server writes to the run's external database: every one but

@@ -110,9 +110,8 @@ sealed class ServerAccount {
         }
 
         /** Whether this process runs as root: `/proc/self` belongs to the process's effective user. */
-        fun runsAsRoot(): Boolean =
-            runCatching { Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0 }
-                .getOrElse { System.getProperty("user.name") == "root" }
+        fun runsAsRoot(): Boolean = runCatching { Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0 }
+            .getOrElse { System.getProperty("user.name") == "root" }
 
         private fun owner(data: Path): Switched {
             val uid = Files.getAttribute(data, "unix:uid") as Int

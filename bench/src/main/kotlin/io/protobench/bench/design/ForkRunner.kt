@@ -61,9 +61,12 @@ class ForkRunner(
     private val planner = Planner(scenario)
     private val stopping = AtomicBoolean(false)
     private val announcedShort = mutableSetOf<String>()
+
     @Volatile private var current: Fork? = null
+
     /** Where the server pair in progress has spent its time so far ([ForkRecord.time] when it ends). */
     private var spent = ForkTime()
+
     /** When [save] last ran, on [clock]. */
     private var lastSaved: Instant? = null
 
@@ -87,6 +90,7 @@ class ForkRunner(
             val elapsed = Duration.between(began, clock.instant())
             when (val step = planner.next(r, open, elapsed)) {
                 is Step.Stop -> return keep(r.copy(planning = planning(r, step, open)))
+
                 is Step.NextFork -> {
                     announceLeftShort(r, step.conditions, elapsed)
                     r = fork(r, step.conditions, random)
@@ -112,12 +116,16 @@ class ForkRunner(
         val index = (r.forks.maxOfOrNull { it.index } ?: 0) + 1
         val needed = (elapsed.seconds + planner.secondsToMinimum(r, short) + 59) / 60
         val (them, they) = if (newlyLeft.size == 1) "it" to "it" else "them" to "they"
-        progress("fork $index leaves out " +
-            "${newlyLeft.joinToString { "${it.condition} (${it.forks} of ${scenario.forksOf(scenario.condition(it.condition))} forks)" }}" +
-            ": the earlier forks took longer than estimated, and the ${(budget - elapsed).toMinutes()} min left of the budget of " +
-            "${budget.toMinutes()} min " +
-            "cannot bring $them to the minimum beside the others, so $they will decide nothing unless a later fork makes room " +
-            "(--budget ${needed}m would cover every condition)")
+        progress(
+            "fork $index leaves out " +
+                "${newlyLeft.joinToString {
+                    "${it.condition} (${it.forks} of ${scenario.forksOf(scenario.condition(it.condition))} forks)"
+                }}" +
+                ": the earlier forks took longer than estimated, and the ${(budget - elapsed).toMinutes()} min left of the budget of " +
+                "${budget.toMinutes()} min " +
+                "cannot bring $them to the minimum beside the others, so $they will decide nothing unless a later fork makes room " +
+                "(--budget ${needed}m would cover every condition)",
+        )
     }
 
     /**
@@ -133,8 +141,12 @@ class ForkRunner(
         val short = planner.belowMinimum(r).takeIf { it.isNotEmpty() } ?: return
         val index = r.forks.maxOfOrNull { it.index } ?: return
         val left = (planner.secondsToMinimum(r, short) + 59) / 60
-        val more = if (scenario.maxForks > scenario.forks) ", more where a comparison stays open " +
-            "(up to ${scenario.forksText(atMost = true)} forks)" else ""
+        val more = if (scenario.maxForks > scenario.forks) {
+            ", more where a comparison stays open " +
+                "(up to ${scenario.forksText(atMost = true)} forks)"
+        } else {
+            ""
+        }
         progress(
             "fork $index done after ${elapsed.toMinutes()} min; about $left min left for the minimum of ${scenario.forksText()} forks " +
                 "at this run's pace$more",
@@ -207,7 +219,9 @@ class ForkRunner(
         try {
             servers.use {
                 if (variant != null) {
-                    val effective = try { servers.effectiveSettings() } catch (e: Exception) {
+                    val effective = try {
+                        servers.effectiveSettings()
+                    } catch (e: Exception) {
                         return keep(r.withFork(fork.ended(ForkStatus.FAILED, Texts.EN("failure.settings-unread", e.message))))
                     }
                     fork = fork.copy(settings = VariantSettings.recorded(variant, effective))
@@ -262,8 +276,10 @@ class ForkRunner(
             val sequence = r.trials.size + 1
             val compared = if (scenario.mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
             val rounds = if (kind == compared && scenario.roundsOf(condition) > 1) " round $round/${scenario.roundsOf(condition)}" else ""
-            progress("fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
-                "${kind.name.lowercase()} ${offered.label}$rounds")
+            progress(
+                "fork ${fork.index} [trial $sequence] $arm ${condition.label} " +
+                    "${kind.name.lowercase()} ${offered.label}$rounds",
+            )
             val startedAt = clock.instant().toString()
             val sample = timed(partOf(cell, kind)) { servers.measure(LoadRun(cell, offered, scenario.trialDuration(offered))) }
             // A stop closes the servers under a running trial: that is an interruption, not a death.
@@ -271,9 +287,11 @@ class ForkRunner(
             val alive = interrupted || servers.alive()
             val error = sample.error?.let { if (interrupted) "interrupted: $it" else it }
                 ?: if (!alive) "a server died during this trial" else null
-            val trial = TrialRecord(condition.label, arm, kind, fork.index, sequence, startedAt, TrialLoad.of(offered),
+            val trial = TrialRecord(
+                condition.label, arm, kind, fork.index, sequence, startedAt, TrialLoad.of(offered),
                 sample.figures, sample.correctAnswers, sample.wrongAnswers, sample.flags, error, null, sample.gateway, round, sample.driver,
-                sample.dataServer)
+                sample.dataServer,
+            )
             fork = fork.copy(trials = fork.trials + trial)
             r = keepBetweenTrials(r.withFork(fork))
             return alive
@@ -288,8 +306,10 @@ class ForkRunner(
         // In capacity mode the probes are the compared trials: they get the rounds.
         val probeRounds = if (scenario.mode == Mode.CAPACITY) scenario.roundsOf(condition) else 1
         if (closed != null && probe) {
-            for (round in 1..probeRounds) for (arm in probed.shuffled(random)) {
-                if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round)) return ConditionOutcome(fork, r, true)
+            for (round in 1..probeRounds) {
+                for (arm in probed.shuffled(random)) {
+                    if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round)) return ConditionOutcome(fork, r, true)
+                }
             }
             // Only where the probes set the rate: later forks keep the first fork's.
             val reprobe = if (calibration == null) slowestBelowFixedRate(condition, fork, probed, variant) else null
@@ -313,8 +333,10 @@ class ForkRunner(
             if (offered == null) {
                 progress("fork ${fork.index}: ${condition.label} has no valid capacity probe to calibrate its rate; cost trials skipped")
             } else {
-                for (round in 1..scenario.roundsOf(condition)) for (arm in scenario.arms.shuffled(random)) {
-                    if (!measure(Cell(condition, arm), TrialKind.COST, offered, round)) return ConditionOutcome(fork, r, true)
+                for (round in 1..scenario.roundsOf(condition)) {
+                    for (arm in scenario.arms.shuffled(random)) {
+                        if (!measure(Cell(condition, arm), TrialKind.COST, offered, round)) return ConditionOutcome(fork, r, true)
+                    }
                 }
             }
         }
@@ -341,8 +363,8 @@ class ForkRunner(
             fork = fork.copy(
                 toolRuns = fork.toolRuns + ToolRunRecord(
                     condition.label, tool.label, tool.protocol.label, fork.index, startedAt,
-                    vus, requests, sample.figures, sample.correctAnswers, sample.failures, sample.flags, error
-                )
+                    vus, requests, sample.figures, sample.correctAnswers, sample.failures, sample.flags, error,
+                ),
             )
             if (!alive) return fork to false
         }
@@ -382,10 +404,14 @@ class ForkRunner(
      * neighbour) can only make a probe read low, and the slowest arm's probe sets the rate of
      * the whole run.
      */
-    private fun bestCapacities(fork: ForkRecord, condition: Condition): Map<String, Double> =
-        fork.trials.filter { it.condition == condition.label && it.kind == TrialKind.CAPACITY && it.valid }
-            .mapNotNull { t -> t.figures[Figure.THROUGHPUT]?.let { t.arm to it } }
-            .groupBy({ it.first }, { it.second }).mapValues { (_, capacities) -> capacities.max() }
+    private fun bestCapacities(fork: ForkRecord, condition: Condition): Map<String, Double> = fork.trials.filter {
+        it.condition ==
+            condition.label &&
+            it.kind == TrialKind.CAPACITY &&
+            it.valid
+    }
+        .mapNotNull { t -> t.figures[Figure.THROUGHPUT]?.let { t.arm to it } }
+        .groupBy({ it.first }, { it.second }).mapValues { (_, capacities) -> capacities.max() }
 
     /**
      * The slowest probed arm when its one probe would cut the scenario's fixed rate for
@@ -410,10 +436,12 @@ class ForkRunner(
         val rate = FixedRates.onMachine(declared, capacity, ceiling)
         if (rate != declared) {
             fun share(perSecond: Int) = "%.1f%%".format(java.util.Locale.ROOT, 100.0 * perSecond / capacity)
-            progress("${condition.label}: the scenario fixes $declared/s, ${share(declared)} of the slowest protocol's capacity " +
-                "on this machine ($slowestArm, ${"%.0f".format(java.util.Locale.ROOT, capacity)}/s), " +
-                "above the ${(ceiling * 100).toInt()}% a fixed rate may take; " +
-                "this run measures at $rate/s (${share(rate)}), so its verdicts are not at the operating point of runs at $declared/s")
+            progress(
+                "${condition.label}: the scenario fixes $declared/s, ${share(declared)} of the slowest protocol's capacity " +
+                    "on this machine ($slowestArm, ${"%.0f".format(java.util.Locale.ROOT, capacity)}/s), " +
+                    "above the ${(ceiling * 100).toInt()}% a fixed rate may take; " +
+                    "this run measures at $rate/s (${share(rate)}), so its verdicts are not at the operating point of runs at $declared/s",
+            )
         }
         return rate
     }
@@ -434,8 +462,11 @@ class ForkRunner(
         )
     }
 
-    private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =
-        r.calibrations.firstOrNull { it.condition == condition.label && it.variant == rateOwner(variant) }
+    private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? = r.calibrations.firstOrNull {
+        it.condition ==
+            condition.label &&
+            it.variant == rateOwner(variant)
+    }
 
     /** The variant that has a rate of its own (when variants differ in network), else null: one rate for all. */
     private fun rateOwner(variant: Variant?): String? = variant?.name?.takeIf { ratePerVariant }
@@ -487,11 +518,19 @@ class ForkRunner(
             Soak.WARM_UP_WINDOW,
             SoakPolicy::armQuiet,
         )
-        if (!soak.settled) progress(
-            "fork $index: $arm ${cell.condition.label} warm-up at ${offered.label} NOT quiet after ${soak.seconds.toLong()} s",
+        if (!soak.settled) {
+            progress(
+                "fork $index: $arm ${cell.condition.label} warm-up at ${offered.label} NOT quiet after ${soak.seconds.toLong()} s",
+            )
+        }
+        return WarmInRecord(
+            cell.condition.label,
+            TrialLoad.of(offered),
+            soak,
+            arm,
+            collected.getOrNull(),
+            collected.exceptionOrNull()?.let { it.message ?: it.javaClass.simpleName } ?: collected.getOrNull()?.dataServerProblem,
         )
-        return WarmInRecord(cell.condition.label, TrialLoad.of(offered), soak, arm, collected.getOrNull(),
-            collected.exceptionOrNull()?.let { it.message ?: it.javaClass.simpleName } ?: collected.getOrNull()?.dataServerProblem)
     }
 
     /** The endpoints a condition's arms call; an A/A copy calls its protocol's. */
@@ -499,7 +538,11 @@ class ForkRunner(
 
     /** Runs a mix at [load], window after window, until [steady] says so (not before [floor]) or [cap]. */
     private fun settle(
-        servers: Fork, cells: List<Cell>, load: LoadLevel, floor: Duration, cap: Duration,
+        servers: Fork,
+        cells: List<Cell>,
+        load: LoadLevel,
+        floor: Duration,
+        cap: Duration,
         window: Duration = scenario.soak.window,
         steady: (List<SoakWindow>) -> Boolean = { SoakPolicy.steady(it, scenario.soak.tolerance) },
     ): SoakRecord {
@@ -540,8 +583,10 @@ class ForkRunner(
         else -> ForkPart.TRIALS
     }
 
-    private fun RunRecord.withFork(fork: ForkRecord): RunRecord =
-        copy(forks = forks.filter { it.index != fork.index || it.variant != fork.variant } + fork)
+    private fun RunRecord.withFork(fork: ForkRecord): RunRecord = copy(
+        forks =
+        forks.filter { it.index != fork.index || it.variant != fork.variant } + fork,
+    )
 
     private fun ForkRecord.ended(status: ForkStatus, failure: String?): ForkRecord {
         val now = clock.instant()

@@ -1,7 +1,7 @@
 package io.protobench.bench.design
 
-import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.Figures
+import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.SoakWindow
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
@@ -9,8 +9,8 @@ import io.protobench.bench.scenario.Variant
 import io.protobench.contract.metrics.HeapsCollected
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
-import io.protobench.driver.Summary as DriverSummary
 import java.time.Duration
+import io.protobench.driver.Summary as DriverSummary
 
 /**
  * Everything the [ForkRunner] needs from the outside world: fresh server pairs that

@@ -19,15 +19,13 @@ object Looks {
      * index order. With variants a fork counts once every server pair it started completed
      * (a rejected variant's pair aside): its trials then pair across variants.
      */
-    fun completed(record: RunRecord): Map<Int, List<String>> =
-        record.forks.groupBy { it.index }.toSortedMap()
-            .mapValues { (_, pairs) -> pairs.filter { it.status != ForkStatus.REJECTED } }
-            .filterValues { pairs -> pairs.isNotEmpty() && pairs.all { it.status == ForkStatus.COMPLETE } }
-            .mapValues { (_, pairs) -> pairs.first().conditions }
+    fun completed(record: RunRecord): Map<Int, List<String>> = record.forks.groupBy { it.index }.toSortedMap()
+        .mapValues { (_, pairs) -> pairs.filter { it.status != ForkStatus.REJECTED } }
+        .filterValues { pairs -> pairs.isNotEmpty() && pairs.all { it.status == ForkStatus.COMPLETE } }
+        .mapValues { (_, pairs) -> pairs.first().conditions }
 
     /** Completed forks per condition: what the planner holds against the minimum and the maximum. */
-    fun counts(record: RunRecord): Map<String, Int> =
-        completed(record).values.flatten().groupingBy { it }.eachCount()
+    fun counts(record: RunRecord): Map<String, Int> = completed(record).values.flatten().groupingBy { it }.eachCount()
 
     /**
      * The fork indices whose valid trials of [condition] the verdicts pair: every completed fork

@@ -105,7 +105,11 @@ class Planner(private val scenario: Scenario) {
         val chosen = mutableListOf<Condition>()
         for (c in started.sortedBy { if (forks(it) < scenario.forksOf(it)) 0 else 1 } + fresh) {
             val fits = costs.toReach((chosen + c).associate { it.label to forksLeft(it) }) <= remaining
-            if (fits) chosen += c else if (c in fresh) break
+            if (fits) {
+                chosen += c
+            } else if (c in fresh) {
+                break
+            }
         }
         return wanted.filter { it in chosen }
     }
@@ -127,8 +131,14 @@ class Planner(private val scenario: Scenario) {
         val cheapestExtra = owedExtra.minOfOrNull { costs.fork(it.key) } ?: costs.fork(1)
         val (nearest, seconds) = short.map { it to costs.toReach(mapOf(it.toPair())) }.minByOrNull { it.second }
             ?: return en("planning.reason.budget", budget.toMinutes(), roundedUp(cheapestExtra))
-        return en("planning.reason.budget-minimum", remaining.coerceAtLeast(0) / 60, budget.toMinutes(), scenario.forksText(),
-            nearest.value, roundedUp(seconds)) +
+        return en(
+            "planning.reason.budget-minimum",
+            remaining.coerceAtLeast(0) / 60,
+            budget.toMinutes(),
+            scenario.forksText(),
+            nearest.value,
+            roundedUp(seconds),
+        ) +
             if (owedExtra.isEmpty()) "" else en("planning.reason.budget-extra", roundedUp(cheapestExtra))
     }
 
@@ -160,9 +170,7 @@ class Planner(private val scenario: Scenario) {
      * measured time per condition, times [conditions], for each server pair (variant) it
      * starts. Before any fork: the scenario's estimate.
      */
-    fun estimateForkSeconds(record: RunRecord, conditions: Int): Long {
-        return forkCosts(record).fork(conditions).toLong()
-    }
+    fun estimateForkSeconds(record: RunRecord, conditions: Int): Long = forkCosts(record).fork(conditions).toLong()
 
     /**
      * What a fork costs in seconds: its fixed part, each condition, and the server pairs
@@ -214,9 +222,11 @@ class Planner(private val scenario: Scenario) {
         val done = record.forks.filter { it.status == ForkStatus.COMPLETE && it.finishedAt != null }
         val pairs = maxOf(1, liveVariants(record, scenario).size)
         if (done.isEmpty()) return estimatedCosts().copy(pairs = pairs)
-        fun probedOnce(fork: ForkRecord): Int =
-            if (!scenario.probesOnce) 0
-            else fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.condition }.distinct().size
+        fun probedOnce(fork: ForkRecord): Int = if (!scenario.probesOnce) {
+            0
+        } else {
+            fork.trials.filter { it.kind == TrialKind.CAPACITY }.map { it.condition }.distinct().size
+        }
         val perCondition = done.filter { probedOnce(it) == 0 }.ifEmpty { done }.map { fork ->
             val total = Duration.between(Instant.parse(fork.startedAt), Instant.parse(fork.finishedAt)).seconds
             val measuring = total - (fork.soak?.seconds ?: 0.0) - fixedPart(fork) - probedOnce(fork) * scenario.estimatedProbeSeconds()
@@ -267,8 +277,10 @@ class Planner(private val scenario: Scenario) {
     /** Completed forks per condition, as [Looks] counts them for the analysis too. */
     private fun completedForks(record: RunRecord): Map<String, Int> = Looks.counts(record)
 
-    private fun failedInARow(record: RunRecord): Int =
-        record.forks.filter { it.status != ForkStatus.REJECTED }.takeLastWhile { it.status == ForkStatus.FAILED }.size
+    private fun failedInARow(record: RunRecord): Int = record.forks.filter { it.status != ForkStatus.REJECTED }.takeLastWhile {
+        it.status ==
+            ForkStatus.FAILED
+    }.size
 
     companion object {
         const val MAX_FAILED_FORKS_IN_A_ROW = 3

@@ -10,8 +10,8 @@ import io.protobench.bench.measure.PlanningRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.SoakRecord
 import io.protobench.bench.measure.SoakWindow
-import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.ToolRunRecord
+import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.bench.measure.WarmInRecord
 import io.protobench.bench.scenario.Arm
@@ -22,8 +22,8 @@ import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.SeedTool
-import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Soak
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
 import java.time.Clock
 import java.time.Duration
@@ -97,8 +97,7 @@ object SoakPolicy {
     fun quietAcrossLink(windows: List<SoakWindow>): Boolean = quietOver(windows, Soak.STEADY_WINDOWS)
 
     /** The compilers were quiet in each of the last [count] windows. */
-    private fun quietOver(windows: List<SoakWindow>, count: Int): Boolean =
-        windows.size >= count && windows.takeLast(count).all(::jitQuiet)
+    private fun quietOver(windows: List<SoakWindow>, count: Int): Boolean = windows.size >= count && windows.takeLast(count).all(::jitQuiet)
 
     fun steady(windows: List<SoakWindow>, tolerance: Double): Boolean {
         val last = windows.takeLast(Soak.STEADY_WINDOWS)

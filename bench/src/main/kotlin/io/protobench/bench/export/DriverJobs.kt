@@ -62,13 +62,12 @@ object DriverJobs {
     }
 
     /** The trial's plan as the local runner builds it, against the gateway's Service, with a warm-up before the timed phase. */
-    private fun driverPlan(settings: ExportSettings, cell: Cell, load: LoadLevel): Plan =
-        DriverPlans.plan(
-            ServerManifests.gatewayUrl(settings.namespace),
-            listOf(DriverPlans.target(cell, ::levelBytes)),
-            load,
-            settings.duration,
-        ).copy(warmUpMs = settings.warmUp.toMillis())
+    private fun driverPlan(settings: ExportSettings, cell: Cell, load: LoadLevel): Plan = DriverPlans.plan(
+        ServerManifests.gatewayUrl(settings.namespace),
+        listOf(DriverPlans.target(cell, ::levelBytes)),
+        load,
+        settings.duration,
+    ).copy(warmUpMs = settings.warmUp.toMillis())
 
     /**
      * The `serializedSize` the gateway reports for a level: the same [RecordShape] the
@@ -81,11 +80,10 @@ object DriverJobs {
     }
 
     /** The ConfigMap of every Job's plan, one JSON file each. */
-    fun plansConfigMap(settings: ExportSettings, jobs: List<PlannedJob>, toJson: (Plan) -> String): ConfigMap =
-        ConfigMap(
-            ObjectMeta(PLANS_CONFIG_MAP, settings.namespace, ServerManifests.partOf()),
-            jobs.associate { it.planKey to toJson(it.plan) },
-        )
+    fun plansConfigMap(settings: ExportSettings, jobs: List<PlannedJob>, toJson: (Plan) -> String): ConfigMap = ConfigMap(
+        ObjectMeta(PLANS_CONFIG_MAP, settings.namespace, ServerManifests.partOf()),
+        jobs.associate { it.planKey to toJson(it.plan) },
+    )
 
     /**
      * The Job of [planned]: N pods, pod i running part i of N of the plan (`--job-part N`

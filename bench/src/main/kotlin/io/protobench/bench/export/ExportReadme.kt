@@ -38,10 +38,15 @@ object ExportReadme {
         val ns = settings.namespace
         return """
             |- ${jobs.size} Jobs (${settings.scenario.conditions.size} conditions × ${settings.scenario.arms.size} arms), run one after another; each is one trial: an Indexed Job of ${settings.pods} driver pods (`completions: ${settings.pods}`, `parallelism: ${settings.pods}`), pod i running part i of ${settings.pods} of the trial's plan (`--job-part ${settings.pods}`, i from `JOB_COMPLETION_INDEX`): a ${settings.warmUp.seconds} s warm-up, then ${settings.duration.seconds} s timed. The plans are in the ConfigMap `${DriverJobs.PLANS_CONFIG_MAP}`.
-            |- The drivers call the gateway at `${ServerManifests.gatewayUrl(ns)}`; the gateway calls the data-server at `${ServerManifests.serviceHost(ServerManifests.DATA_SERVER, ns)}` (HTTP ${ServerManifests.DATA_HTTP_PORT}, gRPC ${ServerManifests.DATA_GRPC_PORT}).
+            |- The drivers call the gateway at `${ServerManifests.gatewayUrl(
+            ns,
+        )}`; the gateway calls the data-server at `${ServerManifests.serviceHost(
+            ServerManifests.DATA_SERVER,
+            ns,
+        )}` (HTTP ${ServerManifests.DATA_HTTP_PORT}, gRPC ${ServerManifests.DATA_GRPC_PORT}).
             |- Pods: each server ${settings.server.limits["cpu"]} CPU and ${settings.server.limits["memory"]} (requests = limits), each driver ${settings.driver.limits["cpu"]} CPU and ${settings.driver.limits["memory"]}.
             |- Needs: Kubernetes 1.24 or newer (Indexed Jobs, a Job's count of ready pods), kubectl 1.23 or newer, docker (or another image builder), curl, grep and bash. No operator or custom resource.
-            """.trimMargin()
+        """.trimMargin()
     }
 
     private fun buildImages(settings: ExportSettings) = """
@@ -57,7 +62,7 @@ object ExportReadme {
         |docker build -f ${Dockerfiles.GATEWAY} -t ${settings.images.gateway} .
         |docker build -f ${Dockerfiles.DRIVER} -t ${settings.images.driver} .
         |```
-        """.trimMargin()
+    """.trimMargin()
 
     private fun pushImages(settings: ExportSettings) = """
         |## 2. Push them where the cluster pulls from
@@ -69,7 +74,7 @@ object ExportReadme {
         |```
         |
         |(A local kind cluster instead: `kind load docker-image ${settings.images.dataServer} ${settings.images.gateway} ${settings.images.driver}`; minikube: `minikube image load` each.) Every node that may run a driver pod should have the driver's image before step 4: a pod that pulls it starts later than the others.
-        """.trimMargin()
+    """.trimMargin()
 
     private fun deployServers(settings: ExportSettings) = """
         |## 3. Deploy the servers and the plans
@@ -82,7 +87,7 @@ object ExportReadme {
         |```
         |
         |The gateway is ready only when it reaches the data-server (its readiness probe is `/api/health`).
-        """.trimMargin()
+    """.trimMargin()
 
     /**
      * Each Job: applied; once all its pods run and have warmed up, the gateway's window is
@@ -120,7 +125,7 @@ object ExportReadme {
             |
             |- `<name>.gateway.json`: the gateway's window (the `/benchmark/end` answer): hop latency of every request of every pod in one HdrHistogram, both servers' CPU and allocation per request (the data-server's read by its Service name, which its `protobench.internal-hosts` lists; docs/distributed.md). It opens about when the pods' timed phases begin.
             |- `<name>.log`: every pod's log; each pod's output (its part, the plan, its summary and its histogram log) between `=== protobench part i/$pods: … ===` lines.
-            """.trimMargin()
+        """.trimMargin()
     }
 
     private fun merge(settings: ExportSettings) = """
@@ -135,7 +140,7 @@ object ExportReadme {
         |```
         |
         |For each Job, `results/<name>.json` is then the trial's driver summary (counts and failures summed over the pods, latency percentiles from their histogram logs merged) and `results/<name>.hlog` the merged histogram log. `protobench merge` refuses a Job whose pods' outputs are incomplete, missing, or did not run together.
-        """.trimMargin()
+    """.trimMargin()
 
     private fun cleanUp(settings: ExportSettings) = """
         |## 6. Clean up
@@ -143,7 +148,7 @@ object ExportReadme {
         |```bash
         |kubectl delete namespace ${settings.namespace}
         |```
-        """.trimMargin()
+    """.trimMargin()
 
     private fun table(settings: ExportSettings, jobs: List<PlannedJob>): String {
         val rows = jobs.joinToString("\n") { job ->
@@ -156,6 +161,7 @@ object ExportReadme {
     /** What each of [pods] parts sends: the rate divided, or the users split as evenly as possible ([Part]). */
     private fun perPod(load: LoadLevel, pods: Int): String = when (load) {
         is LoadLevel.Vus -> "${range(load.vus, pods)} users"
+
         is LoadLevel.Rate -> "${String.format(Locale.ROOT, "%.1f", load.perSecond.toDouble() / pods).removeSuffix(".0")}/s " +
             "on up to ${range(load.maxVus, pods)} connections"
     }

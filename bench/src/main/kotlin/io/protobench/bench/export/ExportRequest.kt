@@ -1,18 +1,18 @@
 package io.protobench.bench.export
 
-import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
+import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Violation
+import io.protobench.driver.Part
 import java.nio.file.Files
 import java.nio.file.InvalidPathException
 import java.nio.file.Path
 import java.time.Duration
-import io.protobench.driver.Part
 
 /** What `protobench export kubernetes` was asked for, as given on the command line. */
 data class ExportRequest(
@@ -110,8 +110,12 @@ object ExportValidation {
 
     private fun checkCounts(request: ExportRequest, violations: MutableList<Violation>) {
         if (request.pods !in 1..ExportDefaults.MAX_PODS) {
-            violations += Violation(SOURCE, "--pods", request.pods.toString(),
-                "a whole number of driver pods from 1 to ${ExportDefaults.MAX_PODS}")
+            violations += Violation(
+                SOURCE,
+                "--pods",
+                request.pods.toString(),
+                "a whole number of driver pods from 1 to ${ExportDefaults.MAX_PODS}",
+            )
         }
         request.rate?.takeIf { it !in 1..ScenarioParser.MAX_RATE }?.let {
             violations += Violation(SOURCE, "--rate", it.toString(), "requests per second from 1 to ${ScenarioParser.MAX_RATE}")
@@ -120,8 +124,12 @@ object ExportValidation {
 
     private fun checkNames(request: ExportRequest, violations: MutableList<Violation>) {
         if (!DNS_LABEL.matches(request.namespace)) {
-            violations += Violation(SOURCE, "--namespace", request.namespace,
-                "a Kubernetes namespace name: lowercase letters, digits and '-', at most 63, starting and ending with a letter or digit")
+            violations += Violation(
+                SOURCE,
+                "--namespace",
+                request.namespace,
+                "a Kubernetes namespace name: lowercase letters, digits and '-', at most 63, starting and ending with a letter or digit",
+            )
         }
         listOf(
             "--data-server-image" to request.dataServerImage,
@@ -143,21 +151,36 @@ object ExportValidation {
 
     private fun checkScenario(scenario: Scenario, request: ExportRequest, violations: MutableList<Violation>) {
         if (scenario.variants.isNotEmpty()) {
-            violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario without variants",
+            violations += Violation(
+                SOURCE,
+                "--scenario",
+                request.scenario,
+                "a scenario without variants",
                 "--scenario ${request.scenario}: scenario ${scenario.name} compares server settings as variants " +
                     "(${scenario.variants.joinToString { it.name }}); " +
-                    "the export deploys one server pair with the default settings")
+                    "the export deploys one server pair with the default settings",
+            )
         }
         if (scenario.topology != Topology.GATEWAY) {
-            violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario with topology gateway",
+            violations += Violation(
+                SOURCE,
+                "--scenario",
+                request.scenario,
+                "a scenario with topology gateway",
                 "--scenario ${request.scenario}: scenario ${scenario.name} has topology ${scenario.topology.id} " +
                     "(the load generator calls the data-server over each protocol itself); " +
-                    "the export's driver calls the gateway only")
+                    "the export's driver calls the gateway only",
+            )
         }
         if (scenario.writes) {
-            violations += Violation(SOURCE, "--scenario", request.scenario, "a scenario that reads (sizes or complexities)",
+            violations += Violation(
+                SOURCE,
+                "--scenario",
+                request.scenario,
+                "a scenario that reads (sizes or complexities)",
                 "--scenario ${request.scenario}: scenario ${scenario.name} creates members, whose bodies and row checks the local runner " +
-                    "prepares; the export covers reads only")
+                    "prepares; the export covers reads only",
+            )
         }
     }
 
@@ -169,24 +192,38 @@ object ExportValidation {
     private fun partViolations(settings: ExportSettings): List<Violation> {
         val last = Part(settings.pods - 1, settings.pods)
         return DriverJobs.plan(settings).flatMap { last.problems(it.plan) }.distinct().map { problem ->
-            Violation(SOURCE, "--pods", settings.pods.toString(), "a number of pods every part of every job can run",
-                "--pods ${settings.pods}${settings.rate?.let { " --rate $it" } ?: ""}: scenario ${settings.scenario.name}: $problem")
+            Violation(
+                SOURCE,
+                "--pods",
+                settings.pods.toString(),
+                "a number of pods every part of every job can run",
+                "--pods ${settings.pods}${settings.rate?.let { " --rate $it" } ?: ""}: scenario ${settings.scenario.name}: $problem",
+            )
         }
     }
 
     /** The output folder: absent, empty, or (with --force) one whose files the export may replace. */
     private fun outFolder(text: String, force: Boolean, violations: MutableList<Violation>): Path? {
-        val path = try { Path.of(text).toAbsolutePath().normalize() } catch (e: InvalidPathException) {
+        val path = try {
+            Path.of(text).toAbsolutePath().normalize()
+        } catch (e: InvalidPathException) {
             violations += Violation(SOURCE, "--out", text, "a folder path", "--out $text is not a path: ${e.message}")
             return null
         }
         when {
             !Files.exists(path) -> Unit
+
             !Files.isDirectory(path) ->
                 violations += Violation(SOURCE, "--out", text, "a folder (absent or empty)", "--out $path is a file")
+
             !force && Files.list(path).use { it.findAny().isPresent } ->
-                violations += Violation(SOURCE, "--out", text, "an absent or empty folder, or --force to replace the export in it",
-                    "--out $path is not empty")
+                violations += Violation(
+                    SOURCE,
+                    "--out",
+                    text,
+                    "an absent or empty folder, or --force to replace the export in it",
+                    "--out $path is not empty",
+                )
         }
         return path
     }
@@ -195,8 +232,14 @@ object ExportValidation {
     private fun checkCpu(flag: String, text: String, violations: MutableList<Violation>) {
         val millis = Regex("^(\\d{1,6})m$").matchEntire(text)?.groupValues?.get(1)?.toLong()
             ?: Regex("^\\d{1,4}(\\.\\d{1,3})?$").matchEntire(text)?.let { (text.toDouble() * 1000).toLong() }
-        if (millis == null || millis <= 0) violations += Violation(SOURCE, flag, text,
-            "a CPU amount above zero: cores (2, 0.5) or millicores (500m)")
+        if (millis == null || millis <= 0) {
+            violations += Violation(
+                SOURCE,
+                flag,
+                text,
+                "a CPU amount above zero: cores (2, 0.5) or millicores (500m)",
+            )
+        }
     }
 
     /** Kubernetes memory with a binary (Ki, Mi, Gi, Ti) or decimal (k, M, G, T) suffix or plain bytes, at least [least] bytes. */
@@ -205,17 +248,32 @@ object ExportValidation {
         val floor = "${least shr 20}Mi"
         when {
             bytes == null -> violations += Violation(SOURCE, flag, text, "memory such as 1536Mi, 2Gi or 2G")
-            bytes < least -> violations += Violation(SOURCE, flag, text,
-                if (flag == "--server-memory") "at least $floor: the servers run with a 1g heap (as in protobench run) " +
-                    "and need room beside it" else "at least $floor")
+
+            bytes < least -> violations += Violation(
+                SOURCE,
+                flag,
+                text,
+                if (flag == "--server-memory") {
+                    "at least $floor: the servers run with a 1g heap (as in protobench run) " +
+                        "and need room beside it"
+                } else {
+                    "at least $floor"
+                },
+            )
         }
     }
 
     private fun memoryBytes(text: String): Long? {
         val (number, unit) = Regex("^(\\d{1,13})(Ki|Mi|Gi|Ti|k|M|G|T)?$").matchEntire(text)?.destructured ?: return null
         val factor = when (unit) {
-            "Ki" -> 1L shl 10; "Mi" -> 1L shl 20; "Gi" -> 1L shl 30; "Ti" -> 1L shl 40
-            "k" -> 1_000L; "M" -> 1_000_000L; "G" -> 1_000_000_000L; "T" -> 1_000_000_000_000L
+            "Ki" -> 1L shl 10
+            "Mi" -> 1L shl 20
+            "Gi" -> 1L shl 30
+            "Ti" -> 1L shl 40
+            "k" -> 1_000L
+            "M" -> 1_000_000L
+            "G" -> 1_000_000_000L
+            "T" -> 1_000_000_000_000L
             else -> 1L
         }
         return number.toLong().takeIf { it <= Long.MAX_VALUE / factor }?.times(factor)

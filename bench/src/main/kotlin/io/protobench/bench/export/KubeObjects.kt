@@ -103,8 +103,7 @@ data class HttpGet(val path: String, val port: String)
 /** Requests equal to limits: the pod's quality of service is Guaranteed, so it is not squeezed by its neighbours. */
 data class Resources(val requests: Map<String, String>, val limits: Map<String, String>) {
     companion object {
-        fun guaranteed(cpu: String, memory: String): Resources =
-            mapOf("cpu" to cpu, "memory" to memory).let { Resources(it, it) }
+        fun guaranteed(cpu: String, memory: String): Resources = mapOf("cpu" to cpu, "memory" to memory).let { Resources(it, it) }
     }
 }
 

@@ -62,15 +62,19 @@ object PartsMerge {
 
     /** Every part output in [files], in order; a file that cannot be read or holds none is a problem. */
     fun read(files: List<Path>): List<PartInput> {
-        if (files.isEmpty()) throw InvalidMerge(
-            listOf("no inputs: give the outputs of a plan's parts (a Job's `kubectl logs`, or `load-driver run --part` outputs)"),
-        )
+        if (files.isEmpty()) {
+            throw InvalidMerge(
+                listOf("no inputs: give the outputs of a plan's parts (a Job's `kubectl logs`, or `load-driver run --part` outputs)"),
+            )
+        }
         val problems = mutableListOf<String>()
         val inputs = files.flatMap { file ->
             try {
                 val outputs = PartOutput.parse(String(Files.readAllBytes(file), Charsets.UTF_8))
-                if (outputs.isEmpty()) problems += "$file holds no part's output (no '=== protobench part i/n: … ===' lines): " +
-                    "is it a driver pod's log?"
+                if (outputs.isEmpty()) {
+                    problems += "$file holds no part's output (no '=== protobench part i/n: … ===' lines): " +
+                        "is it a driver pod's log?"
+                }
                 outputs.map { PartInput(file.toString(), it) }
             } catch (e: java.nio.file.NoSuchFileException) {
                 problems += "cannot read $file: there is no such file"
@@ -100,10 +104,12 @@ object PartsMerge {
         val intervals = logs.values.flatMap { it.intervals }.sortedBy { it.startTimeStamp }
         val first = inputs.first().output
         return MergedTrial(
-            plan = first.plan!!, parts = first.part.count,
+            plan = first.plan!!,
+            parts = first.part.count,
             summary = summary(inputs.map { it.output.summary!! }, intervals, logName),
             log = render(intervals, first.part.count),
-            together = together, spread = Span(spans.values.minOf { it.startMs }, spans.values.maxOf { it.endMs }),
+            together = together,
+            spread = Span(spans.values.minOf { it.startMs }, spans.values.maxOf { it.endMs }),
         )
     }
 
@@ -115,8 +121,12 @@ object PartsMerge {
         listOfNotNull(
             if (output.plan == null) "${name(input)} has no plan: its output was cut short" else null,
             if (output.summary == null) "${name(input)} has no summary: its output was cut short (did the driver finish?)" else null,
-            if (output.summary != null && output.histogramLog == null) "${name(input)} has a summary but no histogram log " +
-                "to merge its latency from" else null,
+            if (output.summary != null && output.histogramLog == null) {
+                "${name(input)} has a summary but no histogram log " +
+                    "to merge its latency from"
+            } else {
+                null
+            },
         )
     }
 
@@ -129,10 +139,12 @@ object PartsMerge {
             "part ${same.first().output.part.label} is given twice: ${same.joinToString { it.source }}"
         }
         val missing = (0 until counts.single()).filter { it !in byIndex }
-        return twice + listOfNotNull(missing.takeIf { it.isNotEmpty() }?.let { absent ->
-            "part${if (absent.size > 1) "s" else ""} ${absent.joinToString { "$it/${counts.single()}" }} missing: " +
-                "merge every part, or the load merged is not the plan's"
-        })
+        return twice + listOfNotNull(
+            missing.takeIf { it.isNotEmpty() }?.let { absent ->
+                "part${if (absent.size > 1) "s" else ""} ${absent.joinToString { "$it/${counts.single()}" }} missing: " +
+                    "merge every part, or the load merged is not the plan's"
+            },
+        )
     }
 
     private fun notOnePlan(inputs: List<PartInput>): List<String> {
@@ -167,11 +179,17 @@ object PartsMerge {
         }
         val logged = intervals.sumOf { it.totalCount }
         val summarised = input.output.summary!!.latency?.count ?: 0
-        return PartLog(intervals, when {
-            intervals.isEmpty() -> "its histogram log holds no interval"
-            logged != summarised -> "its histogram log holds $logged latencies and its summary $summarised: the log is not the summary's"
-            else -> null
-        })
+        return PartLog(
+            intervals,
+            when {
+                intervals.isEmpty() -> "its histogram log holds no interval"
+
+                logged != summarised ->
+                    "its histogram log holds $logged latencies and its summary $summarised: the log is not the summary's"
+
+                else -> null
+            },
+        )
     }
 
     private fun summary(parts: List<Summary>, intervals: List<Histogram>, logName: String): Summary {

@@ -24,10 +24,14 @@ object ServerManifests {
     fun partOf() = mapOf("app.kubernetes.io/part-of" to "protobench")
 
     fun dataServer(settings: ExportSettings): List<KubeObject> = server(
-        settings, DATA_SERVER, settings.images.dataServer,
+        settings,
+        DATA_SERVER,
+        settings.images.dataServer,
         args = listOf(
-            "--server.address=0.0.0.0", "--server.port=$DATA_HTTP_PORT",
-            "--protobench.data.grpc.address=0.0.0.0", "--protobench.data.grpc.port=$DATA_GRPC_PORT",
+            "--server.address=0.0.0.0",
+            "--server.port=$DATA_HTTP_PORT",
+            "--protobench.data.grpc.address=0.0.0.0",
+            "--protobench.data.grpc.port=$DATA_GRPC_PORT",
             // The gateway reads the data-server's figures (/internal/metrics) by the Service's name.
             "--protobench.internal-hosts=${serviceHost(DATA_SERVER, settings.namespace)}",
         ),
@@ -37,9 +41,12 @@ object ServerManifests {
     )
 
     fun gateway(settings: ExportSettings): List<KubeObject> = server(
-        settings, GATEWAY, settings.images.gateway,
+        settings,
+        GATEWAY,
+        settings.images.gateway,
         args = listOf(
-            "--server.address=0.0.0.0", "--server.port=$GATEWAY_PORT",
+            "--server.address=0.0.0.0",
+            "--server.port=$GATEWAY_PORT",
             "--protobench.gateway.data-server.host=${serviceHost(DATA_SERVER, settings.namespace)}",
             "--protobench.gateway.data-server.http-port=$DATA_HTTP_PORT",
             "--protobench.gateway.data-server.grpc-port=$DATA_GRPC_PORT",
@@ -50,7 +57,12 @@ object ServerManifests {
     )
 
     private fun server(
-        settings: ExportSettings, name: String, image: String, args: List<String>, ports: List<ContainerPort>, health: String,
+        settings: ExportSettings,
+        name: String,
+        image: String,
+        args: List<String>,
+        ports: List<ContainerPort>,
+        health: String,
     ): List<KubeObject> {
         val selector = mapOf("app.kubernetes.io/name" to name)
         val labels = selector + partOf()

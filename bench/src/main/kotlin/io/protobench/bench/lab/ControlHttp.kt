@@ -24,9 +24,11 @@ class ControlHttp(private val baseUrl: String) {
 
     /** The body of a 200 answer to [call]; anything else is an error naming the call and the status. */
     fun ok(response: HttpResponse<String>, call: String): String {
-        if (response.statusCode() !in 200..299) throw IllegalStateException(
-            "$call answered ${response.statusCode()}: ${response.body().take(300)}",
-        )
+        if (response.statusCode() !in 200..299) {
+            throw IllegalStateException(
+                "$call answered ${response.statusCode()}: ${response.body().take(300)}",
+            )
+        }
         return response.body()
     }
 

@@ -1,9 +1,9 @@
 package io.protobench.bench.lab
 
+import io.protobench.bench.text.Texts
 import java.io.File
 import java.nio.file.Files
 import java.nio.file.Path
-import io.protobench.bench.text.Texts
 
 /**
  * Where the load driver, api-server and data-server (or, in a direct run, the driver and the data-server)
@@ -13,8 +13,7 @@ import io.protobench.bench.text.Texts
  */
 data class CpuPlacement(val sets: Map<String, String>, val note: String) {
     /** The command prefixed with taskset for [process], or unchanged when not pinned. */
-    fun wrap(process: String, command: List<String>): List<String> =
-        sets[process]?.let { listOf("taskset", "-c", it) + command } ?: command
+    fun wrap(process: String, command: List<String>): List<String> = sets[process]?.let { listOf("taskset", "-c", it) + command } ?: command
 
     companion object {
         /** The load generator's name: the lab's driver, through the gateway or direct. */
@@ -48,21 +47,28 @@ data class CpuPlacement(val sets: Map<String, String>, val note: String) {
         }
 
         /** One sentence for the report, in English as run.json keeps it: who shares the machine. */
-        fun sharing(processes: List<String>) =
-            if (processes.size == 1) Texts.EN("placement.sharing.one", processes.single()) else
-                Texts.EN("placement.sharing", names(processes))
+        fun sharing(processes: List<String>) = if (processes.size == 1) {
+            Texts.EN("placement.sharing.one", processes.single())
+        } else {
+            Texts.EN("placement.sharing", names(processes))
+        }
 
         /** "driver, api-server and data-server". */
-        private fun names(processes: List<String>) =
-            if (processes.size == 1) processes.single() else
-                Texts.EN("placement.names", processes.dropLast(1).joinToString(", "), processes.last())
+        private fun names(processes: List<String>) = if (processes.size == 1) {
+            processes.single()
+        } else {
+            Texts.EN("placement.names", processes.dropLast(1).joinToString(", "), processes.last())
+        }
 
         /** The driver gets a third of the cores (at least one); the servers split the rest, the data-server getting any odd core. */
         private fun split(cores: Int, processes: List<String>): CpuPlacement {
             val load = maxOf(1, cores / 3)
             val api = when {
                 "api-server" !in processes -> 0
-                "data-server" !in processes -> cores - load // the data-server runs on another host
+
+                "data-server" !in processes -> cores - load
+
+                // the data-server runs on another host
                 else -> (cores - load) / 2
             }
             val ranges = mapOf(

@@ -1,5 +1,6 @@
 package io.protobench.bench.lab
 
+import com.google.protobuf.ByteString
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
@@ -12,7 +13,6 @@ import io.protobench.driver.Connections
 import io.protobench.driver.GrpcCalls
 import io.protobench.driver.Load
 import io.protobench.driver.Plan
-import com.google.protobuf.ByteString
 import java.time.Duration
 
 /** What the load driver is told to run for a trial or a soak, through the gateway or straight to the data-server. */
@@ -26,11 +26,19 @@ object DriverPlans {
     fun target(cell: Cell, levelBytes: (level: String, arm: Arm) -> Long?, bodies: MemberBodies? = null): CallTarget =
         when (val target = cell.condition.target) {
             is Target.Size -> CallTarget(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
+
             is Target.Level -> CallTarget(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
+
             is Target.Members -> {
                 val body = checkNotNull(bodies) { "member creation needs the bodies' folder" }.of(target)
-                CallTarget(target.gatewayPath(cell.arm), "created", target.createdBy(cell.arm).toLong(), method = "POST",
-                    body = body.path.toString(), emails = body.emailOffsets)
+                CallTarget(
+                    target.gatewayPath(cell.arm),
+                    "created",
+                    target.createdBy(cell.arm).toLong(),
+                    method = "POST",
+                    body = body.path.toString(),
+                    emails = body.emailOffsets,
+                )
             }
         }
 
@@ -44,11 +52,13 @@ object DriverPlans {
     fun direct(cell: Cell, bodies: MemberBodies? = null): CallTarget {
         val target = cell.condition.target
         val protocol = protocolOf(cell.arm)
-        if (target is Target.Members) return directCreation(
-            target,
-            protocol,
-            checkNotNull(bodies) { "member creation needs the bodies' folder" },
-        )
+        if (target is Target.Members) {
+            return directCreation(
+                target,
+                protocol,
+                checkNotNull(bodies) { "member creation needs the bodies' folder" },
+            )
+        }
         val size = (target as? Target.Size)?.size
             ?: throw IllegalArgumentException("topology direct measures payload sizes and member creation, not ${target.label}")
         val bytes = PayloadSize.parse(size).bytes.toLong()
@@ -74,12 +84,24 @@ object DriverPlans {
         val file = body.path.toString()
         return when (protocol) {
             Protocol.HTTP_JSON, Protocol.HTTP_BINARY -> CallTarget(
-                "/api/members", "id", method = "POST", status = 201, body = file, emails = body.emailOffsets,
-                accept = JSON, contentType = if (form == MemberBodies.Form.JSON) JSON else PROTOBUF,
+                "/api/members",
+                "id",
+                method = "POST",
+                status = 201,
+                body = file,
+                emails = body.emailOffsets,
+                accept = JSON,
+                contentType = if (form == MemberBodies.Form.JSON) JSON else PROTOBUF,
             )
+
             Protocol.GRPC_UNARY -> CallTarget(GrpcCalls.CREATE_MEMBER, transport = CallTarget.GRPC, body = file, emails = body.emailOffsets)
+
             Protocol.GRPC_STREAM -> CallTarget(
-                GrpcCalls.CREATE_MEMBERS, value = 1, transport = CallTarget.GRPC, body = file, emails = body.emailOffsets,
+                GrpcCalls.CREATE_MEMBERS,
+                value = 1,
+                transport = CallTarget.GRPC,
+                body = file,
+                emails = body.emailOffsets,
             )
         }
     }
@@ -133,6 +155,5 @@ object DriverPlans {
         offered: LoadLevel,
         duration: Duration,
         warmUp: Duration = Duration.ZERO,
-    ) =
-        plan(baseUrl, targets, offered, duration).copy(grpcAddress = grpcAddress, client = Plan.REACTOR, warmUpMs = warmUp.toMillis())
+    ) = plan(baseUrl, targets, offered, duration).copy(grpcAddress = grpcAddress, client = Plan.REACTOR, warmUpMs = warmUp.toMillis())
 }

@@ -22,11 +22,8 @@ class DriverFailed(message: String) : RuntimeException(message)
  * /proc like a server's. When this JVM dies, however it dies, the pipe closes and the
  * driver ends at once: no watchdog is needed.
  */
-class DriverProcess private constructor(
-    private val process: Process,
-    private val logFile: Path,
-    private val children: ChildProcesses,
-) : AutoCloseable {
+class DriverProcess private constructor(private val process: Process, private val logFile: Path, private val children: ChildProcesses) :
+    AutoCloseable {
     val pid: Long get() = process.pid()
     private val commands: BufferedWriter = process.outputStream.bufferedWriter()
     private val answers = LinkedBlockingQueue<String>()
@@ -87,6 +84,7 @@ class DriverProcess private constructor(
     companion object {
         private val json = jacksonObjectMapper()
         private const val ENDED = "\u0000ended"
+
         /** Beyond a run's own length: the driver's drain of late answers (10 s) and its start. */
         private val ANSWER_MARGIN: Duration = Duration.ofSeconds(30)
 

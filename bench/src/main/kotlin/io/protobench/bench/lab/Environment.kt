@@ -8,31 +8,26 @@ import java.util.concurrent.TimeUnit
 
 /** What a run was measured on: machine, JVM, library and tool versions, source revision. */
 object Environment {
-    fun capture(
-        projectDir: Path,
-        loadGenerator: String,
-        jvmOptions: List<String>,
-        processes: List<String> = CpuPlacement.PROCESSES,
-    ) = RunEnvironment(
-        cpuModel = cpuModel(),
-        cpuCores = Runtime.getRuntime().availableProcessors(),
-        memoryTotalMb = memTotalMb(),
-        kernel = read("/proc/sys/kernel/osrelease"),
-        os = "${System.getProperty("os.name")} ${System.getProperty("os.arch")}",
-        jdk = "${System.getProperty("java.vendor")} ${System.getProperty("java.runtime.version")}",
-        serverJvmOptions = jvmOptions,
-        loadGenerator = loadGenerator,
-        libraries = libraryVersions(),
-        gitCommit = git(projectDir, "rev-parse", "HEAD"),
-        gitDirty = git(projectDir, "status", "--porcelain")?.let { it.isNotBlank() },
-        processesSharingCpus = CpuPlacement.sharing(processes),
-        schedAutogroup = schedAutogroup(),
-        cpuIdle = cpuIdle(),
-    )
+    fun capture(projectDir: Path, loadGenerator: String, jvmOptions: List<String>, processes: List<String> = CpuPlacement.PROCESSES) =
+        RunEnvironment(
+            cpuModel = cpuModel(),
+            cpuCores = Runtime.getRuntime().availableProcessors(),
+            memoryTotalMb = memTotalMb(),
+            kernel = read("/proc/sys/kernel/osrelease"),
+            os = "${System.getProperty("os.name")} ${System.getProperty("os.arch")}",
+            jdk = "${System.getProperty("java.vendor")} ${System.getProperty("java.runtime.version")}",
+            serverJvmOptions = jvmOptions,
+            loadGenerator = loadGenerator,
+            libraries = libraryVersions(),
+            gitCommit = git(projectDir, "rev-parse", "HEAD"),
+            gitDirty = git(projectDir, "status", "--porcelain")?.let { it.isNotBlank() },
+            processesSharingCpus = CpuPlacement.sharing(processes),
+            schedAutogroup = schedAutogroup(),
+            cpuIdle = cpuIdle(),
+        )
 
     /** `kernel.sched_autogroup_enabled` as a flag; null where this kernel has no autogroup. */
-    fun schedAutogroup(setting: Path = Path.of(AUTOGROUP)): Boolean? =
-        readTrimmed(setting)?.toIntOrNull()?.let { it != 0 }
+    fun schedAutogroup(setting: Path = Path.of(AUTOGROUP)): Boolean? = readTrimmed(setting)?.toIntOrNull()?.let { it != 0 }
 
     private const val AUTOGROUP = "/proc/sys/kernel/sched_autogroup_enabled"
 

@@ -63,9 +63,11 @@ class Jdks(
             installed().firstOrNull { it.feature == feature }
                 ?: throw NoSuchJdk("no JDK $feature is installed; ${accepted()}")
         } ?: atPath(Path.of(text).toAbsolutePath().normalize())
-        if (jdk.feature < MIN_FEATURE) throw NoSuchJdk(
-            "the JDK at ${jdk.home} is ${jdk.version}; the servers need $MIN_FEATURE or newer; ${accepted()}",
-        )
+        if (jdk.feature < MIN_FEATURE) {
+            throw NoSuchJdk(
+                "the JDK at ${jdk.home} is ${jdk.version}; the servers need $MIN_FEATURE or newer; ${accepted()}",
+            )
+        }
         return jdk
     }
 

@@ -1,9 +1,13 @@
 package io.protobench.bench.lab
 
-import io.protobench.contract.metrics.HeapsCollected
-
-import io.protobench.bench.scenario.LoadLevel
 import com.fasterxml.jackson.databind.JsonNode
+import io.protobench.bench.design.Fork
+import io.protobench.bench.design.Lab
+import io.protobench.bench.design.LoadRun
+import io.protobench.bench.design.Mix
+import io.protobench.bench.design.Sample
+import io.protobench.bench.design.ToolRun
+import io.protobench.bench.design.VariantSettings
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure
@@ -14,23 +18,18 @@ import io.protobench.bench.measure.Steadiness
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
+import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Target
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
+import io.protobench.contract.metrics.HeapsCollected
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
 import java.nio.file.Files
 import java.nio.file.Path
-import java.util.concurrent.atomic.AtomicInteger
 import java.time.Duration
-import io.protobench.bench.design.Fork
-import io.protobench.bench.design.Lab
-import io.protobench.bench.design.LoadRun
-import io.protobench.bench.design.Mix
-import io.protobench.bench.design.Sample
-import io.protobench.bench.design.ToolRun
-import io.protobench.bench.design.VariantSettings
+import java.util.concurrent.atomic.AtomicInteger
 import io.protobench.driver.Summary as DriverSummary
 
 /** How long a failed trial waits for a server that is dying to be seen dead. */
@@ -90,17 +89,22 @@ class LocalLab(
     /** A trial that could not be measured: a server's death notice when one died under it, else the error itself. */
     private fun failed(servers: ServerSet, e: Exception): Sample {
         // The process may take a moment to be reaped after its connections broke.
-        val notice = servers.deathNotice() ?: run { Thread.sleep(DEATH_GRACE_MS); servers.deathNotice() }
+        val notice = servers.deathNotice() ?: run {
+            Thread.sleep(DEATH_GRACE_MS)
+            servers.deathNotice()
+        }
         return Sample.failed(notice ?: e.message ?: e.javaClass.simpleName)
     }
 
     private inner class LocalFork(private val servers: ServerSet, private val driver: DriverProcess) : Fork {
         override val linkRoundTripMs get() = servers.linkRoundTripMs
         private val gateway = GatewayClient(servers.gatewayUrl!!)
+
         /** For member creation: the members table's counts before and after each trial (never with a remote gateway). */
         private val dataServer by lazy { DataServerClient(servers.dataServerUrl) }
         private val levelBytes: JsonNode by lazy { gateway.complexities() }
         private val cores = Runtime.getRuntime().availableProcessors()
+
         /** The servers' processes and the driver's, whose CPU a trial reads. */
         private val processes get() = servers.pids + (DriverProcess.NAME to driver.pid)
 
@@ -190,8 +194,14 @@ class LocalLab(
             servers.close()
         }
 
-        private fun plan(cells: List<Cell>, offered: LoadLevel, duration: Duration) =
-            DriverPlans.plan(servers.gatewayUrl!!, cells.map { DriverPlans.target(it, ::levelBytes, memberBodies) }, offered, duration)
+        private fun plan(cells: List<Cell>, offered: LoadLevel, duration: Duration) = DriverPlans.plan(
+            servers.gatewayUrl!!,
+            cells.map {
+                DriverPlans.target(it, ::levelBytes, memberBodies)
+            },
+            offered,
+            duration,
+        )
 
         /** The exact serializedSize the gateway reports for a level: JSON bytes for HTTP/JSON, protobuf bytes otherwise. */
         private fun levelBytes(level: String, arm: Arm): Long? {
@@ -271,6 +281,7 @@ class LocalLab(
 
         override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix {
             val writes = cells.any { it.condition.target is Target.Members }
+
             // Reads count in the data handlers; a creation (one member per request here) in the table's counts.
             fun requestsSoFar() = if (writes) dataServer.members().created else dataServer.served()
             val plan = plan(cells, load, limit)
@@ -304,23 +315,23 @@ class LocalLab(
         /** No gateway: only the data-server has a heap of this run's. */
         override fun collectGarbage(): HeapsCollected = HeapsCollected(gateway = null, dataServer = dataServer.collectGarbage())
 
-        override fun effectiveSettings(): Map<String, String> =
-            VariantSettings.flatten("protobench.data", dataServer.settings()) +
-                VariantSettings.jvm("data-server", dataServer.snapshot().jvm)
+        override fun effectiveSettings(): Map<String, String> = VariantSettings.flatten("protobench.data", dataServer.settings()) +
+            VariantSettings.jvm("data-server", dataServer.snapshot().jvm)
 
         override fun close() {
             driver.close()
             servers.close()
         }
 
-        private fun plan(
-            cells: List<Cell>,
-            offered: LoadLevel,
-            duration: Duration,
-            warmUp: Duration = Duration.ZERO,
-        ) = DriverPlans.directPlan(
-            servers.dataServerUrl, servers.dataServerGrpc, cells.map { DriverPlans.direct(it, memberBodies) }, offered, duration, warmUp,
-        )
+        private fun plan(cells: List<Cell>, offered: LoadLevel, duration: Duration, warmUp: Duration = Duration.ZERO) =
+            DriverPlans.directPlan(
+                servers.dataServerUrl,
+                servers.dataServerGrpc,
+                cells.map { DriverPlans.direct(it, memberBodies) },
+                offered,
+                duration,
+                warmUp,
+            )
     }
 
     /** (correct, wrong) answers of a driver's run, both phases: all of them cost the servers CPU. */

@@ -49,8 +49,11 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         // the link lives until the run is over.
         val networks = HopNetworks.open(scenario.variants, options.network, progress)
         return Prepared(toolchain, driverJar, seedTools, variantJdks, networks, served) { store ->
-            if (options.externalDatabase != null) RunDatabases.external(options.externalDatabase, externalVersion!!, progress)
-            else RunDatabases.open(postgres, store.dir, progress)
+            if (options.externalDatabase != null) {
+                RunDatabases.external(options.externalDatabase, externalVersion!!, progress)
+            } else {
+                RunDatabases.open(postgres, store.dir, progress)
+            }
         }
     }
 
@@ -62,9 +65,12 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         remoteRefusal(remote, scenario, options)?.let { throw InvalidRemote("with remote servers (${remote.text}): $it") }
         RemoteCheck().problem(remote)?.let { throw RemoteUnreachable(it) }
         val control = ServedControl(remote.controlUrl).takeIf { it.available() }
-        val restarts = if (control != null) "restarted before every fork by serve's control at ${control.url}"
-            else "not restarted between forks: no control of serve answers at ${remote.controlUrl} " +
+        val restarts = if (control != null) {
+            "restarted before every fork by serve's control at ${control.url}"
+        } else {
+            "not restarted between forks: no control of serve answers at ${remote.controlUrl} " +
                 "(serve --no-restarts, or an older protobench)"
+        }
         progress("remote ${if (remote is Remote.Gateway) "gateway" else "data-server"} ${remote.text} answers; $restarts")
         return control
     }
@@ -74,10 +80,14 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
      * and a data-server started here (a served one writes to the database its host gives it).
      */
     private fun externalRefusal(scenario: Scenario, options: RunOptions): String? = when {
-        !scenario.writes -> "--db-url: scenario ${scenario.name} creates no members, so it uses no database " +
-            "(scenarios with members: do, e.g. writes or projectD)"
-        options.remote != null -> "--db-url with remote servers (${options.remote.text}): " +
-            "the served data-server writes to the database its own host gives it"
+        !scenario.writes ->
+            "--db-url: scenario ${scenario.name} creates no members, so it uses no database " +
+                "(scenarios with members: do, e.g. writes or projectD)"
+
+        options.remote != null ->
+            "--db-url with remote servers (${options.remote.text}): " +
+                "the served data-server writes to the database its own host gives it"
+
         else -> null
     }
 
@@ -94,8 +104,13 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
 
     /** What a run uses besides its scenario and options, all found or started before the first fork. */
     private inner class Prepared(
-        val toolchain: Toolchain, val driverJar: Path, val seedTools: Map<SeedTool, Path>, val variantJdks: Map<String, Jdk>,
-        val networks: HopNetworks, val served: ServedControl?, val openDatabases: (RunStore) -> RunDatabases,
+        val toolchain: Toolchain,
+        val driverJar: Path,
+        val seedTools: Map<SeedTool, Path>,
+        val variantJdks: Map<String, Jdk>,
+        val networks: HopNetworks,
+        val served: ServedControl?,
+        val openDatabases: (RunStore) -> RunDatabases,
     ) : PreparedLab {
         override fun open(store: RunStore, scenario: Scenario, options: RunOptions, progress: (String) -> Unit): OpenLab {
             val databases = openDatabases(store)
@@ -137,15 +152,23 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
 
         init {
             val logs = Files.createDirectories(store.dir.resolve("logs")) // the driver's log lives here even when no server is started here
-            val launcher = ServerLauncher(prepared.toolchain, logs, options.jvmOptions,
+            val launcher = ServerLauncher(
+                prepared.toolchain, logs, options.jvmOptions,
                 options.gatewayArguments, options.dataServerArguments + seedSchema(scenario), placement, children,
                 variantJava = prepared.variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = prepared.networks,
                 writes = scenario.writes,
-                databases = databases, remote = options.remote, servedControl = prepared.served, progress = progress)
+                databases = databases, remote = options.remote, servedControl = prepared.served, progress = progress,
+            )
             val driverLog = logs.resolve("driver.log")
-            local = LocalLab(launcher, { DriverProcess.start(prepared.toolchain.java, prepared.driverJar, driverLog, placement, children) },
-                CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()), store.dir, scenario.mode,
-                scenario.topology, prepared.seedTools.takeIf { it.isNotEmpty() }?.let { SeedToolRunner(it, logs, children) })
+            local = LocalLab(
+                launcher,
+                { DriverProcess.start(prepared.toolchain.java, prepared.driverJar, driverLog, placement, children) },
+                CpuAccounting(ticksPerSecond = CpuAccounting.detectTicksPerSecond()),
+                store.dir,
+                scenario.mode,
+                scenario.topology,
+                prepared.seedTools.takeIf { it.isNotEmpty() }?.let { SeedToolRunner(it, logs, children) },
+            )
         }
 
         override val lab: Lab get() = local

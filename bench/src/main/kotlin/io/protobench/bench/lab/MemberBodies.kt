@@ -61,6 +61,7 @@ class MemberBodies(private val dir: Path) {
                 }
                 json.writeValueAsBytes(if (target.batch == 1) members.single() else members)
             }
+
             Form.PROTOBUF -> {
                 require(target.batch == 1) { "a protobuf body holds one member, not ${target.batch}" }
                 protobufMember(EmailLayout.placeholder(0), image).toByteArray()

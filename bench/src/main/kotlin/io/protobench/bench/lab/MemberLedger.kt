@@ -1,12 +1,12 @@
 package io.protobench.bench.lab
 
+import io.protobench.bench.design.Sample
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.Target
 import io.protobench.contract.members.MemberCounts
-import io.protobench.bench.design.Sample
 
 /**
  * The database's side of one member-creation trial, from the data-server's

@@ -23,6 +23,7 @@ class RemoteCheck(private val deadline: Duration = Duration.ofSeconds(10)) {
             is Remote.DataServer ->
                 connect(remote.host, remote.httpPort, "HTTP", until) ?: connect(remote.host, remote.grpcPort, "gRPC", until)
                     ?: health(remote.httpUrl, "/actuator/health", "the data-server", until)
+
             is Remote.Gateway -> {
                 val uri = URI(remote.url)
                 connect(uri.host, uri.port, "HTTP", until) ?: health(remote.url, "/api/health", "the gateway (and its data-server)", until)
@@ -108,16 +109,22 @@ fun remoteRefusal(remote: Remote, scenario: io.protobench.bench.scenario.Scenari
         options.network != null || scenario.variants.any { it.network != null } ->
             "a network profile shapes a link between servers on this machine; " +
                 "with a remote server the link is the real network between the hosts"
+
         scenario.writes -> "member creation needs a data-server on this machine (the runner empties and counts its table between trials)"
+
         options.dataServerArguments.isNotEmpty() -> "--data-server properties cannot reach a data-server another host runs: $serveHint"
+
         remote is Remote.DataServer && beyondTheGateway.isNotEmpty() ->
             "variant(s) ${beyondTheGateway.joinToString { it.name }} change the data-server or both JVMs, " +
                 "and the data-server runs elsewhere; " +
                 "only variants of gateway properties can run against a remote data-server"
+
         remote is Remote.Gateway && scenario.topology == io.protobench.bench.scenario.Topology.DIRECT ->
             "topology direct calls the data-server itself: give --data-server HOST:HTTP:GRPC instead of --gateway"
+
         remote is Remote.Gateway && (options.gatewayArguments.isNotEmpty() || scenario.variants.isNotEmpty()) ->
             "gateway properties and variants need a gateway this machine starts: $serveHint"
+
         else -> null
     }
 }

@@ -100,11 +100,16 @@ class SeedToolRunner(private val binaries: Map<SeedTool, Path>, private val logs
         val n = run.requests.toString()
         val c = run.concurrency.toString()
         return when (run.tool) {
-            SeedTool.HEY -> listOf(binary, "-n", n, "-c", c, "-m", "POST", "-T", "application/json",
-                "-D", body.toString(), "$httpUrl/api/members")
+            SeedTool.HEY -> listOf(
+                binary, "-n", n, "-c", c, "-m", "POST", "-T", "application/json",
+                "-D", body.toString(), "$httpUrl/api/members",
+            )
+
             // The body is data, not a template: its free text holds braces.
-            SeedTool.GHZ -> listOf(binary, "--insecure", "--call", "protobench.MemberService/CreateMember", "--data-file", body.toString(),
-                "--disable-template-data", "--disable-template-functions", "-n", n, "-c", c, "-O", "json", grpcAddress)
+            SeedTool.GHZ -> listOf(
+                binary, "--insecure", "--call", "protobench.MemberService/CreateMember", "--data-file", body.toString(),
+                "--disable-template-data", "--disable-template-functions", "-n", n, "-c", c, "-O", "json", grpcAddress,
+            )
         }
     }
 
@@ -124,9 +129,11 @@ class SeedToolRunner(private val binaries: Map<SeedTool, Path>, private val logs
             children.forget(process)
         }
         val text = Files.readString(output)
-        if (process.exitValue() != 0) error(
-            "${run.tool.label} exited with ${process.exitValue()}: ${text.trim().lines().takeLast(3).joinToString(" ")}",
-        )
+        if (process.exitValue() != 0) {
+            error(
+                "${run.tool.label} exited with ${process.exitValue()}: ${text.trim().lines().takeLast(3).joinToString(" ")}",
+            )
+        }
         return if (run.tool == SeedTool.HEY) ToolOutput.hey(text) else ToolOutput.ghz(text)
     }
 

@@ -143,8 +143,13 @@ class ServerLauncher(
         servedControl?.let { progress("remote: " + it.restart()) }
         when (remote) {
             is Remote.Gateway -> return ServerSet(remote.url, emptyMap(), emptyMap(), emptyList(), children, names = emptyList())
-            is Remote.DataServer -> return if (gateway) startGatewayFor(remote, variant)
-                else ServerSet(null, emptyMap(), emptyMap(), emptyList(), children, remoteDataServer = remote, names = emptyList())
+
+            is Remote.DataServer -> return if (gateway) {
+                startGatewayFor(remote, variant)
+            } else {
+                ServerSet(null, emptyMap(), emptyMap(), emptyList(), children, remoteDataServer = remote, names = emptyList())
+            }
+
             null -> Unit
         }
         if (!gateway) return startDataServerAlone(variant)
@@ -161,12 +166,15 @@ class ServerLauncher(
         val data = try {
             launch(dataCommand, "data-server", databases.dataServerEnvironment(variant))
         } catch (e: Exception) {
-            relays.forEach { it.close() }; throw e
+            relays.forEach { it.close() }
+            throw e
         }
         val api = try {
             launch(gatewayCommand, "api-server")
         } catch (e: Exception) {
-            data.destroyForcibly(); relays.forEach { it.close() }; throw e
+            data.destroyForcibly()
+            relays.forEach { it.close() }
+            throw e
         }
         val set = ServerSet(
             gatewayUrl = "http://127.0.0.1:$gateway",
@@ -191,20 +199,32 @@ class ServerLauncher(
         Files.createDirectories(logDir)
         val logStarts = mapOf("api-server" to runCatching { Files.size(log("api-server")) }.getOrDefault(0L))
         val api = launch(command, "api-server")
-        val set = ServerSet("http://127.0.0.1:$port", mapOf("gateway" to port), mapOf("api-server" to command), listOf(api), children,
-            logs = mapOf("api-server" to log("api-server")), remoteDataServer = remote, names = listOf("api-server"))
+        val set = ServerSet(
+            "http://127.0.0.1:$port",
+            mapOf("gateway" to port),
+            mapOf("api-server" to command),
+            listOf(api),
+            children,
+            logs = mapOf("api-server" to log("api-server")),
+            remoteDataServer = remote,
+            names = listOf("api-server"),
+        )
         val client = GatewayClient(set.gatewayUrl!!)
         return healthyOrClosed(set, listOf("api-server" to api), logStarts) { client.isHealthy() }
     }
 
-    private fun gatewayCommand(variant: Variant?, port: Int, dataHost: String, dataHttp: Int, dataGrpc: Int): List<String> =
-        placement.wrap("api-server", listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
-            "-jar", toolchain.serverJar("api-server").toString(),
+    private fun gatewayCommand(variant: Variant?, port: Int, dataHost: String, dataHttp: Int, dataGrpc: Int): List<String> = placement.wrap(
+        "api-server",
+        listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
+            "-jar",
+            toolchain.serverJar("api-server").toString(),
             "--server.port=$port",
             "--protobench.gateway.data-server.host=$dataHost",
             "--protobench.gateway.data-server.http-port=$dataHttp",
-            "--protobench.gateway.data-server.grpc-port=$dataGrpc", parentWatch,
-        ) + gatewayArguments + variant?.gatewayArguments().orEmpty())
+            "--protobench.gateway.data-server.grpc-port=$dataGrpc",
+            parentWatch,
+        ) + gatewayArguments + variant?.gatewayArguments().orEmpty(),
+    )
 
     /** The data-server with nobody in front (the load driver calls it itself), on loopback or behind the variant's link. */
     private fun startDataServerAlone(variant: Variant?): ServerSet {
@@ -216,12 +236,13 @@ class ServerLauncher(
         val data = try {
             launch(command, "data-server", databases.dataServerEnvironment(variant))
         } catch (e: Exception) {
-            relays.forEach { it.close() }; throw e
+            relays.forEach { it.close() }
+            throw e
         }
         val set = ServerSet(
             null, mapOf("data-server-http" to http, "data-server-grpc" to grpc), mapOf("data-server" to command), listOf(data), children,
             companions = relays, dataServerHttp = httpRoute, dataServerGrpcRoute = grpcRoute, linkRoundTripMs = links.roundTripMs,
-            logs = mapOf("data-server" to log("data-server")), databasePid = databases.postmasterPid(variant)
+            logs = mapOf("data-server" to log("data-server")), databasePid = databases.postmasterPid(variant),
         )
         val client = DataServerClient(set.dataServerUrl)
         return healthyOrClosed(set, listOf("data-server" to data), logStarts) { client.isHealthy() }
@@ -254,11 +275,17 @@ class ServerLauncher(
 
     private fun java(variant: Variant?) = (variant?.let { variantJava[it.name] } ?: toolchain.java).toString()
 
-    private fun dataServerCommand(variant: Variant?, http: Int, grpc: Int): List<String> =
-        placement.wrap("data-server", listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
-            "-jar", toolchain.serverJar("data-server").toString(),
-            "--server.port=$http", "--protobench.data.grpc.port=$grpc", parentWatch, "--protobench.data.members.enabled=$writes",
-        ) + dataServerArguments + databases.dataServerArguments(variant) + variant?.dataServerArguments().orEmpty())
+    private fun dataServerCommand(variant: Variant?, http: Int, grpc: Int): List<String> = placement.wrap(
+        "data-server",
+        listOf(java(variant)) + (variant?.jvmOptions(jvmOptions) ?: jvmOptions) + listOf(
+            "-jar",
+            toolchain.serverJar("data-server").toString(),
+            "--server.port=$http",
+            "--protobench.data.grpc.port=$grpc",
+            parentWatch,
+            "--protobench.data.members.enabled=$writes",
+        ) + dataServerArguments + databases.dataServerArguments(variant) + variant?.dataServerArguments().orEmpty(),
+    )
 
     private fun healthyOrClosed(
         set: ServerSet,
@@ -292,8 +319,10 @@ class ServerLauncher(
                 val lines = linesSince(log(name), logStarts[name] ?: 0)
                 rejectedSettings(lines)?.let { throw ServerSettingRejected(Texts.EN("rejected.settings", name, it)) }
                 jvmRefusal(lines)?.let { throw ServerSettingRejected(Texts.EN("rejected.jvm", name, it)) }
-                throw ServerStartFailed("$name exited with code ${process.exitValue()} during start-up; " +
-                    "last lines of ${log(name)}:\n" + lines.takeLast(15).joinToString("\n").ifEmpty { "(no output)" })
+                throw ServerStartFailed(
+                    "$name exited with code ${process.exitValue()} during start-up; " +
+                        "last lines of ${log(name)}:\n" + lines.takeLast(15).joinToString("\n").ifEmpty { "(no output)" },
+                )
             }
             if (healthy()) return
             Thread.sleep(250)

@@ -36,7 +36,8 @@ class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
 
     private fun missingJar(module: String) = ToolchainProblem(
         "no runnable jar for $module under $module/target: build it with `mvn -B -DskipTests package` " +
-            "(the ./protobench wrapper does this for you)")
+            "(the ./protobench wrapper does this for you)",
+    )
 
     /**
      * [binary] under `tools/bin`, installed there first with `go install <command>@<version>`
@@ -49,9 +50,12 @@ class Toolchain(private val projectDir: Path, serverJava: Path? = null) {
         val stamp = local.resolveSibling("$binary.version")
         val wanted = "$command@$version"
         if (Files.isExecutable(local) && (!Files.exists(stamp) || Files.readString(stamp).trim() == wanted)) return local
-        val go = onPath("go") ?: Path.of("/usr/local/go/bin/go").takeIf { Files.isExecutable(it) } ?: throw ToolchainProblem(
+        val go = onPath("go") ?: Path.of("/usr/local/go/bin/go").takeIf {
+            Files.isExecutable(it)
+        } ?: throw ToolchainProblem(
             "$binary is not installed and Go is not on PATH to install it: install Go 1.22 or newer " +
-                "(https://go.dev/doc/install) or $binary $version, then run again")
+                "(https://go.dev/doc/install) or $binary $version, then run again",
+        )
         log("installing $binary $version with go install (one time, a few minutes)...")
         Files.createDirectories(local.parent)
         val installLog = projectDir.resolve("tools/$binary-install.log")

@@ -184,8 +184,10 @@ data class CpuUsage(
     companion object {
         /** Capacity mode: the machine counts as saturated when at least this share of all cores was busy. */
         const val MACHINE_SATURATED = 0.90
+
         /** Cost mode: a fixed rate must leave the machine below this share busy, or CPU per request is inflated. */
         const val MACHINE_BUSY_COST_LIMIT = 0.70
+
         /** The load generator counts as saturating when it alone used this share of all cores: the servers were starved by it. */
         const val LOAD_GENERATOR_SATURATED_SHARE = 0.45
     }

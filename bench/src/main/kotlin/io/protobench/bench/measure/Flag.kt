@@ -28,6 +28,7 @@ import java.util.Locale
 sealed interface Flag {
     /** What happened in this trial, with its numbers, in the report's language. */
     @JsonIgnore fun describe(t: Texts = Texts.EN): String
+
     /** Why it matters, in the report's language. */
     @JsonIgnore fun meaning(t: Texts = Texts.EN): String
 
@@ -40,8 +41,10 @@ sealed interface Flag {
 
     companion object {
         /** The kind run.json stores [flag] under (`machine-busy`, `rate-not-held`, …). */
-        fun kindOf(flag: Flag): String =
-            Flag::class.java.getAnnotation(JsonSubTypes::class.java).value.first { it.value.java == flag.javaClass }.name
+        fun kindOf(flag: Flag): String = Flag::class.java.getAnnotation(JsonSubTypes::class.java).value.first {
+            it.value.java ==
+                flag.javaClass
+        }.name
     }
 
     /** The machine was busier than the mode allows: [limit] 0.7 in cost mode, 0.9 in capacity mode. */
@@ -107,9 +110,15 @@ sealed interface Flag {
         val laterCalls: Long,
         val coldPerUser: Int,
     ) : Flag {
-        override fun describe(t: Texts) =
-            t("flag.connections-warming", coldPerUser + 1, 2 * coldPerUser, f("%.2f", nextP50Ms), nextCalls,
-                f("%.2f", laterP50Ms), laterCalls)
+        override fun describe(t: Texts) = t(
+            "flag.connections-warming",
+            coldPerUser + 1,
+            2 * coldPerUser,
+            f("%.2f", nextP50Ms),
+            nextCalls,
+            f("%.2f", laterP50Ms),
+            laterCalls,
+        )
         override fun meaning(t: Texts) = t("flag.connections-warming.meaning", coldPerUser)
     }
 
@@ -149,6 +158,7 @@ sealed interface Flag {
 
         override fun describe(t: Texts) = t("flag.rows-mismatch", rows, committed, confirmed)
         override fun meaning(t: Texts) = t("flag.rows-mismatch.meaning")
+
         /** A lost write leaves the trial out: its confirmations are not the database's. */
         override fun leavesTrialOut() = lost > 0
     }

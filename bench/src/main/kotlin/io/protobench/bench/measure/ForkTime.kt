@@ -6,16 +6,22 @@ import kotlin.math.roundToLong
 enum class ForkPart {
     /** Starting the fork's load driver and servers until both servers answer. */
     START,
+
     /** The fork's soak: every endpoint in one mix until steady. */
     SOAK,
+
     /** Each arm's warm-up at its trial's load, the full collection before it included. */
     WARM_UPS,
+
     /** Capacity probes (closed model) in cost mode, where they only set the rates. */
     PROBES,
+
     /** The compared trials of the protocols and the null hop (capacity trials in capacity mode). */
     TRIALS,
+
     /** The trials of the A/A copy, the calibration check. */
     AA_TRIALS,
+
     /** Seed 003's own tools. */
     TOOLS,
 }

@@ -88,21 +88,33 @@ data class RunEnvironment(
 
     /** The record's JSON object: every known fact in the order a run learns it, then [other]; nulls left out. */
     @JsonValue
-    fun jsonObject(): Map<String, Any> = (listOf(
-        "cpuModel" to cpuModel, "cpuCores" to cpuCores, "memoryTotalMb" to memoryTotalMb, "kernel" to kernel, "os" to os, "jdk" to jdk,
-        "serverJvmOptions" to serverJvmOptions,
-    ) + loadGeneratorKeys() + listOf(
-        "libraries" to libraries, "gitCommit" to gitCommit, "gitDirty" to gitDirty, "processesSharingCpus" to processesSharingCpus,
-        "placement" to placement, "schedAutogroup" to schedAutogroup, "cpuIdle" to cpuIdle, "childEnvironment" to childEnvironment,
-        "serverJava" to serverJava, "serverJdk" to serverJdk,
-    ) + byVariant(SERVER_JDK, serverJdkByVariant) + listOf(NETWORK to network) + byVariant(NETWORK, networkByVariant) + listOf(
-        "postgresql" to postgresql, "remote" to remote, "serverCommands" to serverCommands, "resumedAt" to resumedAt,
-    ) + other.toList()).mapNotNull { (key, value) -> value?.let { key to it } }.toMap()
+    fun jsonObject(): Map<String, Any> = (
+        listOf(
+            "cpuModel" to cpuModel,
+            "cpuCores" to cpuCores,
+            "memoryTotalMb" to memoryTotalMb,
+            "kernel" to kernel,
+            "os" to os,
+            "jdk" to jdk,
+            "serverJvmOptions" to serverJvmOptions,
+        ) + loadGeneratorKeys() + listOf(
+            "libraries" to libraries, "gitCommit" to gitCommit, "gitDirty" to gitDirty, "processesSharingCpus" to processesSharingCpus,
+            "placement" to placement, "schedAutogroup" to schedAutogroup, "cpuIdle" to cpuIdle, "childEnvironment" to childEnvironment,
+            "serverJava" to serverJava, "serverJdk" to serverJdk,
+        ) + byVariant(SERVER_JDK, serverJdkByVariant) + listOf(NETWORK to network) + byVariant(NETWORK, networkByVariant) + listOf(
+            "postgresql" to postgresql,
+            "remote" to remote,
+            "serverCommands" to serverCommands,
+            "resumedAt" to resumedAt,
+        ) + other.toList()
+        ).mapNotNull { (key, value) -> value?.let { key to it } }.toMap()
 
     /** `k6` where the record had it (and `loadGenerator` too, should it name another), else `loadGenerator`. */
-    private fun loadGeneratorKeys(): List<Pair<String, String?>> =
-        if (k6 == null) listOf(LOAD_GENERATOR to loadGenerator)
-        else listOf(K6 to k6, LOAD_GENERATOR to loadGenerator?.takeIf { it != k6Named(k6) })
+    private fun loadGeneratorKeys(): List<Pair<String, String?>> = if (k6 == null) {
+        listOf(LOAD_GENERATOR to loadGenerator)
+    } else {
+        listOf(K6 to k6, LOAD_GENERATOR to loadGenerator?.takeIf { it != k6Named(k6) })
+    }
 
     private fun byVariant(key: String, values: Map<String, Any>) = values.map { (variant, value) -> Variant.label(key, variant) to value }
 
@@ -146,17 +158,24 @@ data class RunEnvironment(
         /** [key]'s value as [T]; null when absent or null. A value that does not read as [T] stays in [left], to be kept as read. */
         private inline fun <reified T> take(key: String): T? {
             val node = left[key] ?: return null
-            val value = if (node.isNull) null else runCatching<T?> {
-                context.readTreeAsValue(node, context.typeFactory.constructType(jacksonTypeRef<T>()))
-            }.getOrNull()
+            val value = if (node.isNull) {
+                null
+            } else {
+                runCatching<T?> {
+                    context.readTreeAsValue(node, context.typeFactory.constructType(jacksonTypeRef<T>()))
+                }.getOrNull()
+            }
             if (value != null || node.isNull) left.remove(key)
             return value
         }
 
         /** Every `key · variant` value as [T], by variant. */
-        private inline fun <reified T> byVariant(key: String): Map<String, T> =
-            left.keys.map(Variant::split).filter { (name, variant) -> name == key && variant != null }
-                .mapNotNull { (name, variant) -> take<T>(Variant.label(name, variant))?.let { variant!! to it } }.toMap()
+        private inline fun <reified T> byVariant(key: String): Map<String, T> = left.keys.map(Variant::split).filter { (name, variant) ->
+            name ==
+                key &&
+                variant != null
+        }
+            .mapNotNull { (name, variant) -> take<T>(Variant.label(name, variant))?.let { variant!! to it } }.toMap()
     }
 }
 
@@ -198,8 +217,4 @@ data class PostgresClusterRecord(
  * and whether `serve` restarted it before every fork.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-data class RemoteServersRecord(
-    val dataServer: String? = null,
-    val gateway: String? = null,
-    val restartedPerFork: Boolean,
-)
+data class RemoteServersRecord(val dataServer: String? = null, val gateway: String? = null, val restartedPerFork: Boolean)

@@ -336,11 +336,15 @@ data class TrialRecord(
         if (total == 0L) return "no answers"
         flags.firstOrNull { it.leavesTrialOut() }?.let { return it.describe() }
         val share = wrongAnswers.toDouble() / total
-        return if (share > MAX_WRONG_SHARE) String.format(
-            java.util.Locale.ROOT,
-            "%.2f%% of answers were wrong (limit 0.1%%)",
-            share * 100,
-        ) else null
+        return if (share > MAX_WRONG_SHARE) {
+            String.format(
+                java.util.Locale.ROOT,
+                "%.2f%% of answers were wrong (limit 0.1%%)",
+                share * 100,
+            )
+        } else {
+            null
+        }
     }
 
     companion object {

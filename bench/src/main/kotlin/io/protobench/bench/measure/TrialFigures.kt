@@ -1,11 +1,11 @@
 package io.protobench.bench.measure
 
-import io.protobench.driver.Summary as DriverSummary
-import io.protobench.driver.Latency
-import io.protobench.driver.Place
 import io.protobench.contract.metrics.GcUsage
 import io.protobench.contract.metrics.ProcessUsage
 import io.protobench.contract.window.WindowReport
+import io.protobench.driver.Latency
+import io.protobench.driver.Place
+import io.protobench.driver.Summary as DriverSummary
 
 /** Turns the load driver's summary, the gateway's window and /proc's readings of one trial into [Figure] values. */
 object TrialFigures {
@@ -19,8 +19,11 @@ object TrialFigures {
      * gateway window's and /proc's over the same trial; [requests] is every answer the driver
      * counted, for CPU per request.
      */
-    fun from(driver: DriverSummary, gateway: WindowReport, cpu: CpuUsage, requests: Double): Figures =
-        (fromDriver(driver) + fromGateway(gateway) + fromCpu(cpu, requests)).let { it + totals(it) }
+    fun from(driver: DriverSummary, gateway: WindowReport, cpu: CpuUsage, requests: Double): Figures = (
+        fromDriver(driver) +
+            fromGateway(gateway) +
+            fromCpu(cpu, requests)
+        ).let { it + totals(it) }
 
     /**
      * The driver's own figures of a trial: its timed phase's, errors over both phases. Latency
@@ -102,8 +105,14 @@ object TrialFigures {
     )
 
     /** Cores used over the trial as CPU µs per request. */
-    private fun perRequest(cores: Double?, usage: CpuUsage, requests: Double?): Double? =
-        cores?.let { c -> requests?.takeIf { it > 0 }?.let { c * usage.wallSeconds * 1e6 / it } }
+    private fun perRequest(cores: Double?, usage: CpuUsage, requests: Double?): Double? = cores?.let { c ->
+        requests?.takeIf { it > 0 }?.let {
+            c *
+                usage.wallSeconds *
+                1e6 /
+                it
+        }
+    }
 
     /**
      * A direct trial's [Flag.ColdConnections] when fewer than [MIN_TIMED_CALLS] of its timed
@@ -113,8 +122,11 @@ object TrialFigures {
     fun connectionFlags(summary: DriverSummary): List<Flag> {
         val calls = summary.byPlace.values.sumOf { it.count }
         val warm = summary.byPlace[WARM]?.count ?: 0
-        return if (calls > 0 && warm < MIN_TIMED_CALLS) listOf(Flag.ColdConnections(warm, calls, COLD_CALLS, MIN_TIMED_CALLS))
-            else emptyList()
+        return if (calls > 0 && warm < MIN_TIMED_CALLS) {
+            listOf(Flag.ColdConnections(warm, calls, COLD_CALLS, MIN_TIMED_CALLS))
+        } else {
+            emptyList()
+        }
     }
 
     /**
@@ -238,10 +250,14 @@ object TrialFigures {
     )
 
     /** [gc]'s figures under [keys]; none when a server (or its snapshots) predates them, so they are missing rather than 0. */
-    private fun gcFigures(gc: GcUsage?, keys: GcFigures): Figures = if (gc == null) Figures.NONE else Figures.of(
-        keys.pauses to gc.pauses.toDouble(),
-        keys.pauseTime to gc.pauseTimeMs.toDouble(),
-        keys.concurrentCpu to gc.concurrentCpuMs,
-        keys.heapAfter to gc.heapAfterGcMb,
-    )
+    private fun gcFigures(gc: GcUsage?, keys: GcFigures): Figures = if (gc == null) {
+        Figures.NONE
+    } else {
+        Figures.of(
+            keys.pauses to gc.pauses.toDouble(),
+            keys.pauseTime to gc.pauseTimeMs.toDouble(),
+            keys.concurrentCpu to gc.concurrentCpuMs,
+            keys.heapAfter to gc.heapAfterGcMb,
+        )
+    }
 }

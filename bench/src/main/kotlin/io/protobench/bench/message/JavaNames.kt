@@ -47,8 +47,15 @@ object JavaNames {
      * The part of [field]'s accessors after get/set/has (`placed_at` → `PlacedAt`); protoc adds `_`
      * where the name is one a generated message has already (`class` → `getClass_()`).
      */
-    fun accessor(field: FieldDescriptor): String =
-        camelCase(field.name, capitalizeFirst = true).let { if (it in RENAMED_ACCESSORS) "${it}_" else it }
+    fun accessor(field: FieldDescriptor): String = camelCase(field.name, capitalizeFirst = true).let {
+        if (it in
+            RENAMED_ACCESSORS
+        ) {
+            "${it}_"
+        } else {
+            it
+        }
+    }
 
     /**
      * protoc's underscores-to-CamelCase: letters after an underscore, a digit or another character
@@ -59,9 +66,21 @@ object JavaNames {
         var capitalizeNext = capitalizeFirst
         for ((i, c) in name.withIndex()) {
             when {
-                c in 'a'..'z' -> { out.append(if (capitalizeNext) c.uppercaseChar() else c); capitalizeNext = false }
-                c in 'A'..'Z' -> { out.append(if (i == 0 && !capitalizeFirst) c.lowercaseChar() else c); capitalizeNext = false }
-                c in '0'..'9' -> { out.append(c); capitalizeNext = true }
+                c in 'a'..'z' -> {
+                    out.append(if (capitalizeNext) c.uppercaseChar() else c)
+                    capitalizeNext = false
+                }
+
+                c in 'A'..'Z' -> {
+                    out.append(if (i == 0 && !capitalizeFirst) c.lowercaseChar() else c)
+                    capitalizeNext = false
+                }
+
+                c in '0'..'9' -> {
+                    out.append(c)
+                    capitalizeNext = true
+                }
+
                 else -> capitalizeNext = true
             }
         }
@@ -69,6 +88,8 @@ object JavaNames {
     }
 
     /** Accessor names protoc renames ([accessor]): those of methods every generated message has. */
-    val RENAMED_ACCESSORS = setOf("Class", "UnknownFields", "SerializedSize", "DefaultInstanceForType", "ParserForType",
-        "InitializationErrorString", "DescriptorForType", "AllFields", "CachedSize")
+    val RENAMED_ACCESSORS = setOf(
+        "Class", "UnknownFields", "SerializedSize", "DefaultInstanceForType", "ParserForType",
+        "InitializationErrorString", "DescriptorForType", "AllFields", "CachedSize",
+    )
 }

@@ -67,7 +67,14 @@ object MessageBuild {
         )
         val diagnostics = DiagnosticCollector<JavaFileObject>()
         val ok = compiler.getStandardFileManager(diagnostics, null, Charsets.UTF_8).use { fileManager ->
-            compiler.getTask(StringWriter(), fileManager, diagnostics, options, null, fileManager.getJavaFileObjectsFromStrings(files)).call()
+            compiler.getTask(
+                StringWriter(),
+                fileManager,
+                diagnostics,
+                options,
+                null,
+                fileManager.getJavaFileObjectsFromStrings(files),
+            ).call()
         }
         if (!ok) {
             val errors = diagnostics.diagnostics.filter { it.kind == Diagnostic.Kind.ERROR }.take(MAX_ERRORS).joinToString("\n") {

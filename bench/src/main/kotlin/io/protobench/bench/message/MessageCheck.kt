@@ -42,9 +42,11 @@ object MessageCheck {
         val sizes = sizes(json, parsed.toByteArray())
         val largest = maxOf(sizes.json, sizes.protobuf)
         if (largest > MAX_BYTES) {
-            throw MessageProblem("--sample $sample: one ${type.fullName} is ${sizes.json} bytes as JSON and " +
-                "${sizes.protobuf} as protobuf; " +
-                "accepted: items up to ${MAX_BYTES / PayloadSize.MIB} MiB in either form (the largest message the lab's servers take)")
+            throw MessageProblem(
+                "--sample $sample: one ${type.fullName} is ${sizes.json} bytes as JSON and " +
+                    "${sizes.protobuf} as protobuf; " +
+                    "accepted: items up to ${MAX_BYTES / PayloadSize.MIB} MiB in either form (the largest message the lab's servers take)",
+            )
         }
         return CheckedMessage(type, parsed, sizes, schema.files.size)
     }
@@ -55,8 +57,10 @@ object MessageCheck {
         try {
             JsonFormat.parser().merge(text, builder)
         } catch (e: InvalidProtocolBufferException) {
-            throw MessageProblem("--sample $sample is not a ${type.fullName}: ${e.message}; accepted: one JSON object with " +
-                "${type.fullName}'s fields (protobuf's JSON mapping: lowerCamelCase or the .proto's names), no unknown fields")
+            throw MessageProblem(
+                "--sample $sample is not a ${type.fullName}: ${e.message}; accepted: one JSON object with " +
+                    "${type.fullName}'s fields (protobuf's JSON mapping: lowerCamelCase or the .proto's names), no unknown fields",
+            )
         }
         return builder.build()
     }
@@ -70,8 +74,9 @@ object MessageCheck {
 
     fun sizes(json: ByteArray, protobuf: ByteArray) = MessageSizes(json.size, gzip(json).size, protobuf.size, gzip(protobuf).size)
 
-    private fun gzip(bytes: ByteArray): ByteArray =
-        ByteArrayOutputStream().also { out -> GZIPOutputStream(out).use { it.write(bytes) } }.toByteArray()
+    private fun gzip(bytes: ByteArray): ByteArray = ByteArrayOutputStream().also { out ->
+        GZIPOutputStream(out).use { it.write(bytes) }
+    }.toByteArray()
 
     private val MAPPER = ObjectMapper()
 }

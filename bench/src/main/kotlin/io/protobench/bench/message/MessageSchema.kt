@@ -20,8 +20,10 @@ class MessageSchema private constructor(val files: List<FileDescriptor>) {
         val type = types[name] ?: types.values.filter { it.name == name }.singleOrNull()
             ?: throw MessageProblem("--message $name: no such message type; accepted: ${accepted()}")
         unsupported(type).takeIf { it.isNotEmpty() }?.let { reasons ->
-            throw MessageProblem("--message $name: ${reasons.joinToString("; ")}. Not supported in this version: " +
-                "google.protobuf.Any, Duration, FieldMask, Struct, Value and ListValue, proto2 groups and extensions")
+            throw MessageProblem(
+                "--message $name: ${reasons.joinToString("; ")}. Not supported in this version: " +
+                    "google.protobuf.Any, Duration, FieldMask, Struct, Value and ListValue, proto2 groups and extensions",
+            )
         }
         return type
     }
@@ -75,8 +77,13 @@ class MessageSchema private constructor(val files: List<FileDescriptor>) {
         private const val ANY = "google.protobuf.Any"
 
         /** Well-known types whose JSON form is not an object of their fields: no plain model for them yet. */
-        private val JSON_SHAPED = setOf("google.protobuf.Duration", "google.protobuf.FieldMask", "google.protobuf.Struct",
-            "google.protobuf.Value", "google.protobuf.ListValue")
+        private val JSON_SHAPED = setOf(
+            "google.protobuf.Duration",
+            "google.protobuf.FieldMask",
+            "google.protobuf.Struct",
+            "google.protobuf.Value",
+            "google.protobuf.ListValue",
+        )
 
         private fun withNested(type: Descriptor): List<Descriptor> = listOf(type) + type.nestedTypes.flatMap(::withNested)
     }

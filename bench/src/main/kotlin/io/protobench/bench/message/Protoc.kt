@@ -34,9 +34,11 @@ class Protoc(val executable: Path, val version: String) {
         val arguments = listOf("--include_imports", "--descriptor_set_out=$out") + importRoots(proto, includes, work)
         val result = run(arguments + proto.toAbsolutePath().toString(), work)
         if (result.first != 0) {
-            throw MessageProblem("protoc $version could not compile $proto:\n${result.second.trim()}\n" +
-                "accepted: a .proto that protoc compiles with -I ${roots(proto, includes).joinToString(" -I ")} " +
-                "(give -I for the folders its imports are relative to)")
+            throw MessageProblem(
+                "protoc $version could not compile $proto:\n${result.second.trim()}\n" +
+                    "accepted: a .proto that protoc compiles with -I ${roots(proto, includes).joinToString(" -I ")} " +
+                    "(give -I for the folders its imports are relative to)",
+            )
         }
         return Files.newInputStream(out).use(FileDescriptorSet::parseFrom)
     }
@@ -56,7 +58,9 @@ class Protoc(val executable: Path, val version: String) {
         includes.ifEmpty { listOf(proto.toAbsolutePath().parent) }.map { it.toAbsolutePath() }
 
     private fun importRoots(proto: Path, includes: List<Path>, work: Path): List<String> =
-        (roots(proto, includes) + wellKnownTypes(work)).map { "-I$it" }
+        (roots(proto, includes) + wellKnownTypes(work)).map {
+            "-I$it"
+        }
 
     /** A copy of [executable] that may be run (Maven keeps the artifact without the execute bit). */
     private fun runnable(work: Path): Path {
@@ -97,8 +101,10 @@ class Protoc(val executable: Path, val version: String) {
         val VERSION = "${RuntimeVersion.MAJOR}.${RuntimeVersion.MINOR}.${RuntimeVersion.PATCH}"
         const val ENV = "PROTOBENCH_PROTOC"
         private const val TIMEOUT_SECONDS = 60L
-        private val WELL_KNOWN_TYPES = listOf("any", "api", "descriptor", "duration", "empty", "field_mask", "source_context",
-            "struct", "timestamp", "type", "wrappers")
+        private val WELL_KNOWN_TYPES = listOf(
+            "any", "api", "descriptor", "duration", "empty", "field_mask", "source_context",
+            "struct", "timestamp", "type", "wrappers",
+        )
 
         /**
          * The protoc to use: [ENV]'s, else the build's in the local Maven repository ([repository]:
@@ -107,9 +113,11 @@ class Protoc(val executable: Path, val version: String) {
         fun find(env: Map<String, String> = System.getenv(), repository: Path = localRepository()): Protoc {
             env[ENV]?.let { given ->
                 val path = Path.of(given)
-                if (!Files.isRegularFile(path)) throw MessageProblem(
-                    "$ENV=$given: no such file; unset it to use the build's protoc $VERSION",
-                )
+                if (!Files.isRegularFile(path)) {
+                    throw MessageProblem(
+                        "$ENV=$given: no such file; unset it to use the build's protoc $VERSION",
+                    )
+                }
                 return Protoc(path, "($given)")
             }
             val classifier = classifier(System.getProperty("os.name"), System.getProperty("os.arch"))
@@ -119,8 +127,10 @@ class Protoc(val executable: Path, val version: String) {
                 )
             val artifact = repository.resolve("com/google/protobuf/protoc/$VERSION/protoc-$VERSION-$classifier.exe")
             if (!Files.isRegularFile(artifact)) {
-                throw MessageProblem("protoc $VERSION not found at $artifact: build the project first (./protobench builds it, " +
-                    "fetching protoc for the contract module), or set $ENV to a protoc $VERSION")
+                throw MessageProblem(
+                    "protoc $VERSION not found at $artifact: build the project first (./protobench builds it, " +
+                        "fetching protoc for the contract module), or set $ENV to a protoc $VERSION",
+                )
             }
             return Protoc(artifact, VERSION)
         }

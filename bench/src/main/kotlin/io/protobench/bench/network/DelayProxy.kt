@@ -10,9 +10,9 @@ import java.net.Socket
 import java.time.Duration
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.LinkedBlockingQueue
-import java.util.concurrent.locks.LockSupport
 import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicInteger
+import java.util.concurrent.locks.LockSupport
 
 /**
  * A TCP relay on loopback that delays every byte by [oneWayDelay] in each direction: the
@@ -79,7 +79,10 @@ class DelayProxy internal constructor(
             discard(client)
             return
         }
-        if (!register(target)) { closeBoth(client, target); return }
+        if (!register(target)) {
+            closeBoth(client, target)
+            return
+        }
         client.tcpNoDelay = true
         // Both sockets close once both directions have ended, or at the first error.
         val ended = AtomicInteger()
@@ -92,7 +95,10 @@ class DelayProxy internal constructor(
     private fun relay(from: Socket, to: Socket, direction: String, ended: () -> Unit) {
         val queue = LinkedBlockingQueue<Chunk>()
         daemon("delay-proxy-read-$direction") { read(from.getInputStream(), queue) { closeBoth(from, to) } }
-        daemon("delay-proxy-write-$direction") { write(queue, to) { closeBoth(from, to) }; ended() }
+        daemon("delay-proxy-write-$direction") {
+            write(queue, to) { closeBoth(from, to) }
+            ended()
+        }
     }
 
     private fun read(input: InputStream, queue: LinkedBlockingQueue<Chunk>, onError: () -> Unit) {
@@ -101,7 +107,10 @@ class DelayProxy internal constructor(
             while (true) {
                 val n = input.read(buffer)
                 val due = System.nanoTime() + delayNanos
-                if (n < 0) { queue.put(Chunk(due, null)); return }
+                if (n < 0) {
+                    queue.put(Chunk(due, null))
+                    return
+                }
                 queue.put(Chunk(due, buffer.copyOf(n)))
             }
         } catch (e: IOException) {
@@ -122,7 +131,10 @@ class DelayProxy internal constructor(
                     if (wait <= 0) break
                     LockSupport.parkNanos(wait)
                 }
-                if (chunk.bytes == null) { to.shutdownOutput(); return }
+                if (chunk.bytes == null) {
+                    to.shutdownOutput()
+                    return
+                }
                 output.write(chunk.bytes)
                 output.flush()
             }
@@ -159,11 +171,18 @@ class DelayProxy internal constructor(
     private companion object {
         const val CHUNK_BYTES = 64 * 1024
         const val CONNECT_TIMEOUT_MS = 5_000
+
         /** Marks a reader that failed: its writer stops without writing. */
         val ERROR = ByteArray(0)
 
-        fun daemon(name: String, body: () -> Unit) = Thread(body, name).apply { isDaemon = true; start() }
+        fun daemon(name: String, body: () -> Unit) = Thread(body, name).apply {
+            isDaemon = true
+            start()
+        }
 
-        fun dialUpstream(upstream: InetSocketAddress): Socket = Socket().apply { tcpNoDelay = true; connect(upstream, CONNECT_TIMEOUT_MS) }
+        fun dialUpstream(upstream: InetSocketAddress): Socket = Socket().apply {
+            tcpNoDelay = true
+            connect(upstream, CONNECT_TIMEOUT_MS)
+        }
     }
 }

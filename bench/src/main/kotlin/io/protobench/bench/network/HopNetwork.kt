@@ -51,7 +51,8 @@ class HopNetwork private constructor(
      * gateway reads the data-server's figures (`/internal/metrics`) by it.
      */
     override fun dataServer(command: List<String>): List<String> = link.inside(command) + listOf(
-        "--server.address=${link.farAddress}", "--protobench.data.grpc.address=${link.farAddress}",
+        "--server.address=${link.farAddress}",
+        "--protobench.data.grpc.address=${link.farAddress}",
         "--protobench.internal-hosts=${link.farAddress}",
     )
 

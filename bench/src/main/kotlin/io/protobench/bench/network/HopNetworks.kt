@@ -76,16 +76,20 @@ class HopNetworks private constructor(
                     try {
                         links[profile] = opener(NetworkProfile.parse(profile)).also { opened += it }
                     } catch (e: LinkNotApplicable) {
-                        throw LinkNotApplicable("${e.message}; the scenario compares network $profile (variant(s) ${namesOn(profile)}), " +
-                            "so the run stops before it starts rather than go on without it: " +
-                            "supply what is missing, or run a scenario without that network")
+                        throw LinkNotApplicable(
+                            "${e.message}; the scenario compares network $profile (variant(s) ${namesOn(profile)}), " +
+                                "so the run stops before it starts rather than go on without it: " +
+                                "supply what is missing, or run a scenario without that network",
+                        )
                     } catch (e: LinkSetupFailed) {
                         refusals[profile] = e.message ?: "the link could not be set up"
                     }
                 }
                 if (profiles.isNotEmpty() && variants.none { it.network == null || it.network in links }) {
-                    throw LinkSetupFailed("no variant's network can be applied as asked on this machine: " +
-                        refusals.entries.joinToString("; ") { (profile, why) -> "$profile: $why" })
+                    throw LinkSetupFailed(
+                        "no variant's network can be applied as asked on this machine: " +
+                            refusals.entries.joinToString("; ") { (profile, why) -> "$profile: $why" },
+                    )
                 }
                 refusals.forEach { (profile, why) ->
                     progress("variant(s) ${namesOn(profile)} will be rejected, the run goes on without them: $why")

@@ -69,15 +69,27 @@ data class LinkCheck(
         val notMeasured = Texts.EN("link.not-measured")
         val measured = listOfNotNull(
             rtt?.let {
-                if (it.baselineMs > 0) Texts.EN("link.rtt.relay", ms(it.measuredMs), ms(it.profileMs), ms(it.baselineMs))
-                else Texts.EN("link.rtt", ms(it.measuredMs), ms(it.profileMs))
+                if (it.baselineMs > 0) {
+                    Texts.EN("link.rtt.relay", ms(it.measuredMs), ms(it.profileMs), ms(it.baselineMs))
+                } else {
+                    Texts.EN("link.rtt", ms(it.measuredMs), ms(it.profileMs))
+                }
             },
             profile.bandwidthMbit?.let {
                 Texts.EN("link.bandwidth", bandwidthMbit?.let(::mbit) ?: notMeasured, mbit(it), mbit(dataRateMbit!!))
             },
             answerAtRateMs?.let { Texts.EN("link.answer", answerMs?.let(::ms) ?: notMeasured, ms(it)) },
         ).joinToString(", ")
-        return Texts.EN(if (!delaySet) "link.no-delay" else if (holds) "link.holds" else "link.off", measured)
+        return Texts.EN(
+            if (!delaySet) {
+                "link.no-delay"
+            } else if (holds) {
+                "link.holds"
+            } else {
+                "link.off"
+            },
+            measured,
+        )
     }
 
     companion object {
@@ -148,7 +160,9 @@ data class LinkCheck(
                 val direct = LinkProbe.measure(far, pings).rttMs
                 val used = if (shaped.relays) {
                     shaped.calibrated(shaped.through(far) { LinkProbe.measure(it, pings).rttMs } - profile.rttMs)
-                } else shaped
+                } else {
+                    shaped
+                }
                 val measured = used.through(far) { address ->
                     val rate = profile.bandwidthMbit
                     LinkProbe.measure(
@@ -176,9 +190,11 @@ data class LinkCheck(
         private fun awaitListening(address: InetSocketAddress, process: Process, timeout: Duration = Duration.ofSeconds(20)) {
             val deadline = System.nanoTime() + timeout.toNanos()
             while (System.nanoTime() < deadline) {
-                if (!process.isAlive) throw LinkSetupFailed(
-                    "the link's far end exited with ${process.exitValue()} before listening on $address",
-                )
+                if (!process.isAlive) {
+                    throw LinkSetupFailed(
+                        "the link's far end exited with ${process.exitValue()} before listening on $address",
+                    )
+                }
                 if (runCatching { Socket().use { it.connect(address, 500) } }.isSuccess) return
                 Thread.sleep(100)
             }
@@ -212,21 +228,30 @@ class Shaped private constructor(
 
     /** How the profile was applied, in words, the relay's delay included. */
     val applied: List<String>
-        get() = shaping + listOfNotNull(askedOneWay?.let { asked ->
-            val askedMs = asked.toNanos() / 1e6
-            val each = NetworkProfile.number(askedMs)
-            val own = "%.2f".format(java.util.Locale.ROOT, ownMs)
-            when {
-                ownMs <= 0 -> Texts.EN("link.relay", each)
-                ownMs < askedMs -> Texts.EN("link.relay.less", each, own)
-                // Its wake-ups alone take longer than the profile's delay: it adds none of its own.
-                else -> Texts.EN("link.relay.none", own, each)
-            }
-        })
+        get() = shaping + listOfNotNull(
+            askedOneWay?.let { asked ->
+                val askedMs = asked.toNanos() / 1e6
+                val each = NetworkProfile.number(askedMs)
+                val own = "%.2f".format(java.util.Locale.ROOT, ownMs)
+                when {
+                    ownMs <= 0 -> Texts.EN("link.relay", each)
+
+                    ownMs < askedMs -> Texts.EN("link.relay.less", each, own)
+
+                    // Its wake-ups alone take longer than the profile's delay: it adds none of its own.
+                    else -> Texts.EN("link.relay.none", own, each)
+                }
+            },
+        )
 
     /** Runs [body] with the address to use for [far]: the relay's when the delay needs one. */
-    fun <T> through(far: InetSocketAddress, body: (InetSocketAddress) -> T): T =
-        if (oneWayDelay == null) body(far) else DelayProxy(far, oneWayDelay).use { body(it.address) }
+    fun <T> through(far: InetSocketAddress, body: (InetSocketAddress) -> T): T = if (oneWayDelay ==
+        null
+    ) {
+        body(far)
+    } else {
+        DelayProxy(far, oneWayDelay).use { body(it.address) }
+    }
 
     /** A relay for [far] kept open by the caller (servers need it for the whole fork); null when no relay is needed. */
     fun relayFor(far: InetSocketAddress): DelayProxy? = oneWayDelay?.let { DelayProxy(far, it) }
@@ -237,8 +262,13 @@ class Shaped private constructor(
      * which on a 2-core VM adds 0.5–1.4 ms to a 10 ms round trip, varying by the hour.
      * Unchanged without a relay or without an excess.
      */
-    fun calibrated(excessMs: Double): Shaped =
-        if (askedOneWay == null || excessMs <= 0) this else Shaped(shaping, askedOneWay, ownMs + excessMs / 2)
+    fun calibrated(excessMs: Double): Shaped = if (askedOneWay == null ||
+        excessMs <= 0
+    ) {
+        this
+    } else {
+        Shaped(shaping, askedOneWay, ownMs + excessMs / 2)
+    }
 
     companion object {
         fun apply(profile: NetworkProfile, caps: NetworkCapabilities, link: NetnsLink): Shaped {
@@ -271,8 +301,11 @@ object SinkLauncher {
         val javaBinary = ProcessHandle.current().info().command().orElse("java")
         val classPath = System.getProperty("java.class.path")
         // The packaged CLI is a Spring Boot jar (classes nested inside): only -jar starts it.
-        val program = if (classPath.endsWith("-exec.jar") && !classPath.contains(File.pathSeparator)) listOf("-jar", classPath)
-        else listOf("-cp", classPath, CLI_MAIN_CLASS)
+        val program = if (classPath.endsWith("-exec.jar") && !classPath.contains(File.pathSeparator)) {
+            listOf("-jar", classPath)
+        } else {
+            listOf("-cp", classPath, CLI_MAIN_CLASS)
+        }
         return listOf(javaBinary) + program +
             listOf("link-sink", "--bind", bind, "--port", port.toString(), "--parent-pid", ProcessHandle.current().pid().toString())
     }

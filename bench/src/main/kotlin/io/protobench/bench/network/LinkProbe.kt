@@ -26,13 +26,19 @@ class LinkSink(bindAddress: InetAddress = InetAddress.getLoopbackAddress(), port
     val address: InetSocketAddress get() = InetSocketAddress(server.inetAddress, server.localPort)
 
     init {
-        Thread({ acceptLoop() }, "link-sink-accept").apply { isDaemon = true; start() }
+        Thread({ acceptLoop() }, "link-sink-accept").apply {
+            isDaemon = true
+            start()
+        }
     }
 
     private fun acceptLoop() {
         while (open.get()) {
             val socket = runCatching { server.accept() }.getOrNull() ?: continue
-            Thread({ socket.use(::serve) }, "link-sink").apply { isDaemon = true; start() }
+            Thread({ socket.use(::serve) }, "link-sink").apply {
+                isDaemon = true
+                start()
+            }
         }
     }
 
@@ -44,8 +50,17 @@ class LinkSink(bindAddress: InetAddress = InetAddress.getLoopbackAddress(), port
             while (true) {
                 when (val command = input.read()) {
                     -1 -> return
-                    PING -> { output.write(input.readUnsignedByte()); output.flush() }
-                    BULK -> { output.writeLong(swallow(input, input.readLong())); output.flush() }
+
+                    PING -> {
+                        output.write(input.readUnsignedByte())
+                        output.flush()
+                    }
+
+                    BULK -> {
+                        output.writeLong(swallow(input, input.readLong()))
+                        output.flush()
+                    }
+
                     else -> throw IOException("unknown command $command")
                 }
             }
@@ -133,12 +148,16 @@ object LinkProbe {
                 (System.nanoTime() - started) / 1e6
             }
             val bandwidth = if (bulkBytes == 0L) null else bulkBytes * 8 / (transferNanos(input, output, bulkBytes) / 1e9) / 1e6
-            val answer = if (answerBytes == 0L) null else (1..ANSWER_TRANSFERS).minOf {
-                Thread.sleep(PAUSE_MS)
-                val started = System.nanoTime()
-                transferNanos(input, output, answerBytes)
-                (System.nanoTime() - started) / 1e6
-            } - trips.min()
+            val answer = if (answerBytes == 0L) {
+                null
+            } else {
+                (1..ANSWER_TRANSFERS).minOf {
+                    Thread.sleep(PAUSE_MS)
+                    val started = System.nanoTime()
+                    transferNanos(input, output, answerBytes)
+                    (System.nanoTime() - started) / 1e6
+                } - trips.min()
+            }
             return LinkMeasurement(trips, bandwidth, answer)
         }
     }

@@ -40,15 +40,23 @@ class NetnsLink private constructor(
                 listOf("tbf", "rate", rate, "burst", burstBytes.toString(), "latency", "50ms") to
                     Texts.EN("link.offload", offloadBytes(burstBytes) / 1024)
             }
+
             "htb" -> listOf("htb", "default", "1") to ""
+
             else -> throw IllegalArgumentException("bandwidth by tbf or htb, not $kind")
         }
         for ((inFar, device) in listOf(false to nearDevice, true to farDevice)) {
             val on = { command: List<String> -> if (inFar) inside(command) else command }
             run(on(listOf("tc", "qdisc", "add", "dev", device, "root", "handle", "1:") + qdisc))
             if (kind == "htb") {
-                run(on(listOf("tc", "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate,
-                    "burst", burstBytes.toString())))
+                run(
+                    on(
+                        listOf(
+                            "tc", "class", "add", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate,
+                            "burst", burstBytes.toString(),
+                        ),
+                    ),
+                )
             }
         }
         shaping = Texts.EN("link.tbf", kind, NetworkProfile.number(mbit), burstBytes / 1024, offload)
@@ -128,6 +136,7 @@ class NetnsLink private constructor(
 
     companion object {
         const val PREFIX = "protobench-"
+
         /**
          * The bucket of [limitBandwidth]: bytes that leave at once after a pause, unshaped. A
          * real link has none, so it is kept small against an answer: 0.5 ms at the rate, at
@@ -145,8 +154,7 @@ class NetnsLink private constructor(
          * What [dropRandomly] applies, in the words of the plan, run.json and the report (each
          * segment sent as a packet of its own, since a lossy link drops them one by one).
          */
-        fun randomDropDescription(percent: Double) =
-            Texts.EN("link.drop", NetworkProfile.number(percent)) + Texts.EN("link.per-segment")
+        fun randomDropDescription(percent: Double) = Texts.EN("link.drop", NetworkProfile.number(percent)) + Texts.EN("link.per-segment")
 
         /**
          * Creates the namespace, the veth pair and both addresses, and brings the links up.
@@ -188,9 +196,10 @@ class NetnsLink private constructor(
         private val opened = java.util.concurrent.atomic.AtomicInteger()
 
         /** An iptables rule that drops each packet of [chain] with [probability]. */
-        fun randomDropRule(chain: String, probability: Double): List<String> =
-            listOf("iptables", "-A", chain, "-m", "statistic", "--mode", "random",
-                "--probability", probability.toBigDecimal().toPlainString(), "-j", "DROP")
+        fun randomDropRule(chain: String, probability: Double): List<String> = listOf(
+            "iptables", "-A", chain, "-m", "statistic", "--mode", "random",
+            "--probability", probability.toBigDecimal().toPlainString(), "-j", "DROP",
+        )
 
         /**
          * Removes the namespaces of runs that are gone: a `protobench-<pid>-<serial>`

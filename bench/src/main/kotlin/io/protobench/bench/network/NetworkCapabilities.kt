@@ -15,8 +15,12 @@ fun interface Shell {
             runCatching {
                 val process = ProcessBuilder(command).redirectErrorStream(true).start()
                 val output = process.inputStream.bufferedReader().readText()
-                if (!process.waitFor(10, TimeUnit.SECONDS)) { process.destroyForcibly(); 124 to "timed out: $output" }
-                else process.exitValue() to output
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly()
+                    124 to "timed out: $output"
+                } else {
+                    process.exitValue() to output
+                }
             }.getOrElse { 127 to (it.message ?: it.javaClass.simpleName) }
         }
     }
@@ -63,12 +67,19 @@ data class NetworkCapabilities(
             .any { Files.isExecutable(Path.of(it, tool)) }
 
         /** Tries everything on this machine; [suffix] keeps two probes at once apart. */
-        fun detect(shell: Shell = Shell.SYSTEM, netAdmin: Boolean = netAdmin(), onPath: (String) -> Boolean = ::onPath,
-                   suffix: String = (ProcessHandle.current().pid() % 100_000).toString()): NetworkCapabilities {
+        fun detect(
+            shell: Shell = Shell.SYSTEM,
+            netAdmin: Boolean = netAdmin(),
+            onPath: (String) -> Boolean = ::onPath,
+            suffix: String = (ProcessHandle.current().pid() % 100_000).toString(),
+        ): NetworkCapabilities {
             val tools = listOf("ip", "tc").associateWith(onPath)
             if (!netAdmin || tools.values.any { !it }) {
-                val why = if (!netAdmin) "needs CAP_NET_ADMIN (run as root or grant it)"
-                    else "needs ${tools.filterValues { !it }.keys.joinToString(" and ")} (apt-get install iproute2)"
+                val why = if (!netAdmin) {
+                    "needs CAP_NET_ADMIN (run as root or grant it)"
+                } else {
+                    "needs ${tools.filterValues { !it }.keys.joinToString(" and ")} (apt-get install iproute2)"
+                }
                 return NetworkCapabilities(netAdmin, tools, why, PROBED.keys.associateWith { why })
             }
             val namespace = "protobench-probe-$suffix"
@@ -93,10 +104,16 @@ data class NetworkCapabilities(
                 }
                 val qdiscs = PROBED.mapValues { (_, args) ->
                     val (code, output) = shell.run(listOf("tc", "qdisc", "add", "dev", near, "root") + args)
-                    if (code == 0) { sh("tc", "qdisc", "del", "dev", near, "root"); null }
-                    else output.trim().ifEmpty { "tc exited with $code" }
+                    if (code == 0) {
+                        sh("tc", "qdisc", "del", "dev", near, "root")
+                        null
+                    } else {
+                        output.trim().ifEmpty { "tc exited with $code" }
+                    }
                 }
-                val drop = if (!onPath("iptables")) "iptables is not installed (apt-get install iptables)" else {
+                val drop = if (!onPath("iptables")) {
+                    "iptables is not installed (apt-get install iptables)"
+                } else {
                     val (code, output) = shell.run(listOf("ip", "netns", "exec", namespace) + NetnsLink.randomDropRule("INPUT", 0.5))
                     if (code == 0) null else "iptables refused a random drop rule: ${output.trim().ifEmpty { "exit $code" }}"
                 }
@@ -124,21 +141,32 @@ object ShapingPlan {
         val steps = mutableListOf<ShapingStep>()
         if (profile.rttMs > 0) {
             val each = NetworkProfile.number(profile.rttMs / 2)
-            steps += if (caps.works("netem")) ShapingStep("delay", "netem delay $each ms on each side of the veth", null)
-            else ShapingStep("delay", "user-space relay, $each ms each way (no netem here)", null)
+            steps += if (caps.works("netem")) {
+                ShapingStep("delay", "netem delay $each ms on each side of the veth", null)
+            } else {
+                ShapingStep("delay", "user-space relay, $each ms each way (no netem here)", null)
+            }
         }
         profile.bandwidthMbit?.let { rate ->
             val kind = listOf("tbf", "htb", "netem").firstOrNull(caps::works)
-            steps += if (kind != null) ShapingStep("bandwidth", "$kind rate ${NetworkProfile.number(rate)} mbit/s", null)
-            else ShapingStep("bandwidth", null,
-                "none of tbf, htb or netem works here: " + caps.qdiscs.entries.joinToString("; ") { "${it.key}: ${it.value}" })
+            steps += if (kind != null) {
+                ShapingStep("bandwidth", "$kind rate ${NetworkProfile.number(rate)} mbit/s", null)
+            } else {
+                ShapingStep(
+                    "bandwidth",
+                    null,
+                    "none of tbf, htb or netem works here: " + caps.qdiscs.entries.joinToString("; ") { "${it.key}: ${it.value}" },
+                )
+            }
         }
         if (profile.lossPercent > 0) {
             val loss = NetworkProfile.number(profile.lossPercent)
             steps += when {
                 caps.works("netem") -> ShapingStep("loss", "netem loss $loss%", null)
+
                 caps.randomDrop == null ->
                     ShapingStep("loss", "${NetnsLink.randomDropDescription(profile.lossPercent)} (no netem here)", null)
+
                 else -> ShapingStep("loss", null, "$noNetem; and iptables cannot drop instead: ${caps.randomDrop}")
             }
         }

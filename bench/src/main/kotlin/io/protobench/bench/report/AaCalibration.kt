@@ -42,7 +42,8 @@ object AaCalibration {
         return Sensitivity(
             Power.pairedT(ln(1 + BIAS_PERCENT / 100), sd, d.estimate.n, level),
             Power.detectablePercent(sd, d.estimate.n, level, POWER),
-            sd, lab,
+            sd,
+            lab,
         )
     }
 
@@ -65,8 +66,16 @@ object AaCalibration {
         val detectable = s.detectablePercent?.let { Numbers.percentText(it / 100) }
         val key = (if (s.lab) "aa.power" else "aa.power.own") + if (detectable == null) ".weak" else ""
         // {5}, the comparison's own spread beside the lab's: what these forks measured, for what it is worth.
-        return t(key, Numbers.percentText(BIAS_PERCENT / 100), Numbers.percentText(s.powerForBias), detectable,
-            Numbers.percentText(POWER), Numbers.number(s.sd), Numbers.number(d.estimate.sdLog), d.estimate.n)
+        return t(
+            key,
+            Numbers.percentText(BIAS_PERCENT / 100),
+            Numbers.percentText(s.powerForBias),
+            detectable,
+            Numbers.percentText(POWER),
+            Numbers.number(s.sd),
+            Numbers.number(d.estimate.sdLog),
+            d.estimate.n,
+        )
     }
 
     /** Forks per block of a long A/A run: the main job's forks, so each block is one quick's check. */
@@ -81,8 +90,15 @@ object AaCalibration {
      * comparisons should be uniform: [belowFive] and [belowTen] of [pValues] fell below
      * 0.05 and 0.10.
      */
-    data class Tally(val blocks: Int, val checks: Int, val failed: Int, val interval: Pair<Double, Double>,
-                     val pValues: Int, val belowFive: Int, val belowTen: Int)
+    data class Tally(
+        val blocks: Int,
+        val checks: Int,
+        val failed: Int,
+        val interval: Pair<Double, Double>,
+        val pValues: Int,
+        val belowFive: Int,
+        val belowTen: Int,
+    )
 
     /** Null unless [record] has at least two blocks of complete forks with A/A comparisons. */
     fun tally(record: RunRecord): Tally? {
@@ -98,8 +114,15 @@ object AaCalibration {
         if (checks.isEmpty()) return null
         val failed = checks.count { family -> family.any { it.isBetter } }
         val pValues = checks.flatten().mapNotNull { it.estimate.pValue }
-        return Tally(blocks.size, checks.size, failed, clopperPearson(failed, checks.size),
-            pValues.size, pValues.count { it < 0.05 }, pValues.count { it < 0.10 })
+        return Tally(
+            blocks.size,
+            checks.size,
+            failed,
+            clopperPearson(failed, checks.size),
+            pValues.size,
+            pValues.count { it < 0.05 },
+            pValues.count { it < 0.10 },
+        )
     }
 
     /** The exact two-sided 95% interval of a binomial rate, [k] of [n]. */
@@ -113,10 +136,12 @@ object AaCalibration {
     /** The [tally] of [record] as a sentence; null when the run is too short for one. */
     fun tallySentence(record: RunRecord, t: Texts = Texts.EN): String? {
         val y = tally(record) ?: return null
-        return t("aa.tally", y.blocks, BLOCK_FORKS, y.failed, y.checks, Numbers.percentText(y.failed.toDouble() / y.checks),
+        return t(
+            "aa.tally", y.blocks, BLOCK_FORKS, y.failed, y.checks, Numbers.percentText(y.failed.toDouble() / y.checks),
             Numbers.percentText(y.interval.first), Numbers.percentText(y.interval.second),
             y.belowFive, y.pValues, Numbers.percentText(y.belowFive.toDouble() / y.pValues),
-            y.belowTen, Numbers.percentText(y.belowTen.toDouble() / y.pValues))
+            y.belowTen, Numbers.percentText(y.belowTen.toDouble() / y.pValues),
+        )
     }
 
     /**
@@ -129,8 +154,14 @@ object AaCalibration {
         if (aa.isEmpty()) return null
         val decisions = aa.map { it.third }
         val wrong = decisions.count { it.isBetter }
-        val counts = t("aa.sentence", wrong, aa.size, Numbers.percentText(wrong.toDouble() / aa.size),
-            decisions.count { it.outcome is Outcome.Equivalent }, decisions.count { it.outcome is Outcome.Inconclusive })
+        val counts = t(
+            "aa.sentence",
+            wrong,
+            aa.size,
+            Numbers.percentText(wrong.toDouble() / aa.size),
+            decisions.count { it.outcome is Outcome.Equivalent },
+            decisions.count { it.outcome is Outcome.Inconclusive },
+        )
         val rated = aa.mapNotNull { (condition, kind, d) -> sensitivity(d, condition, kind) }
         val atLab = rated.filter { it.lab }
         val shown = atLab.ifEmpty { rated }.map { it.powerForBias }
@@ -140,7 +171,14 @@ object AaCalibration {
             atLab.size < rated.size -> "aa.sentence.power.some"
             else -> "aa.sentence.power"
         }
-        return counts + " " + t(key, Numbers.percentText(decisions.first().alpha), Numbers.percentText(BIAS_PERCENT / 100),
-            Numbers.percentText(shown.min()), Numbers.percentText(shown.max()), atLab.size, rated.size)
+        return counts + " " + t(
+            key,
+            Numbers.percentText(decisions.first().alpha),
+            Numbers.percentText(BIAS_PERCENT / 100),
+            Numbers.percentText(shown.min()),
+            Numbers.percentText(shown.max()),
+            atLab.size,
+            rated.size,
+        )
     }
 }

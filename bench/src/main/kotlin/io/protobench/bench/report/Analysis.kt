@@ -1,14 +1,16 @@
 package io.protobench.bench.report
 
-import io.protobench.bench.scenario.Mode
+import io.protobench.bench.design.Judge
+import io.protobench.bench.design.Looks
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.OpenComparison
 import io.protobench.bench.measure.RunRecord
+import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.measure.TrialRecord
-import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
@@ -18,8 +20,6 @@ import io.protobench.bench.verdict.Outcome
 import io.protobench.bench.verdict.PairedRatio
 import io.protobench.bench.verdict.Verdicts
 import org.apache.commons.statistics.descriptive.Median
-import io.protobench.bench.design.Judge
-import io.protobench.bench.design.Looks
 import kotlin.math.hypot
 
 /**
@@ -53,6 +53,7 @@ data class Family(
 ) {
     /** Decisions between two protocols under the same settings (the A/A check excluded). */
     val protocolDecisions get() = decisions.filter { !it.isAa && Variant.split(it.a).second == Variant.split(it.b).second }
+
     /** Decisions between two variants on the same protocol: did the setting matter? */
     val variantDecisions get() = decisions.filter { !it.isAa && Variant.split(it.a).second != Variant.split(it.b).second }
     val aaDecisions get() = decisions.filter { it.isAa }
@@ -129,6 +130,7 @@ data class ConditionAnalysis(
 object Analysis {
     /** Compared in cost trials: what the hop costs in CPU, and its latency as the gateway timed it. */
     val COST_FIGURES = listOf(Figure.HOP_CPU_US, Figure.HOP_P50)
+
     /** Compared in capacity trials: correct answers per second at saturation (and, in capacity mode, the hop). */
     val CAPACITY_FIGURES = listOf(Figure.THROUGHPUT)
     val CAPACITY_MODE_FIGURES = listOf(Figure.THROUGHPUT, Figure.HOP_CPU_US, Figure.HOP_P50)
@@ -192,14 +194,23 @@ object Analysis {
     private fun family(a: ConditionAnalysis, record: RunRecord, kind: TrialKind, figures: List<Figure>, looks: Int): Family {
         val measured = a.values.getValue(kind).keys
         val (withinVariant, acrossVariants) = comparedPairs(record.scenario, measured)
-        fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(on.flatMap { figure ->
-            pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
-        }, margin = record.scenario.margin, looks = looks)
+        fun decide(pairs: List<Pair<String, String>>, on: List<Figure>) = Verdicts.decide(
+            on.flatMap { figure ->
+                pairs.map { (x, y) -> ComparisonInput(x, y, figure.key, figure.higherIsBetter, a.paired(kind, figure, x, y)) }
+            },
+            margin = record.scenario.margin,
+            looks = looks,
+        )
         val (aaChecks, protocolPairs) = withinVariant.partition { (x, _) -> isAaCopy(x) }
         val (samePlace, acrossPlaces) = acrossVariants.partition { (x, y) -> cpuScope(record, x) == cpuScope(record, y) }
         val variantFigures = figures.map(::variantFigure)
-        return Family(kind, figures, decide(protocolPairs, figures) + decide(aaChecks, figures) + decide(samePlace, variantFigures) +
-            decide(acrossPlaces, variantFigures.filterNot { it in CPU_PER_REQUEST }), interactions(a, record, kind, figures, looks))
+        return Family(
+            kind,
+            figures,
+            decide(protocolPairs, figures) + decide(aaChecks, figures) + decide(samePlace, variantFigures) +
+                decide(acrossPlaces, variantFigures.filterNot { it in CPU_PER_REQUEST }),
+            interactions(a, record, kind, figures, looks),
+        )
     }
 
     /**
@@ -228,8 +239,13 @@ object Analysis {
         }.filter { case -> case.arms.all { it in measured } }
         val inputs = figures.flatMap { figure ->
             cases.filter { figure !in CPU_PER_REQUEST || cpuScope(record, it.arms[0]) == cpuScope(record, it.arms[2]) }.map { case ->
-                case to ComparisonInput(case.gapLabel(case.variant), case.gapLabel(case.baseline), figure.key, figure.higherIsBetter,
-                    a.gapRatio(kind, figure, case.x, case.y, case.baseline, case.variant))
+                case to ComparisonInput(
+                    case.gapLabel(case.variant),
+                    case.gapLabel(case.baseline),
+                    figure.key,
+                    figure.higherIsBetter,
+                    a.gapRatio(kind, figure, case.x, case.y, case.baseline, case.variant),
+                )
             }
         }
         val decisions = Verdicts.decide(inputs.map { it.second }, margin = record.scenario.margin, looks = looks)
@@ -337,8 +353,9 @@ object Analysis {
         listOfNotNull(Rounding.ofTrial(trial, direct)?.let { Figure.TOTAL_CPU_US to it }).toMap(),
     )
 
-    private fun Map<Figure, Double?>.filterNotNullValues(): Map<Figure, Double> =
-        entries.mapNotNull { (f, v) -> v?.let { f to it } }.toMap()
+    private fun Map<Figure, Double?>.filterNotNullValues(): Map<Figure, Double> = entries.mapNotNull { (f, v) ->
+        v?.let { f to it }
+    }.toMap()
 
     /**
      * One arm's figures in one fork from its rounds: per figure, the median of the rounds
@@ -356,13 +373,12 @@ object Analysis {
             Median.withDefaults().evaluate(rounds.mapNotNull { it[figure] }.toDoubleArray())
         }
 
-    private fun summaries(arms: List<String>, values: Map<String, ForkValues>): List<ArmSummary> =
-        arms.filter { it in values }.map { arm ->
-            val forks = values.getValue(arm)
-            val estimates = Figure.entries.mapNotNull { figure ->
-                val sdFloor = Rounding.sd(forks.values.mapNotNull { it.rounding[figure] })
-                Estimate.of(forks.values.mapNotNull { it[figure] }.filter { it.isFinite() }, sdFloor)?.let { figure to it }
-            }.toMap()
-            ArmSummary(arm, forks.size, estimates)
-        }
+    private fun summaries(arms: List<String>, values: Map<String, ForkValues>): List<ArmSummary> = arms.filter { it in values }.map { arm ->
+        val forks = values.getValue(arm)
+        val estimates = Figure.entries.mapNotNull { figure ->
+            val sdFloor = Rounding.sd(forks.values.mapNotNull { it.rounding[figure] })
+            Estimate.of(forks.values.mapNotNull { it[figure] }.filter { it.isFinite() }, sdFloor)?.let { figure to it }
+        }.toMap()
+        ArmSummary(arm, forks.size, estimates)
+    }
 }

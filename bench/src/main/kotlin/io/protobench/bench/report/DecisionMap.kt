@@ -109,9 +109,15 @@ data class DecisionMap(
      */
     fun word(call: Call, t: Texts = Texts.EN, compact: Boolean = false): String = when (call) {
         is Call.Winner -> "${short(call.protocol)} ≥${Numbers.percentText(call.leastAdvantagePercent.coerceAtLeast(0.0) / 100)}"
+
         is Call.Equivalent -> "≈ " + call.protocols.joinToString("/") { short(it) }
-        is Call.Open -> if (compact && call.leaders.size > 2) t("map.open-count", call.leaders.size)
-            else "? " + call.leaders.joinToString("/") { short(it) }
+
+        is Call.Open -> if (compact && call.leaders.size > 2) {
+            t("map.open-count", call.leaders.size)
+        } else {
+            "? " + call.leaders.joinToString("/") { short(it) }
+        }
+
         Call.Untrusted -> t("map.untrusted")
     }
 

@@ -38,8 +38,16 @@ data class Interaction(val case: Case, val decision: Decision) {
     fun sentence(a: ConditionAnalysis, kind: TrialKind, t: Texts): String {
         val figure = Figure.byKey(decision.figure)!!
         fun gap(variant: String) = a.paired(kind, figure, Variant.label(case.x, variant), Variant.label(case.y, variant)).ratio
-        val gaps = t("interaction.gaps", MarkdownReport.figureTitle(decision.figure, t), case.x, case.y,
-            factor(gap(case.baseline)), case.baseline, factor(gap(case.variant)), case.variant)
+        val gaps = t(
+            "interaction.gaps",
+            MarkdownReport.figureTitle(decision.figure, t),
+            case.x,
+            case.y,
+            factor(gap(case.baseline)),
+            case.baseline,
+            factor(gap(case.variant)),
+            case.variant,
+        )
         val ci = decision.interval
         val estimate = estimateText()
         val verdict = when (decision.outcome) {

@@ -24,7 +24,8 @@ object LabNoise {
     /** The payloads the noise is measured at, quick's two sizes; other sizes have no measurement. */
     enum class Payload(val size: String) {
         SMALL("1kb"),
-        LARGE("1mb");
+        LARGE("1mb"),
+        ;
 
         val bytes: Int get() = PayloadSize.parse(size).bytes
     }

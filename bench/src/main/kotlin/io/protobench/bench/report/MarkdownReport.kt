@@ -1,25 +1,25 @@
 package io.protobench.bench.report
 
-import io.protobench.bench.scenario.Mode
-import io.protobench.bench.scenario.Topology
+import io.protobench.bench.design.FixedRates
 import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Flag
-import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.LinkRecord
 import io.protobench.bench.measure.RemoteServersRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.measure.ScenarioRecord
 import io.protobench.bench.measure.TrialFigures
 import io.protobench.bench.measure.TrialKind
-import io.protobench.bench.scenario.Variant
 import io.protobench.bench.measure.TrialRecord
+import io.protobench.bench.scenario.Mode
+import io.protobench.bench.scenario.Topology
+import io.protobench.bench.scenario.Variant
 import io.protobench.bench.stats.Estimate
-import io.protobench.bench.verdict.Decision
 import io.protobench.bench.text.Texts
-import io.protobench.bench.design.FixedRates
+import io.protobench.bench.verdict.Decision
 
 /**
  * report.md: per condition the hop's cost and latency, capacity, the decisions, the guide,
@@ -51,6 +51,7 @@ object MarkdownReport {
 
     private val databaseColumn = Column("column.db-time", listOf(Figure.DB_MS_PER_REQ, Figure.DB_TX_P99), optional = true)
     private val databaseCpuColumn = Column("column.db-cpu", listOf(Figure.DB_CPU_US), optional = true)
+
     /** Direct runs' server streams only: the load driver's time to the first message. */
     private val firstMessageColumn = Column(
         "column.first-message",
@@ -122,11 +123,13 @@ object MarkdownReport {
     }
 
     /** The word for "better" on a figure: faster (throughput), cheaper (CPU) or lower (latency). */
-    fun betterWord(figureKey: String, t: Texts): String = t(when (Figure.byKey(figureKey)) {
-        Figure.THROUGHPUT -> "verdict.faster"
-        Figure.HOP_CPU_US, Figure.TOTAL_CPU_US -> "verdict.cheaper"
-        else -> "verdict.lower"
-    })
+    fun betterWord(figureKey: String, t: Texts): String = t(
+        when (Figure.byKey(figureKey)) {
+            Figure.THROUGHPUT -> "verdict.faster"
+            Figure.HOP_CPU_US, Figure.TOTAL_CPU_US -> "verdict.cheaper"
+            else -> "verdict.lower"
+        },
+    )
 
     /** A figure's title in the report's language ("Hop CPU/req"), or its key when it has none. */
     fun figureTitle(key: String, t: Texts): String = if (t.has("figure.$key")) t("figure.$key") else Figure.byKey(key)?.title ?: key
@@ -162,15 +165,35 @@ object MarkdownReport {
             appendLine()
             appendLine(Recorded.description(s.description, t))
             appendLine()
-            appendLine(t("header.status", t("status.${r.status.name.lowercase()}"),
-                r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "", r.startedAt, r.finishedAt ?: "–"))
+            appendLine(
+                t(
+                    "header.status",
+                    t("status.${r.status.name.lowercase()}"),
+                    r.failure?.let { " — ${Recorded.failure(it, t)}" } ?: "",
+                    r.startedAt,
+                    r.finishedAt ?: "–",
+                ),
+            )
             appendLine(t("header.machine", env.cpuModel, env.cpuCores, env.memoryTotalMb, env.kernel))
-            appendLine(t("header.jdk", serverJdkText(), env.jdk, serverOptions()?.joinToString(" "), env.loadGenerator,
-                if (variantsSetHeap) t("header.heap.per-variant") else ""))
+            appendLine(
+                t(
+                    "header.jdk",
+                    serverJdkText(),
+                    env.jdk,
+                    serverOptions()?.joinToString(" "),
+                    env.loadGenerator,
+                    if (variantsSetHeap) t("header.heap.per-variant") else "",
+                ),
+            )
             appendLine(t("header.libraries", env.libraries?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env.gitCommit, if (env.gitDirty == true) t("header.dirty") else ""))
-            appendLine(t("header.placement", env.processesSharingCpus?.let { Recorded.placement(it, t) },
-                env.placement?.let { Recorded.placement(it, t) } ?: t("header.not-recorded")))
+            appendLine(
+                t(
+                    "header.placement",
+                    env.processesSharingCpus?.let { Recorded.placement(it, t) },
+                    env.placement?.let { Recorded.placement(it, t) } ?: t("header.not-recorded"),
+                ),
+            )
             env.schedAutogroup?.let { appendLine(t(if (it) "header.autogroup-on" else "header.autogroup-off")) }
             env.cpuIdle?.let { appendLine(t("header.cpu-idle", it)) }
             flagsAndLeftOut(out)
@@ -183,37 +206,51 @@ object MarkdownReport {
                     when {
                         r.trials.any { TrialFigures.warmsUpFirst(it) } ->
                             appendLine(t("header.topology.direct.warm-up", TrialFigures.COLD_CALLS))
+
                         r.trials.any { TrialFigures.tagsConnections(it) } ->
                             appendLine(t("header.topology.direct.warm", TrialFigures.COLD_CALLS))
                     }
                     if (remote != null) appendLine(remote) else networkLines(direct = true).forEach(::appendLine)
                 }
+
                 remote != null -> appendLine(remote)
+
                 else -> networkLines(direct = false).forEach(::appendLine)
             }
-            appendLine(t("header.design", t("mode.${s.mode.id}"), s.forks, s.maxForks,
-                s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
-                Numbers.percentText(s.soak.tolerance), s.soak.min, s.soak.max,
-                warmUpText(), s.durationMs / 1000.0,
-                when {
-                    s.mode != Mode.COST -> t("header.closed")
-                    s.costRates.isNotEmpty() -> t("header.at-fixed-rate", Numbers.percentText(FixedRates.ceiling(s.utilisation)))
-                    else -> t("header.at-rate", Numbers.percentText(s.utilisation))
-                },
-                r.seed, Numbers.percentText(s.margin),
-                if (s.mode == Mode.COST && s.minRequests > 0) t("header.min-requests", s.minRequests) else "",
-                if (s.rounds > 1) t("header.rounds", s.rounds) else ""))
+            appendLine(
+                t(
+                    "header.design", t("mode.${s.mode.id}"), s.forks, s.maxForks,
+                    s.budgetMs?.let { t("header.budget", it / 60000) } ?: "",
+                    Numbers.percentText(s.soak.tolerance), s.soak.min, s.soak.max,
+                    warmUpText(), s.durationMs / 1000.0,
+                    when {
+                        s.mode != Mode.COST -> t("header.closed")
+                        s.costRates.isNotEmpty() -> t("header.at-fixed-rate", Numbers.percentText(FixedRates.ceiling(s.utilisation)))
+                        else -> t("header.at-rate", Numbers.percentText(s.utilisation))
+                    },
+                    r.seed, Numbers.percentText(s.margin),
+                    if (s.mode == Mode.COST && s.minRequests > 0) t("header.min-requests", s.minRequests) else "",
+                    if (s.rounds > 1) t("header.rounds", s.rounds) else "",
+                ),
+            )
             ownDesign(s)?.let(::appendLine)
             timeLine(out)
             ratesCut(out)
             appendLine()
             missing(out)
             appendLine(t(if (s.topology == Topology.DIRECT) "header.method.direct" else "header.method"))
-            s.membersPerRequest?.let { appendLine(); appendLine(t("header.writes", it)) }
+            s.membersPerRequest?.let {
+                appendLine()
+                appendLine(t("header.writes", it))
+            }
             r.externalDatabase?.let { db ->
-                val writers = if (db.variants.isEmpty()) t("header.external-db.all")
-                    else t("header.external-db.variants", db.variants.joinToString(", "))
-                appendLine(); appendLine(t("header.external-db", db.serverVersion, db.jdbcUrl, db.user, db.schema, writers))
+                val writers = if (db.variants.isEmpty()) {
+                    t("header.external-db.all")
+                } else {
+                    t("header.external-db.variants", db.variants.joinToString(", "))
+                }
+                appendLine()
+                appendLine(t("header.external-db", db.serverVersion, db.jdbcUrl, db.user, db.schema, writers))
             }
             appendLine()
         }
@@ -222,8 +259,14 @@ object MarkdownReport {
         private fun ratesCut(out: StringBuilder) {
             val cut = r.calibrations.filter { it.scenarioRate != null }.ifEmpty { return }
             val which = cut.joinToString("; ") { c ->
-                t("header.rates-cut.one", c.variant?.let { "${c.condition} ($it)" } ?: c.condition, c.ratePerSecond, c.scenarioRate,
-                    c.slowestProtocol, Numbers.number(c.capacityRps))
+                t(
+                    "header.rates-cut.one",
+                    c.variant?.let { "${c.condition} ($it)" } ?: c.condition,
+                    c.ratePerSecond,
+                    c.scenarioRate,
+                    c.slowestProtocol,
+                    Numbers.number(c.capacityRps),
+                )
             }
             out.appendLine(t("header.rates-cut", which, Numbers.percentText(FixedRates.ceiling(r.scenario.utilisation))))
         }
@@ -249,12 +292,23 @@ object MarkdownReport {
                 .sortedWith(compareByDescending<Map.Entry<String, Int>> { it.value }.thenBy { it.key })
                 .joinToString(", ") { "${it.key} ${it.value}" }
             val leftOut = trials.mapNotNull { it.leftOutAs() }
-            val leftOutText = if (leftOut.isEmpty()) t("header.left-out.none")
-                else t("header.left-out", leftOut.size,
-                    counted(leftOut.map { kind -> if (t.has("header.left-out.$kind")) t("header.left-out.$kind") else kind }))
+            val leftOutText = if (leftOut.isEmpty()) {
+                t("header.left-out.none")
+            } else {
+                t(
+                    "header.left-out",
+                    leftOut.size,
+                    counted(leftOut.map { kind -> if (t.has("header.left-out.$kind")) t("header.left-out.$kind") else kind }),
+                )
+            }
             val flagged = trials.filter { it.flags.isNotEmpty() }
-            appendLine(if (flagged.isEmpty()) t("header.flags.none", trials.size, leftOutText)
-                else t("header.flags", flagged.size, trials.size, counted(trials.flatMap { it.flags.map(Flag::kindOf) }), leftOutText))
+            appendLine(
+                if (flagged.isEmpty()) {
+                    t("header.flags.none", trials.size, leftOutText)
+                } else {
+                    t("header.flags", flagged.size, trials.size, counted(trials.flatMap { it.flags.map(Flag::kindOf) }), leftOutText)
+                },
+            )
         }
 
         /**
@@ -267,11 +321,21 @@ object MarkdownReport {
             val absent = primary.filterValues { it.isEmpty() }.keys
             val short = primary.filter { (c, arms) -> arms.isNotEmpty() && arms.minOf { it.forks } < r.scenario.forksOf(c) }
                 .mapValues { (_, arms) -> arms.minOf { it.forks } }
-            appendLine(t("missing.intro", t("status.${r.status.name.lowercase()}")) + " " +
-                (if (absent.isEmpty()) t("missing.none") else t("missing.absent", absent.joinToString(", "))) +
-                (if (short.isEmpty()) "." else t("missing.short",
-                    short.entries.joinToString(", ") { "${it.key} (${it.value} of ${r.scenario.forksOf(it.key)})" })) +
-                " " + t("missing.resume"))
+            appendLine(
+                t("missing.intro", t("status.${r.status.name.lowercase()}")) + " " +
+                    (if (absent.isEmpty()) t("missing.none") else t("missing.absent", absent.joinToString(", "))) +
+                    (
+                        if (short.isEmpty()) {
+                            "."
+                        } else {
+                            t(
+                                "missing.short",
+                                short.entries.joinToString(", ") { "${it.key} (${it.value} of ${r.scenario.forksOf(it.key)})" },
+                            )
+                        }
+                        ) +
+                    " " + t("missing.resume"),
+            )
             appendLine()
         }
 
@@ -290,9 +354,11 @@ object MarkdownReport {
                 val readBack = r.forks.filter { it.variant == v.name && it.settings.isNotEmpty() }.map { readBack(it.settings) }.distinct()
                     .joinToString("; ").ifEmpty { "–" }
                 val jdk = v.jdk?.let { r.environment.serverJdkByVariant[v.name] ?: it } ?: t("variants.runs")
-                appendLine("| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | " +
-                    "${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
-                    "${v.heap ?: t("variants.runs")} | $jdk | $readBack |")
+                appendLine(
+                    "| ${v.name} | ${props(v.gateway)} | ${props(v.dataServer)} | " +
+                        "${v.jvmOptions.joinToString(" ").ifEmpty { "–" }} | " +
+                        "${v.heap ?: t("variants.runs")} | $jdk | $readBack |",
+                )
             }
             appendLine()
         }
@@ -301,11 +367,17 @@ object MarkdownReport {
         private fun readBack(settings: Map<String, String>): String {
             val properties = settings.filterKeys { !it.startsWith("jvm.") }.entries.map { "${it.key.substringAfterLast('.')}=${it.value}" }
             val jvms = listOf("api-server", "data-server").associateWith { server ->
-                listOfNotNull(settings["jvm.$server.java-version"], settings["jvm.$server.collectors"]?.replace(", ", "/"),
-                    settings["jvm.$server.max-heap-mb"]?.let { t("variants.heap-mb", it) }).joinToString(", ")
+                listOfNotNull(
+                    settings["jvm.$server.java-version"],
+                    settings["jvm.$server.collectors"]?.replace(", ", "/"),
+                    settings["jvm.$server.max-heap-mb"]?.let { t("variants.heap-mb", it) },
+                ).joinToString(", ")
             }
-            val jvm = if (jvms.values.distinct().size == 1) listOf(t("variants.both-jvms", jvms.values.first()))
-                else jvms.map { (server, facts) -> "$server: $facts" }
+            val jvm = if (jvms.values.distinct().size == 1) {
+                listOf(t("variants.both-jvms", jvms.values.first()))
+            } else {
+                jvms.map { (server, facts) -> "$server: $facts" }
+            }
             return (properties + jvm).joinToString("; ")
         }
 
@@ -314,16 +386,30 @@ object MarkdownReport {
             val utilisation = r.scenario.utilisation
             val share = c.ratePerSecond / c.capacityRps
             val line = if (c.scenarioRate != null) {
-                t("condition.calibration.halved", c.ratePerSecond, c.scenarioRate, Numbers.percentText(c.scenarioRate / c.capacityRps),
+                t(
+                    "condition.calibration.halved", c.ratePerSecond, c.scenarioRate, Numbers.percentText(c.scenarioRate / c.capacityRps),
                     c.slowestProtocol, Numbers.number(c.capacityRps), c.fork, Numbers.percentText(FixedRates.ceiling(utilisation)),
-                    Numbers.percentText(share))
+                    Numbers.percentText(share),
+                )
             } else if (c.declared) {
-                t("condition.calibration.declared", c.ratePerSecond, Numbers.percentText(share), c.slowestProtocol,
-                    Numbers.number(c.capacityRps), c.fork) +
+                t(
+                    "condition.calibration.declared",
+                    c.ratePerSecond,
+                    Numbers.percentText(share),
+                    c.slowestProtocol,
+                    Numbers.number(c.capacityRps),
+                    c.fork,
+                ) +
                     if (share > utilisation) t("condition.calibration.above", Numbers.percentText(utilisation)) else ""
             } else {
-                t("condition.calibration", c.ratePerSecond, Numbers.percentText(utilisation), c.slowestProtocol,
-                    Numbers.number(c.capacityRps), c.fork)
+                t(
+                    "condition.calibration",
+                    c.ratePerSecond,
+                    Numbers.percentText(utilisation),
+                    c.slowestProtocol,
+                    Numbers.number(c.capacityRps),
+                    c.fork,
+                )
             }
             return c.variant?.let { variant -> t("condition.calibration.variant", variant, line) } ?: line
         }
@@ -342,10 +428,18 @@ object MarkdownReport {
                     .minByOrNull { it.second }
                     ?: return@mapNotNull null
                 val share = c.ratePerSecond / slowest.second
-                t("condition.calibration.share", variant ?: "–", Numbers.percentText(share), slowest.first,
-                    Numbers.number(slowest.second)) +
-                    if (share > r.scenario.utilisation) t("condition.calibration.share-above", Numbers.percentText(r.scenario.utilisation))
-                    else ""
+                t(
+                    "condition.calibration.share",
+                    variant ?: "–",
+                    Numbers.percentText(share),
+                    slowest.first,
+                    Numbers.number(slowest.second),
+                ) +
+                    if (share > r.scenario.utilisation) {
+                        t("condition.calibration.share-above", Numbers.percentText(r.scenario.utilisation))
+                    } else {
+                        ""
+                    }
             }
         }
 
@@ -362,12 +456,22 @@ object MarkdownReport {
             }
             if (a.calibrations.isNotEmpty()) appendLine()
             if (a.cost.isNotEmpty()) table(out, t("condition.cost-table"), costColumns, a.cost)
-            if (a.capacity.isNotEmpty()) table(out, t("condition.capacity-table", a.condition.substringAfter(" ")),
-                capacityColumns, a.capacity)
+            if (a.capacity.isNotEmpty()) {
+                table(
+                    out,
+                    t("condition.capacity-table", a.condition.substringAfter(" ")),
+                    capacityColumns,
+                    a.capacity,
+                )
+            }
             NewConnections.render(out, r.trials.filter { it.condition == a.condition }, r.scenario.topology == Topology.DIRECT, t)
             for (family in a.families.filter { it.decisions.isNotEmpty() }) {
-                val sets = listOf("protocols" to family.protocolDecisions.size, "aa" to family.aaDecisions.size,
-                    "variants" to family.variantDecisions.size, "interactions" to family.interactions.size).filter { it.second > 0 }
+                val sets = listOf(
+                    "protocols" to family.protocolDecisions.size,
+                    "aa" to family.aaDecisions.size,
+                    "variants" to family.variantDecisions.size,
+                    "interactions" to family.interactions.size,
+                ).filter { it.second > 0 }
                 val size = sets.singleOrNull()?.let { t("condition.family", it.second) }
                     ?: t("condition.families", sets.joinToString(", ") { (set, count) -> t("condition.set.$set", count) })
                 appendLine(t(if (family.kind == TrialKind.COST) "condition.cost-comparisons" else "condition.capacity-comparisons", size))
@@ -375,8 +479,9 @@ object MarkdownReport {
                 family.protocolDecisions.forEach { appendLine("- ${sentence(it, t)}") }
                 family.variantDecisions.forEach { appendLine("- ${t("condition.variants")} ${sentence(it, t)}") }
                 family.interactions.forEach { appendLine("- ${t("condition.interaction")} ${it.sentence(a, family.kind, t)}") }
-                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1)
+                if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.network }.distinct().size > 1) {
                     appendLine(t("condition.variants.networks"))
+                }
                 if (family.variantDecisions.isNotEmpty() && r.scenario.variants.map { it.store }.distinct().size > 1) {
                     appendLine(t(if (r.externalDatabase == null) "condition.variants.databases" else "condition.variants.external-db"))
                 }
@@ -419,8 +524,18 @@ object MarkdownReport {
             val byKind = trials.flatMap { trial -> trial.flags.map { it to trial } }.groupBy { it.first.javaClass.simpleName }
             for ((_, flagged) in byKind) {
                 val (flag, trial) = flagged.first()
-                appendLine(t("flag.line", flagged.size, trials.size, flag.meaning(t), trial.arm, t("kind.${trial.kind.name.lowercase()}"),
-                    trial.fork, flag.describe(t)))
+                appendLine(
+                    t(
+                        "flag.line",
+                        flagged.size,
+                        trials.size,
+                        flag.meaning(t),
+                        trial.arm,
+                        t("kind.${trial.kind.name.lowercase()}"),
+                        trial.fork,
+                        flag.describe(t),
+                    ),
+                )
             }
             if (byKind.isNotEmpty()) appendLine()
         }
@@ -431,15 +546,28 @@ object MarkdownReport {
             appendLine(t("guide.intro"))
             appendLine()
             SelectionGuide.lines(analyses, t).forEach { appendLine(it) }
-            AaCalibration.sentence(analyses, t)?.let { appendLine(); appendLine(it) }
-            AaCalibration.tallySentence(r, t)?.let { appendLine(); appendLine(it) }
+            AaCalibration.sentence(analyses, t)?.let {
+                appendLine()
+                appendLine(it)
+            }
+            AaCalibration.tallySentence(r, t)?.let {
+                appendLine()
+                appendLine(it)
+            }
             appendLine()
         }
 
         fun decisionMaps(out: StringBuilder): Unit = with(out) {
             for (map in DecisionMap.of(analyses, r)) {
-                appendLine(t("map.title", figureTitle(map.figure.key, t), map.across, map.down?.let { t("map.and", it) } ?: "",
-                    map.variant?.let { t("map.under", it) } ?: ""))
+                appendLine(
+                    t(
+                        "map.title",
+                        figureTitle(map.figure.key, t),
+                        map.across,
+                        map.down?.let { t("map.and", it) } ?: "",
+                        map.variant?.let { t("map.under", it) } ?: "",
+                    ),
+                )
                 appendLine()
                 append(map.markdown(t))
                 appendLine()
@@ -471,15 +599,24 @@ object MarkdownReport {
                 val elsewhere = c.seedElsewhere.joinToString("; ") { "${it.first} ${Numbers.signed(it.second)}" }.ifEmpty { "–" }
                 val mirror = c.mirrors?.let { t("claim.mirrors", it) } ?: ""
                 val figure = if (c.perRequest) t("claim.per-request", c.claim.figure) else c.claim.figure
-                appendLine("| ${c.claim.phase} | ${c.claim.condition} | $figure | ${c.a} vs ${c.b} | " +
-                    "${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
-                    "${t("claim.${c.outcome.name.lowercase()}")}$mirror |")
+                appendLine(
+                    "| ${c.claim.phase} | ${c.claim.condition} | $figure | ${c.a} vs ${c.b} | " +
+                        "${Numbers.signed(c.seedPercent)} | $elsewhere | $ours | " +
+                        "${t("claim.${c.outcome.name.lowercase()}")}$mirror |",
+                )
             }
             appendLine()
             val counted = checks.filter { it.mirrors == null }
             val counts = counted.groupingBy { it.outcome }.eachCount()
-            appendLine(t("seeds.summary", counted.size, ClaimOutcome.entries.filter { (counts[it] ?: 0) > 0 }
-                .joinToString(", ") { "${counts[it]} ${t("claim.short.${it.name.lowercase()}")}" }, checks.size - counted.size))
+            appendLine(
+                t(
+                    "seeds.summary",
+                    counted.size,
+                    ClaimOutcome.entries.filter { (counts[it] ?: 0) > 0 }
+                        .joinToString(", ") { "${counts[it]} ${t("claim.short.${it.name.lowercase()}")}" },
+                    checks.size - counted.size,
+                ),
+            )
             appendLine()
             if (checks.any { SeedClaims.isGc(it.claim) }) {
                 appendLine(t("seeds.gc"))
@@ -498,10 +635,12 @@ object MarkdownReport {
                     "${Numbers.number(it.throughputRps)}/${Numbers.number(it.cpuUsPerRequest)}"
                 } ?: "–"
                 val warmIns = warmUps(f).ifEmpty { "–" }
-                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}" +
-                    "${f.failure?.let { ": ${Recorded.failure(it, t)}" } ?: ""} | " +
-                    "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | " +
-                    "${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |")
+                appendLine(
+                    "| ${f.index} | ${if (variants) "${f.variant} | " else ""}${t("fork-status.${f.status.name.lowercase()}")}" +
+                        "${f.failure?.let { ": ${Recorded.failure(it, t)}" } ?: ""} | " +
+                        "${f.conditions.size} | ${f.soak?.seconds?.let { Numbers.number(it) + " s" } ?: "–"} | " +
+                        "${f.soak?.settled?.let { t("yes-no.$it") } ?: "–"} | $warmIns | $windows |",
+                )
             }
             appendLine()
             forkTimes(out)
@@ -521,8 +660,10 @@ object MarkdownReport {
             for (f in timed) {
                 val time = f.time!!
                 val cells = parts.map { time.of(it) } + time.runner + time.total()
-                appendLine("| ${f.index} | ${if (variants) "${f.variant} | " else ""}" +
-                    "${cells.joinToString(" | ") { "%.1f".format(java.util.Locale.ROOT, it) }} |")
+                appendLine(
+                    "| ${f.index} | ${if (variants) "${f.variant} | " else ""}" +
+                        "${cells.joinToString(" | ") { "%.1f".format(java.util.Locale.ROOT, it) }} |",
+                )
             }
             appendLine()
         }
@@ -546,8 +687,11 @@ object MarkdownReport {
                 else -> null
             }
             return listOfNotNull(runLine) + own.map { (variant, link) ->
-                if (link.refused != null) t("header.network.variant.refused", variant, link.profile, Recorded.failure(link.refused, t))
-                else t("header.network.variant", variant, linkText(link))
+                if (link.refused != null) {
+                    t("header.network.variant.refused", variant, link.profile, Recorded.failure(link.refused, t))
+                } else {
+                    t("header.network.variant", variant, linkText(link))
+                }
             }
         }
 
@@ -558,8 +702,14 @@ object MarkdownReport {
                 network.measuredAnswerMs?.let { t("header.network.answer", Numbers.number(it), Numbers.number(network.answerAtRateMs)) },
             ).joinToString(", ")
             val relay = if (network.relayCpu != null) t("header.network.relay") else ""
-            return t("header.network.link", network.profile, Recorded.asked(network, t),
-                network.applied?.joinToString("; ") { Recorded.applied(it, t) }, measured, relay)
+            return t(
+                "header.network.link",
+                network.profile,
+                Recorded.asked(network, t),
+                network.applied?.joinToString("; ") { Recorded.applied(it, t) },
+                measured,
+                relay,
+            )
         }
 
         /**
@@ -568,9 +718,12 @@ object MarkdownReport {
          */
         private fun ownDesign(s: ScenarioRecord): String? {
             val own = s.conditions.filter { it.forks != null || it.rounds != null }.ifEmpty { return null }
-            return t("header.own-design", own.joinToString("; ") { c ->
-                t("header.own-design.condition", c.label, s.forksOf(c.label), s.maxForksOf(c.label), s.roundsOf(c.label))
-            })
+            return t(
+                "header.own-design",
+                own.joinToString("; ") { c ->
+                    t("header.own-design.condition", c.label, s.forksOf(c.label), s.maxForksOf(c.label), s.roundsOf(c.label))
+                },
+            )
         }
 
         /** How the record's trials were warmed: each arm alone (current), or one mix per condition (older cost-mode runs). */
@@ -587,8 +740,11 @@ object MarkdownReport {
          */
         private fun warmUps(f: ForkRecord): String = f.warmIns.groupBy { it.condition }.entries.joinToString(", ") { (condition, warmUps) ->
             val seconds = Numbers.number(warmUps.sumOf { it.soak.seconds })
-            val text = if (warmUps.all { it.arm == null }) "$condition: $seconds s"
-                else t("forks.warm-ups", condition, warmUps.size, seconds)
+            val text = if (warmUps.all { it.arm == null }) {
+                "$condition: $seconds s"
+            } else {
+                t("forks.warm-ups", condition, warmUps.size, seconds)
+            }
             text + if (warmUps.all { it.soak.settled }) "" else t("forks.not-settled")
         }
 
@@ -601,9 +757,13 @@ object MarkdownReport {
                 appendLine()
                 appendLine(t("planning.open"))
                 p.open.forEach {
-                    appendLine("- ${it.condition}: ${Recorded.openComparison(it.comparison, t)}" +
-                        (it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) }
-                            ?: t("planning.too-many", Numbers.MAX_FORKS)))
+                    appendLine(
+                        "- ${it.condition}: ${Recorded.openComparison(it.comparison, t)}" +
+                            (
+                                it.moreForks?.let { n -> t(if (n == 1) "planning.one-more-fork" else "planning.more-forks", n) }
+                                    ?: t("planning.too-many", Numbers.MAX_FORKS)
+                                ),
+                    )
                 }
             }
             if (p.belowMinimum.isNotEmpty()) {
@@ -632,15 +792,26 @@ object MarkdownReport {
             invalid.forEach { appendLine(t("problems.invalid", it.sequence, it.arm, it.condition, it.fork, invalidReason(it))) }
             failedForks.forEach {
                 val failure = it.failure?.let { text -> Recorded.failure(text, t) }
-                if (it.status == ForkStatus.REJECTED) appendLine(t("problems.rejected", it.variant, it.index, failure))
-                else appendLine(t("problems.failed", name(it), failure))
+                if (it.status == ForkStatus.REJECTED) {
+                    appendLine(t("problems.rejected", it.variant, it.index, failure))
+                } else {
+                    appendLine(t("problems.failed", name(it), failure))
+                }
             }
             unsettled.forEach {
                 appendLine(t("problems.unsettled", name(it), Numbers.number(it.soak!!.seconds), it.soak.error?.let { e -> " ($e)" } ?: ""))
             }
             coldWarmIns.forEach { (fork, w) ->
-                appendLine(t("problems.cold-warm-in", name(fork), listOfNotNull(w.arm, w.condition).joinToString(" "), w.load,
-                    Numbers.number(w.soak.seconds), w.soak.error?.let { e -> " ($e)" } ?: ""))
+                appendLine(
+                    t(
+                        "problems.cold-warm-in",
+                        name(fork),
+                        listOfNotNull(w.arm, w.condition).joinToString(" "),
+                        w.load,
+                        Numbers.number(w.soak.seconds),
+                        w.soak.error?.let { e -> " ($e)" } ?: "",
+                    ),
+                )
             }
             appendLine()
         }

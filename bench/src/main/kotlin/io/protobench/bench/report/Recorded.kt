@@ -67,8 +67,13 @@ object Recorded {
         for ((i, c) in text.withIndex()) {
             when {
                 c == '(' -> depth++
+
                 c == ')' -> depth--
-                depth == 0 && text.startsWith(", ", i) -> { parts += text.substring(start, i); start = i + 2 }
+
+                depth == 0 && text.startsWith(", ", i) -> {
+                    parts += text.substring(start, i)
+                    start = i + 2
+                }
             }
         }
         return parts + text.substring(start)
@@ -77,13 +82,23 @@ object Recorded {
     private fun shapes(vararg keys: String) = keys.map { listOf(it) }
 
     private val STOP_REASONS = shapes(
-        "planning.reason.all-rejected", "planning.reason.failed-in-a-row", "planning.reason.at-most", "planning.reason.beyond-reach",
-        "planning.reason.decided", "planning.reason.budget",
+        "planning.reason.all-rejected",
+        "planning.reason.failed-in-a-row",
+        "planning.reason.at-most",
+        "planning.reason.beyond-reach",
+        "planning.reason.decided",
+        "planning.reason.budget",
     ) + listOf(listOf("planning.reason.budget-minimum", "planning.reason.budget-extra?"), listOf("planning.reason.and"))
 
     private val PLACEMENTS = shapes(
-        "placement.sharing", "placement.sharing.one", "placement.alone", "placement.off", "placement.few-cores",
-        "placement.few-cores.older", "placement.no-taskset", "placement.pinned",
+        "placement.sharing",
+        "placement.sharing.one",
+        "placement.alone",
+        "placement.off",
+        "placement.few-cores",
+        "placement.few-cores.older",
+        "placement.no-taskset",
+        "placement.pinned",
     )
 
     private val FAILURES = shapes(

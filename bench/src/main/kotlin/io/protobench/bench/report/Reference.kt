@@ -10,6 +10,7 @@ import com.fasterxml.jackson.module.kotlin.registerKotlinModule
 internal object Reference {
     private val yaml = ObjectMapper(YAMLFactory()).registerKotlinModule().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 
-    fun <T> read(name: String, type: TypeReference<T>): T =
-        Reference::class.java.getResourceAsStream("/reference/$name")!!.use { yaml.readValue(it, type) }
+    fun <T> read(name: String, type: TypeReference<T>): T = Reference::class.java.getResourceAsStream("/reference/$name")!!.use {
+        yaml.readValue(it, type)
+    }
 }

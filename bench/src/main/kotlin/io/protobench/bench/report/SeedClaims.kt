@@ -131,9 +131,11 @@ object SeedClaims {
                     .mapNotNull { other ->
                         seedValues(other, measure)?.let { v -> v[x]?.let { vx -> v[y]?.let { vy -> other.phase to (vx / vy - 1) * 100 } } }
                     }
-                ClaimCheck(claim, Variant.label(x, variant), Variant.label(y, variant), (seedRatio - 1) * 100, ours.percent,
+                ClaimCheck(
+                    claim, Variant.label(x, variant), Variant.label(y, variant), (seedRatio - 1) * 100, ours.percent,
                     interval?.lowPercent, interval?.highPercent, judge(seedRatio, interval?.low, interval?.high), elsewhere,
-                    perRequest = measure.perRequest)
+                    perRequest = measure.perRequest,
+                )
             }
         }
     }

@@ -91,17 +91,16 @@ object SeedGuide {
         }
     }
 
-    fun crossover(
-        crossover: GuideCrossover,
-        analyses: List<ConditionAnalysis>,
-    ): List<GuideFinding> = MEASURES.mapNotNull { (kind, figure) ->
-        val points = crossover.conditions.mapIndexedNotNull { i, c ->
-            decision(analyses, c, kind, figure, crossover.below, crossover.above)?.let { GuidePoint(c, it, pointLabel(it, crossover, i)) }
+    fun crossover(crossover: GuideCrossover, analyses: List<ConditionAnalysis>): List<GuideFinding> =
+        MEASURES.mapNotNull { (kind, figure) ->
+            val points = crossover.conditions.mapIndexedNotNull { i, c ->
+                val decided = decision(analyses, c, kind, figure, crossover.below, crossover.above)
+                decided?.let { GuidePoint(c, it, pointLabel(it, crossover, i)) }
+            }
+            if (points.size < 2) return@mapNotNull null
+            val flips = flips(points)
+            GuideFinding(figure, points, crossoverLabel(crossover, points, flips), moreForks(points), flips)
         }
-        if (points.size < 2) return@mapNotNull null
-        val flips = flips(points)
-        GuideFinding(figure, points, crossoverLabel(crossover, points, flips), moreForks(points), flips)
-    }
 
     /** The decision between [x] and [y] on [figure] under [condition] in the run's own configuration; null when not measured. */
     private fun decision(
@@ -111,9 +110,8 @@ object SeedGuide {
         figure: Figure,
         x: String,
         y: String,
-    ): Decision? =
-        analyses.firstOrNull { it.condition == condition && !it.untrustworthy }?.family(kind)?.protocolDecisions
-            ?.firstOrNull { it.figure == figure.key && Variant.split(it.a).second == null && setOf(it.a, it.b) == setOf(x, y) }
+    ): Decision? = analyses.firstOrNull { it.condition == condition && !it.untrustworthy }?.family(kind)?.protocolDecisions
+        ?.firstOrNull { it.figure == figure.key && Variant.split(it.a).second == null && setOf(it.a, it.b) == setOf(x, y) }
 
     private fun rowLabel(d: Decision, row: GuideRow, figure: Figure): GuideLabel = when (val o = d.outcome) {
         is Outcome.Better -> when {
@@ -123,7 +121,9 @@ object SeedGuide {
             o.lowPercent > row.percent.max() -> GuideLabel.LARGER
             else -> GuideLabel.HOLDS
         }
+
         is Outcome.Equivalent -> GuideLabel.SMALLER
+
         is Outcome.Inconclusive -> GuideLabel.OPEN
     }
 

@@ -33,8 +33,10 @@ object SeedGuideMarkdown {
             }
             if (findings.isEmpty()) appendLine("| ${row.row} | $claim | – | ${t("seed-guide.not-measured")} | – |")
             for (f in findings) {
-                appendLine("| ${row.row} | $claim | ${measure(f.figure, t)} | " +
-                    "${f.points.joinToString("; ") { point(it.condition, it.decision, t) }} | ${label(f, t)} |")
+                appendLine(
+                    "| ${row.row} | $claim | ${measure(f.figure, t)} | " +
+                        "${f.points.joinToString("; ") { point(it.condition, it.decision, t) }} | ${label(f, t)} |",
+                )
             }
         }
         appendLine()
@@ -54,8 +56,7 @@ object SeedGuideMarkdown {
     }
 
     /** The seed's words: in English with the Korean original beside it, or the original alone in Korean. */
-    private fun claimText(english: String, original: String, t: Texts) =
-        if (t.lang == Lang.EN) "$english 「$original」" else "「$original」"
+    private fun claimText(english: String, original: String, t: Texts) = if (t.lang == Lang.EN) "$english 「$original」" else "「$original」"
 
     /** The measure a finding rests on: the seed's (throughput of the probes) or the lab's (the hop in cost trials). */
     private fun measure(figure: Figure, t: Texts) = t(
@@ -65,9 +66,18 @@ object SeedGuideMarkdown {
 
     /** One condition's decision: who was better by how much, equivalent, or open with its estimate. */
     private fun point(condition: String, d: Decision, t: Texts): String = when (val o = d.outcome) {
-        is Outcome.Better -> t("seed-guide.point.better", condition, o.winner, MarkdownReport.betterWord(d.figure, t),
-            formatPercent(o.sizePercent), formatPercent(o.lowPercent), formatPercent(o.highPercent))
+        is Outcome.Better -> t(
+            "seed-guide.point.better",
+            condition,
+            o.winner,
+            MarkdownReport.betterWord(d.figure, t),
+            formatPercent(o.sizePercent),
+            formatPercent(o.lowPercent),
+            formatPercent(o.highPercent),
+        )
+
         is Outcome.Equivalent -> t("seed-guide.point.equivalent", condition, formatMargin(d.margin))
+
         is Outcome.Inconclusive -> t("seed-guide.point.open", condition, d.a, d.b, d.signedWithInterval())
     }
 

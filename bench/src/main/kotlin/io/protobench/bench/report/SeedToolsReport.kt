@@ -32,12 +32,17 @@ object SeedToolsReport {
             fun mean(figure: Figure) = Estimate.of(valid.mapNotNull { it.figures[figure] })?.mean
             val throughput = Estimate.ofRates(valid.mapNotNull { it.figures[Figure.THROUGHPUT] })
             val failures = toolRuns.sumOf { run -> run.failures.values.sum() }
-            appendLine("| $tool | ${toolRuns.first().protocol} | ${valid.size} | ${withInterval(throughput)} | " +
-                "${Numbers.number(mean(Figure.LATENCY_AVG))} / ${Numbers.number(mean(Figure.LATENCY_P95))} | " +
-                "${Numbers.number(mean(Figure.DATA_CPU_US))} | ${Numbers.number(failures.toDouble())} |")
+            appendLine(
+                "| $tool | ${toolRuns.first().protocol} | ${valid.size} | ${withInterval(throughput)} | " +
+                    "${Numbers.number(mean(Figure.LATENCY_AVG))} / ${Numbers.number(mean(Figure.LATENCY_P95))} | " +
+                    "${Numbers.number(mean(Figure.DATA_CPU_US))} | ${Numbers.number(failures.toDouble())} |",
+            )
         }
         appendLine()
-        ratio(byTool, t)?.let { appendLine(it); appendLine() }
+        ratio(byTool, t)?.let {
+            appendLine(it)
+            appendLine()
+        }
         leftOut(runs, t).forEach { appendLine(it) }
         appendLine(t("tools.warning"))
         appendLine()

@@ -61,9 +61,13 @@ object SelectionGuide {
         val equivalent = decisions.filter { it.outcome is Outcome.Equivalent }
             .map { t("guide.figure-on", MarkdownReport.figureTitle(it.figure, t), Variant.split(it.a).first) }
         val open = decisions.count { it.outcome is Outcome.Inconclusive }
-        return (differences.ifEmpty { listOf(t("guide.no-difference")) } +
-            listOfNotNull(equivalent.takeIf { it.isNotEmpty() }?.let { t("guide.equivalent", it.joinToString(", ")) },
-                open.takeIf { it > 0 }?.let { t("guide.undecided", it) })).joinToString("; ")
+        return (
+            differences.ifEmpty { listOf(t("guide.no-difference")) } +
+                listOfNotNull(
+                    equivalent.takeIf { it.isNotEmpty() }?.let { t("guide.equivalent", it.joinToString(", ")) },
+                    open.takeIf { it > 0 }?.let { t("guide.undecided", it) },
+                )
+            ).joinToString("; ")
     }
 
     /**
@@ -84,9 +88,13 @@ object SelectionGuide {
         val same = primary.filter { it.decision.outcome is Outcome.Equivalent }
             .map { "${it.case.x} ÷ ${it.case.y}, ${what(it)}, ${it.case.variant}" }
         val open = primary.count { it.decision.outcome is Outcome.Inconclusive }
-        return (depends.ifEmpty { listOf(t("guide.no-difference")) } +
-            listOfNotNull(same.takeIf { it.isNotEmpty() }?.let { t("guide.equivalent", it.joinToString(", ")) },
-                open.takeIf { it > 0 }?.let { t("guide.undecided", it) })).joinToString("; ")
+        return (
+            depends.ifEmpty { listOf(t("guide.no-difference")) } +
+                listOfNotNull(
+                    same.takeIf { it.isNotEmpty() }?.let { t("guide.equivalent", it.joinToString(", ")) },
+                    open.takeIf { it > 0 }?.let { t("guide.undecided", it) },
+                )
+            ).joinToString("; ")
     }
 
     /**
@@ -146,8 +154,10 @@ object SelectionGuide {
     }
 
     /** The axes (size, complexity, vus, rate) that take more than one value among conditions' [labels]. */
-    fun variedAxes(labels: List<Map<String, String>>): List<String> =
-        labels.flatMap { it.keys }.distinct().filter { key -> labels.mapNotNull { it[key] }.distinct().size > 1 }
+    fun variedAxes(labels: List<Map<String, String>>): List<String> = labels.flatMap { it.keys }.distinct().filter { key ->
+        labels.mapNotNull { it[key] }.distinct().size >
+            1
+    }
 
     fun parse(condition: String): Map<String, String> = condition.split(" ").filter { "=" in it }
         .associate { it.substringBefore("=") to it.substringAfter("=") }

@@ -66,9 +66,11 @@ class BenchmarkRunner(
             startedAt = started.toString(),
             status = RunStatus.RUNNING,
             seed = options.seed,
-            resume = ResumeRecord(scenario.toFile(), options.jvmOptions, options.gatewayArguments, options.dataServerArguments,
+            resume = ResumeRecord(
+                scenario.toFile(), options.jvmOptions, options.gatewayArguments, options.dataServerArguments,
                 options.pinning, options.serverJava?.toString(), options.network?.name, options.remote?.let(::remoteFlag),
-                options.externalDatabase?.let { ExternalDatabaseFlags(it.jdbcUrl, it.user, it.schema) }),
+                options.externalDatabase?.let { ExternalDatabaseFlags(it.jdbcUrl, it.user, it.schema) },
+            ),
             externalDatabase = opened.externalDatabase,
         )
         store.save(initial)
@@ -108,14 +110,19 @@ class BenchmarkRunner(
     /** Why a run that ended on its own measured nothing, or null: forks that all failed, or trials that all did. */
     private fun outcomeFailure(record: RunRecord): String? = when {
         record.forks.none { it.status == ForkStatus.COMPLETE } -> Texts.EN("failure.no-fork")
+
         record.trials.none { it.error == null } ->
             Texts.EN("failure.every-trial", record.trials.firstNotNullOfOrNull { it.error } ?: Texts.EN("failure.no-trial"))
+
         else -> null
     }
 
     /** A record taken up again: running, its cut-short fork marked interrupted, the resumption noted. */
     private fun resumedRecord(record: RunRecord, at: java.time.Instant): RunRecord = record.copy(
-        status = RunStatus.RUNNING, failure = null, finishedAt = null, planning = null,
+        status = RunStatus.RUNNING,
+        failure = null,
+        finishedAt = null,
+        planning = null,
         forks = record.forks.map {
             if (it.status == ForkStatus.RUNNING) it.copy(status = ForkStatus.INTERRUPTED, failure = Texts.EN("failure.cut-short")) else it
         },

@@ -52,9 +52,11 @@ sealed interface Remote {
             val written = parts.dropLast(2).joinToString(":")
             val bracketed = written.startsWith("[") && written.endsWith("]")
             val host = if (bracketed) written.substring(1, written.length - 1) else written
-            if (host.isBlank() || '/' in host || (':' in host && !bracketed)) throw invalid(
-                "no host name or address (an IPv6 address goes in brackets)",
-            )
+            if (host.isBlank() || '/' in host || (':' in host && !bracketed)) {
+                throw invalid(
+                    "no host name or address (an IPv6 address goes in brackets)",
+                )
+            }
             val (http, grpc) = listOf(httpText, grpcText).map { port ->
                 port.toIntOrNull()?.takeIf { it in 1..65535 } ?: throw invalid("port '$port' is not a number from 1 to 65535")
             }
@@ -66,7 +68,8 @@ sealed interface Remote {
         fun gateway(text: String): Gateway {
             val uri = runCatching { URI(text) }.getOrNull()
             if (uri == null || uri.scheme != "http" || uri.host == null || uri.port !in 1..65535 ||
-                !uri.path.isNullOrEmpty() && uri.path != "/") {
+                (!uri.path.isNullOrEmpty() && uri.path != "/")
+            ) {
                 throw InvalidRemote("--gateway $text: not a gateway address; accepted: $GATEWAY_FORM")
             }
             return Gateway(text.removeSuffix("/"))

@@ -13,6 +13,7 @@ import java.nio.file.Path
  */
 class RunStore(val dir: Path) {
     val runJson: Path = dir.resolve("run.json")
+
     @Volatile
     private var sealed = false
 
@@ -89,14 +90,12 @@ class RunStore(val dir: Path) {
         }
 
         /** run.json, else the run.json.gz of a published run. */
-        private fun recordIn(dir: Path): Path =
-            dir.resolve("run.json").takeIf { Files.exists(it) }
-                ?: dir.resolve("run.json.gz").takeIf { Files.exists(it) }
-                ?: dir.resolve("run.json")
+        private fun recordIn(dir: Path): Path = dir.resolve("run.json").takeIf { Files.exists(it) }
+            ?: dir.resolve("run.json.gz").takeIf { Files.exists(it) }
+            ?: dir.resolve("run.json")
 
-        private fun <T> read(file: Path, parse: (java.io.InputStream) -> T): T =
-            Files.newInputStream(file).use { raw ->
-                if (file.fileName.toString().endsWith(".gz")) java.util.zip.GZIPInputStream(raw).use(parse) else parse(raw)
-            }
+        private fun <T> read(file: Path, parse: (java.io.InputStream) -> T): T = Files.newInputStream(file).use { raw ->
+            if (file.fileName.toString().endsWith(".gz")) java.util.zip.GZIPInputStream(raw).use(parse) else parse(raw)
+        }
     }
 }

@@ -17,7 +17,8 @@ enum class Axis(val id: String) {
     SIZE("size"),
     COMPLEXITY("complexity"),
     VUS("vus"),
-    RATE("rate");
+    RATE("rate"),
+    ;
 
     /** What [parse] accepts on this axis, for messages. */
     val accepted: String
@@ -30,9 +31,20 @@ enum class Axis(val id: String) {
 
     /** [text] as a point on this axis, or null when it is not one. */
     fun parse(text: String): Long? = when (this) {
-        SIZE -> try { PayloadSize.parse(text).bytes.toLong() } catch (e: InvalidParameter) { null }
-        COMPLEXITY -> try { ComplexityLevel.parse(text).ordinal.toLong() } catch (e: InvalidParameter) { null }
+        SIZE -> try {
+            PayloadSize.parse(text).bytes.toLong()
+        } catch (e: InvalidParameter) {
+            null
+        }
+
+        COMPLEXITY -> try {
+            ComplexityLevel.parse(text).ordinal.toLong()
+        } catch (e: InvalidParameter) {
+            null
+        }
+
         VUS -> text.trim().toLongOrNull()?.takeIf { it in 1L..ScenarioParser.MAX_VUS }
+
         RATE -> text.trim().toLongOrNull()?.takeIf { it in 1L..ScenarioParser.MAX_RATE }
     }
 
@@ -66,17 +78,24 @@ enum class Axis(val id: String) {
     fun midpoint(low: Long, high: Long): Long? {
         val middle = when (this) {
             COMPLEXITY -> (low + high) / 2
+
             SIZE -> sqrt(low.toDouble() * high).let { g ->
                 if (g >= PayloadSize.KIB) (g / PayloadSize.KIB).roundToLong() * PayloadSize.KIB else g.roundToLong()
             }
+
             VUS, RATE -> sqrt(low.toDouble() * high).roundToLong()
         }
         return middle.takeIf { it > low && it < high }
     }
 
     /** Whether [low]..[high] is as narrow as the search should go: ends within [resolution] as a ratio, or adjacent levels. */
-    fun narrow(low: Long, high: Long, resolution: Double): Boolean =
-        if (this == COMPLEXITY) high - low <= 1 else high.toDouble() / low <= resolution
+    fun narrow(low: Long, high: Long, resolution: Double): Boolean = if (this ==
+        COMPLEXITY
+    ) {
+        high - low <= 1
+    } else {
+        high.toDouble() / low <= resolution
+    }
 
     /** How wide [low]..[high] is, to bisect the wider of two brackets first: log ratio, or levels apart. */
     fun width(low: Long, high: Long): Double = if (this == COMPLEXITY) (high - low).toDouble() else ln(high.toDouble() / low)
@@ -88,10 +107,19 @@ enum class Axis(val id: String) {
      */
     fun scenarioAt(base: ScenarioFile, position: Long, size: String, vus: Int): ScenarioFile = when (this) {
         SIZE -> base.copy(sizes = listOf(label(position)), load = LoadFile(model = "closed", vus = listOf(vus)))
+
         COMPLEXITY -> base.copy(complexities = listOf(label(position)), load = LoadFile(model = "closed", vus = listOf(vus)))
+
         VUS -> base.copy(sizes = listOf(size), load = LoadFile(model = "closed", vus = listOf(position.toInt())))
-        RATE -> base.copy(sizes = listOf(size), load = LoadFile(model = "open", rates = listOf(position.toInt()),
-            maxVus = rateVus(vus)))
+
+        RATE -> base.copy(
+            sizes = listOf(size),
+            load = LoadFile(
+                model = "open",
+                rates = listOf(position.toInt()),
+                maxVus = rateVus(vus),
+            ),
+        )
     }
 
     companion object {

@@ -32,14 +32,19 @@ data class NetworkProfile(val name: String, val rttMs: Double, val bandwidthMbit
         fun parse(text: String): NetworkProfile {
             val trimmed = text.trim()
             BUILT_IN.firstOrNull { it.name.equals(trimmed, ignoreCase = true) }?.let { return it }
-            if (!trimmed.contains('=')) throw InvalidProfile(
-                "unknown network profile '$trimmed': accepted ${BUILT_IN.joinToString(", ") { it.name }}, " +
-                    "or $ACCEPTED_FIELDS as rtt=40ms,bandwidth=100mbit,loss=0.1%",
-            )
+            if (!trimmed.contains('=')) {
+                throw InvalidProfile(
+                    "unknown network profile '$trimmed': accepted ${BUILT_IN.joinToString(", ") { it.name }}, " +
+                        "or $ACCEPTED_FIELDS as rtt=40ms,bandwidth=100mbit,loss=0.1%",
+                )
+            }
             val fields = trimmed.split(',').map { part ->
                 val (key, value) = part.split('=', limit = 2).map { it.trim() }.let {
-                    if (it.size == 2) it[0].lowercase() to it[1]
-                    else throw InvalidProfile("'$part' is not field=value; accepted $ACCEPTED_FIELDS")
+                    if (it.size == 2) {
+                        it[0].lowercase() to it[1]
+                    } else {
+                        throw InvalidProfile("'$part' is not field=value; accepted $ACCEPTED_FIELDS")
+                    }
                 }
                 key to value
             }
@@ -67,7 +72,11 @@ data class NetworkProfile(val name: String, val rttMs: Double, val bandwidthMbit
             val match = Regex("""^(\d+(?:\.\d+)?)\s*(kbit|mbit|gbit)$""", RegexOption.IGNORE_CASE).matchEntire(text)
                 ?: throw InvalidProfile("bandwidth '$text': accepted a number with kbit, mbit or gbit, e.g. 100mbit")
             val mbit = match.groupValues[1].toDouble() *
-                when (match.groupValues[2].lowercase()) { "kbit" -> 0.001; "gbit" -> 1000.0; else -> 1.0 }
+                when (match.groupValues[2].lowercase()) {
+                    "kbit" -> 0.001
+                    "gbit" -> 1000.0
+                    else -> 1.0
+                }
             if (mbit <= 0 || mbit > 100_000) throw InvalidProfile("bandwidth '$text': accepted above 0 and at most 100gbit")
             return mbit
         }

@@ -109,8 +109,7 @@ data class Scenario(
     }
 
     /** From the fewest forks a condition gets to the most it may get, as `list` and `run` give them: "3-9", "4-5". */
-    fun forksRange(): String =
-        "${conditions.minOfOrNull { forksOf(it) } ?: forks}-${conditions.maxOfOrNull { maxForksOf(it) } ?: maxForks}"
+    fun forksRange(): String = "${conditions.minOfOrNull { forksOf(it) } ?: forks}-${conditions.maxOfOrNull { maxForksOf(it) } ?: maxForks}"
 
     /** Trials of every arm of [condition] per fork: its target's own number, else [rounds]. */
     fun roundsOf(condition: Condition): Int = roundsByTarget[condition.target.name] ?: rounds
@@ -189,6 +188,7 @@ data class Scenario(
          * reference machine (docs/journal/2026-11-30-time-estimates.md).
          */
         const val TRIAL_GAP_SECONDS = 0.1
+
         /**
          * For estimates, an arm's warm-up with the full collection before it, once a fork's
          * first condition has compiled what the soak's light mix left. Its floor is
@@ -198,23 +198,27 @@ data class Scenario(
          * links on the AMD EPYC VM.
          */
         const val WARM_UP_SECONDS = 3.5
+
         /**
          * For estimates, what the warm-ups of a fork's first condition take beyond
          * [WARM_UP_SECONDS] per arm: its first arms still compile (5–14 s each, the capacity
          * probes' included): 7–40 s a fork, 18 on average, in the same two quicks.
          */
         const val FIRST_WARM_UPS_EXTRA_SECONDS = 18.0
+
         /**
          * For estimates, starting a fork's driver and servers until both answer: 16.0–21.3 s a
          * fork (`forks[].time.start`) on the slower 2-core VM of
          * docs/journal/2026-12-02-time-to-a-verdict.md.
          */
         const val SERVER_START_SECONDS = 16.0
+
         /**
          * For estimates, a fork's time outside its timed parts (saving the record after every
          * trial, stopping the servers): 3.8 s a fork once the servers stop at once (`forks[].time.runner`).
          */
         const val RUNNER_SECONDS = 4.0
+
         /** 200 requests: CPU per request in /proc clock ticks (10 ms) stays fine-grained even at milliseconds per request. */
         const val DEFAULT_MIN_REQUESTS = 200
         val MAX_TRIAL: Duration = Duration.ofMinutes(10)
@@ -231,7 +235,8 @@ data class Scenario(
  */
 enum class Topology(override val id: String) : Choice {
     GATEWAY("gateway"),
-    DIRECT("direct");
+    DIRECT("direct"),
+    ;
 
     companion object : Choices<Topology>({ entries })
 }
@@ -244,7 +249,8 @@ enum class Topology(override val id: String) : Choice {
  */
 enum class Database(override val id: String) : Choice {
     H2("h2"),
-    POSTGRESQL("postgresql");
+    POSTGRESQL("postgresql"),
+    ;
 
     companion object : Choices<Database>({ entries })
 }
@@ -275,7 +281,8 @@ fun List<Choice>.choices(): String = joinToString(" or ") { it.id }
  */
 enum class Probes(override val id: String) : Choice {
     EVERY_FORK("every-fork"),
-    FIRST_FORK("first-fork");
+    FIRST_FORK("first-fork"),
+    ;
 
     companion object : Choices<Probes>({ entries })
 }
@@ -295,7 +302,8 @@ data class Part(val seedPhase: String?, val workload: Workload, val load: Load) 
  */
 enum class Mode(override val id: String) : Choice {
     COST("cost"),
-    CAPACITY("capacity");
+    CAPACITY("capacity"),
+    ;
 
     companion object : Choices<Mode>({ entries })
 }
@@ -322,8 +330,10 @@ data class Soak(val window: Duration, val min: Duration, val max: Duration, val 
          * quiet windows, and 12 arms of 2-second windows spent a minute of every fork there.
          */
         val WARM_UP_WINDOW: Duration = Duration.ofSeconds(1)
+
         /** Consecutive windows with the JIT quiet that end an arm's warm-up: its shortest run. */
         const val ARM_QUIET_WINDOWS = 2
+
         /** The longest an arm's warm-up runs (never longer than the soak's cap). */
         val WARM_UP_CAP: Duration = Duration.ofSeconds(30)
     }
@@ -351,8 +361,10 @@ sealed interface Target {
     /** Gateway path for an arm, e.g. `/api/data/grpc?size=1kb`. */
     fun gatewayPath(arm: Arm): String
     val label: String
+
     /** The target as the workload lists it ("1kb", "simple", an image size): the key of [Scenario.costRates]. */
     val name: String
+
     /** The bytes one request carries that the protocol must move (payload, or images of a batch); null when unknown. */
     val bytes: Int?
 
@@ -461,8 +473,10 @@ data class Condition(val target: Target, val load: LoadLevel, val phases: List<S
  */
 sealed interface Arm {
     val label: String
+
     /** The gateway path segment that selects it: `/api/data/<segment>`. */
     val pathSegment: String
+
     /** The protocol whose answer size the gateway reports (JSON bytes for HTTP/JSON, protobuf otherwise). */
     val reportsJsonBytes: Boolean
 
@@ -533,8 +547,11 @@ data class Variant(
 
     /** Both servers' JVM options: the run's, the variant's heap (replacing the run's), then the variant's own. */
     fun jvmOptions(runOptions: List<String>): List<String> {
-        val base = if (heap == null) runOptions
-            else runOptions.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") } + listOf("-Xms$heap", "-Xmx$heap")
+        val base = if (heap == null) {
+            runOptions
+        } else {
+            runOptions.filterNot { it.startsWith("-Xms") || it.startsWith("-Xmx") } + listOf("-Xms$heap", "-Xmx$heap")
+        }
         return base + jvmOptions
     }
 

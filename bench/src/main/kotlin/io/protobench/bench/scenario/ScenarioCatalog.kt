@@ -12,7 +12,7 @@ import java.nio.file.Path
 object ScenarioCatalog {
     val builtInNames = listOf(
         "quick", "direct", "writes", "seed003", "projectD", "phase1", "phase1-copy", "projectA", "projectB", "projectC", "phase2", "phase3",
-        "phase4", "phase5", "phase6", "phase7", "seed004", "grpc-executor", "aa", "seeds", "map-size", "map-complexity", "decision-map"
+        "phase4", "phase5", "phase6", "phase7", "seed004", "grpc-executor", "aa", "seeds", "map-size", "map-complexity", "decision-map",
     )
 
     /** A scenario file is a page of YAML; anything bigger is the wrong file. */
@@ -40,7 +40,11 @@ object ScenarioCatalog {
     }
 
     private fun pathOf(nameOrPath: String): Path {
-        val path = try { Path.of(nameOrPath) } catch (e: InvalidPathException) { null }
+        val path = try {
+            Path.of(nameOrPath)
+        } catch (e: InvalidPathException) {
+            null
+        }
         if (path == null || !Files.exists(path)) {
             refuse(nameOrPath, nameOrPath, "a built-in scenario (${builtInNames.joinToString()}) or the path of a YAML file")
         }

@@ -10,8 +10,14 @@ object ScenarioList {
     fun lines(scenarios: List<Scenario> = ScenarioCatalog.all(), t: Texts = Texts.EN): List<String> {
         val header = listOf("list.name", "list.mode", "list.conditions", "list.forks", "list.time", "list.description").map { t(it) }
         val rows = scenarios.map { s ->
-            listOf(s.name, t("mode.${s.mode.id}"), s.conditions.size.toString(), s.forksRange(),
-                t("list.minutes", s.estimatedMinutesText()), t.description(s.description) ?: s.description)
+            listOf(
+                s.name,
+                t("mode.${s.mode.id}"),
+                s.conditions.size.toString(),
+                s.forksRange(),
+                t("list.minutes", s.estimatedMinutesText()),
+                t.description(s.description) ?: s.description,
+            )
         }
         val widths = MIN_WIDTHS.indices.map { i -> maxOf(MIN_WIDTHS[i], (rows + listOf(header)).maxOf { Texts.columns(it[i]) }) }
         return (listOf(header) + rows).map { cells ->

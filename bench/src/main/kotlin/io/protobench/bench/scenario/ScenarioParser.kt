@@ -76,10 +76,7 @@ data class VariantFile(
 )
 
 /** `members:` as written: profile image sizes (one condition each) and members per request. */
-data class MembersFile(
-    val images: List<String>? = null,
-    val batch: Int? = null,
-)
+data class MembersFile(val images: List<String>? = null, val batch: Int? = null)
 
 data class SoakFile(
     val window: String? = null,
@@ -102,22 +99,19 @@ data class LoadFile(
  * says what is wrong when "field = value" does not (an unknown field, a null, a heap
  * estimate); it then leads the message.
  */
-data class Violation(
-    val source: String,
-    val field: String,
-    val value: String?,
-    val accepted: String,
-    val problem: String? = null,
-) {
-    override fun toString() =
-        "$source: ${problem ?: "$kind '$field'${value?.let { " = '$it'" } ?: " is missing"}"}: accepted $accepted"
+data class Violation(val source: String, val field: String, val value: String?, val accepted: String, val problem: String? = null) {
+    override fun toString() = "$source: ${problem ?: "$kind '$field'${value?.let { " = '$it'" } ?: " is missing"}"}: accepted $accepted"
 
     /** A command-line flag (`--forks`) is named as one; a scenario's own entry is a field. */
     private val kind get() = if (field.startsWith("-")) "flag" else "field"
 }
 
 class InvalidScenario(val violations: List<Violation>) :
-    RuntimeException(violations.joinToString("\n", prefix = "invalid scenario:\n") { "  - $it" })
+    RuntimeException(
+        violations.joinToString("\n", prefix = "invalid scenario:\n") {
+            "  - $it"
+        },
+    )
 
 /** Reads scenario YAML into a validated [Scenario], reporting every violation at once. */
 object ScenarioParser {
@@ -128,16 +122,19 @@ object ScenarioParser {
     const val MAX_MIN_REQUESTS = 100_000
     const val MAX_SOAK_VUS = 500
     const val MAX_ROUNDS = 9
+
     /** Most requests of one run of a seed tool (seed 003 ran 10,000). */
     const val MAX_TOOL_REQUESTS = 1_000_000
     const val ROUNDS_ACCEPTED = "a whole number of trials per arm and fork from 1 to $MAX_ROUNDS"
     const val RATE_ACCEPTED = "a whole number of requests per second from 1 to $MAX_RATE"
     const val POSTGRESQL_BEHIND_LINK = "no network with PostgreSQL (the data-server behind a link sits in a namespace of its own, " +
         "where the database on this machine's loopback cannot be reached); database: h2, or no network"
+
     /** The profile image of `members:` when `images` is not given. */
     const val DEFAULT_IMAGE = "1kb"
     private val MAX_DURATION: Duration = Duration.ofMinutes(10)
     private val MAX_BUDGET: Duration = Duration.ofHours(24)
+
     // A key written twice is a mistake to report, not a value to overwrite silently.
     private val yaml: ObjectMapper = ObjectMapper(YAMLFactory()).enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
 
@@ -160,8 +157,17 @@ object ScenarioParser {
             yaml.readTree(text)
         } catch (e: JacksonException) {
             val line = e.location?.lineNr?.takeIf { it > 0 }?.let { " (line $it)" } ?: ""
-            throw InvalidScenario(listOf(Violation(source, "(document)", null, "valid YAML$line: ${e.originalMessage}",
-                problem = "the file is not valid YAML")))
+            throw InvalidScenario(
+                listOf(
+                    Violation(
+                        source,
+                        "(document)",
+                        null,
+                        "valid YAML$line: ${e.originalMessage}",
+                        problem = "the file is not valid YAML",
+                    ),
+                ),
+            )
         }
         val accepted = "a YAML mapping of scenario fields (name: …, sizes: …)"
         if (root == null || root.isMissingNode || root.isNull) {
@@ -225,11 +231,13 @@ object ScenarioParser {
         val probes = Probes.parse(file.probes ?: Probes.EVERY_FORK.id)
         if (probes == null) violation("probes", file.probes, Probes.accepted)
         val minRequests = file.minRequests ?: Scenario.DEFAULT_MIN_REQUESTS
-        if (minRequests !in 0..MAX_MIN_REQUESTS) violation(
-            "minRequests",
-            minRequests,
-            "a whole number from 0 (no minimum) to $MAX_MIN_REQUESTS",
-        )
+        if (minRequests !in 0..MAX_MIN_REQUESTS) {
+            violation(
+                "minRequests",
+                minRequests,
+                "a whole number from 0 (no minimum) to $MAX_MIN_REQUESTS",
+            )
+        }
         val variants = VariantChecks.check(file.variants, source)
         violations += variants.violations
         val topology = topology(file, parts, variants.variants, ::violation)
@@ -249,32 +257,35 @@ object ScenarioParser {
         val seedTools = seedTools(file, parts, topology, protocols, ::violation)
 
         if (violations.isNotEmpty()) return Checked(null, violations)
-        return Checked(Scenario(
-            name = name!!,
-            description = file.description ?: "",
-            parts = parts,
-            protocols = protocols!!,
-            mode = mode!!,
-            duration = duration!!,
-            soak = soak!!,
-            forks = forks,
-            maxForks = maxForks,
-            margin = margin!!,
-            utilisation = utilisation!!,
-            nullHop = file.nullHop ?: (topology == Topology.GATEWAY),
-            aaControl = file.noiseControl ?: false,
-            budget = budget,
-            probes = probes!!,
-            variants = variants.variants,
-            minRequests = minRequests,
-            topology = topology!!,
-            costRates = costRates,
-            rounds = rounds,
-            forksByTarget = forksByTarget,
-            roundsByTarget = roundsByTarget,
-            seedTools = seedTools,
-            included = file.include.orEmpty(),
-        ), violations)
+        return Checked(
+            Scenario(
+                name = name!!,
+                description = file.description ?: "",
+                parts = parts,
+                protocols = protocols!!,
+                mode = mode!!,
+                duration = duration!!,
+                soak = soak!!,
+                forks = forks,
+                maxForks = maxForks,
+                margin = margin!!,
+                utilisation = utilisation!!,
+                nullHop = file.nullHop ?: (topology == Topology.GATEWAY),
+                aaControl = file.noiseControl ?: false,
+                budget = budget,
+                probes = probes!!,
+                variants = variants.variants,
+                minRequests = minRequests,
+                topology = topology!!,
+                costRates = costRates,
+                rounds = rounds,
+                forksByTarget = forksByTarget,
+                roundsByTarget = roundsByTarget,
+                seedTools = seedTools,
+                included = file.include.orEmpty(),
+            ),
+            violations,
+        )
     }
 
     /**
@@ -290,11 +301,13 @@ object ScenarioParser {
     ): Map<String, Int> {
         val rates = file.costRates ?: return emptyMap()
         if (mode != Mode.COST) violation("costRates", rates, "costRates only in cost mode (capacity mode saturates the machine)")
-        if (parts != null && parts.any { it.load is Load.Open }) violation(
-            "costRates",
-            rates,
-            "costRates only with a closed load; an open load's rates are the trials' rates",
-        )
+        if (parts != null && parts.any { it.load is Load.Open }) {
+            violation(
+                "costRates",
+                rates,
+                "costRates only with a closed load; an open load's rates are the trials' rates",
+            )
+        }
         return byTarget("costRates", rates, parts, 1..MAX_RATE, RATE_ACCEPTED, violation)
     }
 
@@ -302,16 +315,24 @@ object ScenarioParser {
      * A number per target name ([costRates][Scenario.costRates], [forksByTarget][Scenario.forksByTarget],
      * [roundsByTarget][Scenario.roundsByTarget]): each name one of the workload's targets, each number in [range].
      */
-    private fun byTarget(field: String, given: Map<String, Int>?, parts: List<Part>?, range: IntRange, accepted: String,
-                         violation: (String, Any?, String) -> Unit): Map<String, Int> {
+    private fun byTarget(
+        field: String,
+        given: Map<String, Int>?,
+        parts: List<Part>?,
+        range: IntRange,
+        accepted: String,
+        violation: (String, Any?, String) -> Unit,
+    ): Map<String, Int> {
         val numbers = given ?: return emptyMap()
         val names = parts.orEmpty().flatMap { part -> part.workload.targets.map { it.name } }.distinct()
         numbers.forEach { (name, n) ->
-            if (parts != null && name !in names) violation(
-                "$field.$name",
-                n,
-                "the names of the workload's targets: ${names.joinToString()}",
-            )
+            if (parts != null && name !in names) {
+                violation(
+                    "$field.$name",
+                    n,
+                    "the names of the workload's targets: ${names.joinToString()}",
+                )
+            }
             if (n !in range) violation("$field.$name", n, accepted)
         }
         return numbers
@@ -330,11 +351,13 @@ object ScenarioParser {
         violation: (String, Any?, String) -> Unit,
     ): Map<Int, Int> {
         val tools = file.seedTools ?: return emptyMap()
-        if (topology != Topology.DIRECT) violation(
-            "seedTools",
-            tools,
-            "seedTools only with topology direct (hey and ghz call the data-server itself, as in seed 003)",
-        )
+        if (topology != Topology.DIRECT) {
+            violation(
+                "seedTools",
+                tools,
+                "seedTools only with topology direct (hey and ghz call the data-server itself, as in seed 003)",
+            )
+        }
         if (parts != null && parts.any { part -> part.workload !is Workload.Members }) {
             violation("seedTools", tools, "seedTools only with members: (the seed's tools create members)")
         }
@@ -348,11 +371,13 @@ object ScenarioParser {
         val vus = parts.orEmpty().mapNotNull { (it.load as? Load.Closed)?.vus }.flatten().distinct()
         return tools.mapNotNull { (key, requests) ->
             val users = key.toIntOrNull()
-            if (parts != null && (users == null || users !in vus)) violation(
-                "seedTools.$key",
-                requests,
-                "the virtual users of the closed load: ${vus.joinToString().ifEmpty { "none" }}",
-            )
+            if (parts != null && (users == null || users !in vus)) {
+                violation(
+                    "seedTools.$key",
+                    requests,
+                    "the virtual users of the closed load: ${vus.joinToString().ifEmpty { "none" }}",
+                )
+            }
             if (requests !in 1..MAX_TOOL_REQUESTS) violation("seedTools.$key", requests, "requests per run from 1 to $MAX_TOOL_REQUESTS")
             users?.let { it to requests }
         }.toMap()
@@ -372,11 +397,13 @@ object ScenarioParser {
         val writes = parts.orEmpty().any { part -> part.workload is Workload.Members }
         if (writes || parts == null) return
         file.variants.orEmpty().forEachIndexed { i, variant ->
-            if (variant.database != null) violation(
-                "variants[$i].database",
-                variant.database,
-                "no database for a scenario that reads (only with members:)",
-            )
+            if (variant.database != null) {
+                violation(
+                    "variants[$i].database",
+                    variant.database,
+                    "no database for a scenario that reads (only with members:)",
+                )
+            }
         }
     }
 
@@ -395,11 +422,13 @@ object ScenarioParser {
         val topology = Topology.parse(file.topology ?: Topology.GATEWAY.id)
         if (topology == null) violation("topology", file.topology, Topology.accepted)
         if (topology != Topology.DIRECT) return topology
-        if (file.nullHop == true) violation(
-            "nullHop",
-            true,
-            "false with topology direct (the null hop is the gateway's; direct has no gateway)",
-        )
+        if (file.nullHop == true) {
+            violation(
+                "nullHop",
+                true,
+                "false with topology direct (the null hop is the gateway's; direct has no gateway)",
+            )
+        }
         if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Level } }) {
             violation("topology", "direct", "gateway for complexity levels (direct measures payload sizes and member creation)")
         }
@@ -427,7 +456,9 @@ object ScenarioParser {
             if (scenario == null) {
                 violation("include[$i]", included, "a built-in scenario: " + ScenarioCatalog.builtInNames.joinToString())
                 emptyList()
-            } else scenario.parts
+            } else {
+                scenario.parts
+            }
         }
     }
 
@@ -439,14 +470,15 @@ object ScenarioParser {
     }
 
     private fun soak(file: SoakFile?, violation: (String, Any?, String) -> Unit): Soak? {
-        fun duration(field: String, text: String?, default: String): Duration? =
-            (text ?: default).let(DurationText::parseOrNull).also {
-                if (it == null || it.isZero || it > MAX_DURATION) violation(
+        fun duration(field: String, text: String?, default: String): Duration? = (text ?: default).let(DurationText::parseOrNull).also {
+            if (it == null || it.isZero || it > MAX_DURATION) {
+                violation(
                     "soak.$field",
                     text,
                     DurationText.ACCEPTED + ", above zero and at most 10m",
                 )
             }
+        }
         val window = duration("window", file?.window, "3s")
         val min = duration("min", file?.min, "15s")
         val max = duration("max", file?.max, "120s")
@@ -454,8 +486,11 @@ object ScenarioParser {
         if (min != null && max != null && min > max) violation("soak.max", file?.max, "at least soak.min (${file?.min ?: "15s"})")
         val vus = file?.vus ?: Soak.DEFAULT_VUS
         if (vus !in 1..MAX_SOAK_VUS) violation("soak.vus", vus, "a whole number from 1 to $MAX_SOAK_VUS")
-        return if (window != null && min != null && max != null && tolerance != null && vus in 1..MAX_SOAK_VUS)
-            Soak(window, min, max, tolerance, vus) else null
+        return if (window != null && min != null && max != null && tolerance != null && vus in 1..MAX_SOAK_VUS) {
+            Soak(window, min, max, tolerance, vus)
+        } else {
+            null
+        }
     }
 
     /** A share written as "5%" or 0.05, inside [range]. */
@@ -490,8 +525,11 @@ object ScenarioParser {
     private fun workloads(file: ScenarioFile, violation: (String, Any?, String) -> Unit): List<Workload> {
         val reads = file.sizes != null || file.complexities != null
         if (reads == (file.members != null)) {
-            violation("sizes|complexities|members", null,
-                "'sizes' (payload sizes), 'complexities' (object levels) or both, or else 'members' (member creation) alone")
+            violation(
+                "sizes|complexities|members",
+                null,
+                "'sizes' (payload sizes), 'complexities' (object levels) or both, or else 'members' (member creation) alone",
+            )
             return emptyList()
         }
         file.members?.let { return listOf(members(it, violation)) }
@@ -536,8 +574,12 @@ object ScenarioParser {
         } else {
             val largest = bytes.filterNotNull().maxOrNull() ?: 0L
             if (largest * batch > MemberRules.MAX_BATCH_IMAGE_BYTES) {
-                violation("members.batch", batch, "at most ${MemberRules.MAX_BATCH_IMAGE_BYTES} image bytes (32 MiB) per request: " +
-                    "${MemberRules.MAX_BATCH_IMAGE_BYTES / largest} members of the largest image")
+                violation(
+                    "members.batch",
+                    batch,
+                    "at most ${MemberRules.MAX_BATCH_IMAGE_BYTES} image bytes (32 MiB) per request: " +
+                        "${MemberRules.MAX_BATCH_IMAGE_BYTES / largest} members of the largest image",
+                )
             }
         }
         return Workload.Members(normalised, batch)
@@ -563,7 +605,12 @@ object ScenarioParser {
         if (names == null) return Protocol.entries
         if (names.isEmpty()) violation("protocols", "[]", "at least one of " + Protocol.entries.joinToString { it.label })
         val parsed = names.mapIndexedNotNull { i, n ->
-            try { Protocol.parse(n) } catch (e: InvalidParameter) { violation("protocols[$i]", n, e.accepted); null }
+            try {
+                Protocol.parse(n)
+            } catch (e: InvalidParameter) {
+                violation("protocols[$i]", n, e.accepted)
+                null
+            }
         }
         if (parsed.toSet().size != parsed.size) violation("protocols", names, "each protocol at most once")
         return parsed
@@ -574,34 +621,47 @@ object ScenarioParser {
         return when (model) {
             "closed" -> {
                 val vus = file?.vus ?: listOf(10)
-                if (vus.isEmpty() || vus.any { it !in 1..MAX_VUS }) violation(
-                    "load.vus",
-                    vus,
-                    "a list of virtual-user counts from 1 to $MAX_VUS",
-                )
+                if (vus.isEmpty() || vus.any { it !in 1..MAX_VUS }) {
+                    violation(
+                        "load.vus",
+                        vus,
+                        "a list of virtual-user counts from 1 to $MAX_VUS",
+                    )
+                }
                 checkDistinct("load.vus", vus, vus, "virtual-user count", violation)
                 if (file?.rates != null) violation("load.rates", file.rates, "rates only with model: open")
                 Load.Closed(vus)
             }
+
             "open" -> {
                 val rates = file?.rates
-                if (rates.isNullOrEmpty() || rates.any { it !in 1..MAX_RATE }) violation(
-                    "load.rates",
-                    rates,
-                    "a list of request rates per second from 1 to $MAX_RATE",
-                )
+                if (rates.isNullOrEmpty() || rates.any { it !in 1..MAX_RATE }) {
+                    violation(
+                        "load.rates",
+                        rates,
+                        "a list of request rates per second from 1 to $MAX_RATE",
+                    )
+                }
                 if (rates != null) checkDistinct("load.rates", rates, rates, "rate", violation)
                 val maxVus = file?.maxVus ?: 500
                 if (maxVus !in 1..MAX_VUS) violation("load.maxVus", maxVus, "a number from 1 to $MAX_VUS")
                 if (file?.vus != null) violation("load.vus", file.vus, "vus only with model: closed (open uses rates and maxVus)")
                 Load.Open(rates ?: emptyList(), maxVus)
             }
-            else -> { violation("load.model", model, "closed or open"); null }
+
+            else -> {
+                violation("load.model", model, "closed or open")
+                null
+            }
         }
     }
 
     private fun checkParse(field: String, value: String, violation: (String, Any?, String) -> Unit, parse: () -> Unit) {
-        try { parse() } catch (e: InvalidParameter) { violation(field, value, e.accepted) }
+        try {
+            parse()
+        } catch (e: InvalidParameter) {
+            violation(field, value, e.accepted)
+        }
     }
 }
 

@@ -12,8 +12,10 @@ import io.protobench.contract.server.SettableSettings.Server
  */
 internal class ScenarioTree private constructor(private val source: String) {
     private val violations = mutableListOf<Violation>()
+
     /** Paths of values that were structurally wrong and left out. */
     private val broken = mutableSetOf<String>()
+
     /** For a list that lost entries: the original index of each entry kept. */
     private val keptIndices = mutableMapOf<String, List<Int>>()
 
@@ -156,18 +158,21 @@ internal class ScenarioTree private constructor(private val source: String) {
     private fun text(mapping: Mapping, name: String, accepted: String): String? =
         child(mapping, name, accepted)?.let { scalarText(it, accepted) }
 
-    private fun number(mapping: Mapping, name: String, accepted: String): Int? =
-        child(mapping, name, accepted)?.let { wholeNumber(it, accepted) }
+    private fun number(mapping: Mapping, name: String, accepted: String): Int? = child(mapping, name, accepted)?.let {
+        wholeNumber(it, accepted)
+    }
 
     private fun flag(mapping: Mapping, name: String): Boolean? = child(mapping, name, "true or false")?.let {
         if (it.value.isBoolean) it.value.booleanValue() else wrong(it.path, it.value, "true or false")
     }
 
-    private fun texts(mapping: Mapping, name: String, accepted: String): List<String>? =
-        list(mapping, name, accepted) { scalarText(it, "one value per entry, not null or nested: $accepted") }
+    private fun texts(mapping: Mapping, name: String, accepted: String): List<String>? = list(mapping, name, accepted) {
+        scalarText(it, "one value per entry, not null or nested: $accepted")
+    }
 
-    private fun numbers(mapping: Mapping, name: String, accepted: String): List<Int>? =
-        list(mapping, name, accepted) { wholeNumber(it, accepted) }
+    private fun numbers(mapping: Mapping, name: String, accepted: String): List<Int>? = list(mapping, name, accepted) {
+        wholeNumber(it, accepted)
+    }
 
     /** A list whose entries are bound one by one; a bad entry is reported and dropped, its index remembered. */
     private fun <T : Any> list(mapping: Mapping, name: String, accepted: String, entry: (Field) -> T?): List<T>? {

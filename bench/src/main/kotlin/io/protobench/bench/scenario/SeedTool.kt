@@ -11,7 +11,8 @@ import io.protobench.contract.Protocol
  */
 enum class SeedTool(val label: String, val protocol: Protocol, val goPackage: String, val version: String) {
     HEY("hey", Protocol.HTTP_JSON, "github.com/rakyll/hey", "v0.1.4"),
-    GHZ("ghz", Protocol.GRPC_UNARY, "github.com/bojand/ghz/cmd/ghz", "v0.120.0");
+    GHZ("ghz", Protocol.GRPC_UNARY, "github.com/bojand/ghz/cmd/ghz", "v0.120.0"),
+    ;
 
     companion object {
         fun of(protocol: Protocol): SeedTool? = entries.firstOrNull { it.protocol == protocol }

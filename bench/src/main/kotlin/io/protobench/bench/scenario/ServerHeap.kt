@@ -41,7 +41,9 @@ object ServerHeap {
         val servers = if (variant == null) "the servers have" else "the servers of variant $variant have"
         val raise = if (variant == null) "raise it with --jvm-opt -Xmx$needed" else "raise its heap, e.g. heap: $needed"
         return Violation(
-            source, vusField, "${worst.sizeLabel} × ${worst.vus} VUs",
+            source,
+            vusField,
+            "${worst.sizeLabel} × ${worst.vus} VUs",
             "largest size × virtual users × $COPIES_IN_FLIGHT copies within the servers' heap",
             "${worst.sizeLabel} × ${worst.vus} VUs needs about ${amount(worst.bytes)} of heap in flight; " +
                 "$servers ${amount(heapBytes)} ($raise, or lower $vusField)",
@@ -57,14 +59,28 @@ object ServerHeap {
     fun maxHeapBytes(jvmOptions: List<String>): Long {
         val option = jvmOptions.lastOrNull { it.startsWith("-Xmx") || it.startsWith(MAX_HEAP_SIZE) } ?: return DEFAULT_BYTES
         val text = option.removePrefix("-Xmx").removePrefix(MAX_HEAP_SIZE)
-        return parseSize(text) ?: throw InvalidScenario(listOf(Violation("command line", "--jvm-opt", option,
-            "-Xmx followed by a heap size: bytes, or a number with k, m, g or t (e.g. 512m, 4g, 1073741824)")))
+        return parseSize(text) ?: throw InvalidScenario(
+            listOf(
+                Violation(
+                    "command line",
+                    "--jvm-opt",
+                    option,
+                    "-Xmx followed by a heap size: bytes, or a number with k, m, g or t (e.g. 512m, 4g, 1073741824)",
+                ),
+            ),
+        )
     }
 
     /** A JVM memory size: "1073741824", "512m", "4G". Null when not one or zero. */
     fun parseSize(text: String): Long? {
         val (number, unit) = Regex("""^(\d{1,15})([kKmMgGtT]?)$""").matchEntire(text)?.destructured ?: return null
-        val shift = when (unit.lowercase()) { "k" -> 10; "m" -> 20; "g" -> 30; "t" -> 40; else -> 0 }
+        val shift = when (unit.lowercase()) {
+            "k" -> 10
+            "m" -> 20
+            "g" -> 30
+            "t" -> 40
+            else -> 0
+        }
         val bytes = number.toLong()
         if (bytes == 0L || bytes > (Long.MAX_VALUE shr shift)) return null
         return bytes shl shift

@@ -59,13 +59,13 @@ internal object VariantChecks {
      * The smallest heap any variant's servers get, for the in-flight estimate: a variant's
      * own heap, else the run's [runHeapBytes]; with the variant whose heap it is (null: the run's).
      */
-    fun smallestHeap(files: List<VariantFile>?, runHeapBytes: Long): Pair<Long, String?> =
-        files.orEmpty()
-            .map { file -> file.heap?.let(::heapBytes)?.let { it to file.name } ?: (runHeapBytes to null) }
-            .minByOrNull { it.first } ?: (runHeapBytes to null)
+    fun smallestHeap(files: List<VariantFile>?, runHeapBytes: Long): Pair<Long, String?> = files.orEmpty()
+        .map { file -> file.heap?.let(::heapBytes)?.let { it to file.name } ?: (runHeapBytes to null) }
+        .minByOrNull { it.first } ?: (runHeapBytes to null)
 
-    private fun heapBytes(text: String): Long? =
-        text.takeIf { HEAP.matches(it) }?.let(ServerHeap::parseSize)?.takeIf { it >= MIN_HEAP_BYTES }
+    private fun heapBytes(text: String): Long? = text.takeIf {
+        HEAP.matches(it)
+    }?.let(ServerHeap::parseSize)?.takeIf { it >= MIN_HEAP_BYTES }
 
     /** Collects the violations of one scenario's variants. */
     private class Check(private val source: String) {
@@ -126,18 +126,19 @@ internal object VariantChecks {
             val heapOption = HEAP_OPTIONS.firstOrNull { option.startsWith(it) }
             when {
                 !option.startsWith("-") -> violation(field, option, "a JVM option starting with '-', e.g. -XX:+UseZGC")
+
                 heapOption != null -> violation(
                     field,
                     option,
                     OTHER_OPTIONS,
                     "$field: '$option' sizes the heap; use heap (e.g. heap: 2g), which sets -Xms and -Xmx",
                 )
+
                 option == "-jar" -> violation(field, option, OTHER_OPTIONS, "$field: '-jar' would replace the server the lab starts")
             }
         }
 
-        private fun isJdk(text: String): Boolean =
-            if (FEATURE_RELEASE.matches(text)) text.toInt() >= OLDEST_JDK else isAbsolutePath(text)
+        private fun isJdk(text: String): Boolean = if (FEATURE_RELEASE.matches(text)) text.toInt() >= OLDEST_JDK else isAbsolutePath(text)
 
         private fun isAbsolutePath(text: String) = try {
             Path.of(text).isAbsolute
@@ -155,8 +156,12 @@ internal object VariantChecks {
         fun distinctSettings(variants: List<Variant>) {
             variants.groupBy { it.settings }.values.filter { it.size > 1 }.forEach { same ->
                 val names = same.map { it.name }
-                violation("variants", names, "variants that differ in a property, jvm, heap, jdk, network or database",
-                    "variants ${names.dropLast(1).joinToString(", ")} and ${names.last()} differ in nothing")
+                violation(
+                    "variants",
+                    names,
+                    "variants that differ in a property, jvm, heap, jdk, network or database",
+                    "variants ${names.dropLast(1).joinToString(", ")} and ${names.last()} differ in nothing",
+                )
             }
         }
     }

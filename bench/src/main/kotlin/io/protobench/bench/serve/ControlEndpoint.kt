@@ -51,8 +51,17 @@ class ControlEndpoint(
 
     private fun restart(exchange: HttpExchange) = try {
         val restarted = supervisor.restart()
-        answer(exchange, 200, mapOf("server" to server, "pid" to restarted.pid, "starts" to restarted.starts,
-            "seconds" to restarted.seconds, "alsoRestarted" to supervisor.alsoRestarted))
+        answer(
+            exchange,
+            200,
+            mapOf(
+                "server" to server,
+                "pid" to restarted.pid,
+                "starts" to restarted.starts,
+                "seconds" to restarted.seconds,
+                "alsoRestarted" to supervisor.alsoRestarted,
+            ),
+        )
     } catch (e: Exception) {
         answer(exchange, 503, mapOf("error" to "$server: ${e.message ?: e.javaClass.simpleName}"))
     }

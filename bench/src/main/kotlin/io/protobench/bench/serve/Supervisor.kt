@@ -25,8 +25,11 @@ class Supervisor(
     private val beforeRestart: () -> List<String> = { emptyList() },
 ) {
     private val lock = Any()
+
     @Volatile private var current: Process? = null
+
     @Volatile private var restarting = false
+
     /** JVMs started so far: 1 + restarts. */
     @Volatile var starts = 0
         private set
@@ -91,9 +94,11 @@ class Supervisor(
     private fun awaitHealthy(process: Process) {
         val until = System.nanoTime() + startTimeout.toNanos()
         while (System.nanoTime() < until) {
-            if (!process.isAlive) throw RestartFailed(
-                "the fresh server exited with code ${process.exitValue()} while starting (see serve's output)",
-            )
+            if (!process.isAlive) {
+                throw RestartFailed(
+                    "the fresh server exited with code ${process.exitValue()} while starting (see serve's output)",
+                )
+            }
             if (runCatching(healthy).getOrDefault(false)) return
             Thread.sleep(POLL_MS)
         }

@@ -4,7 +4,9 @@ import java.util.Properties
 
 /** The languages a report can be written in: English by default, Korean for the seeds' readers. */
 enum class Lang(val id: String, val englishName: String) {
-    EN("en", "English"), KO("ko", "Korean");
+    EN("en", "English"),
+    KO("ko", "Korean"),
+    ;
 
     companion object {
         /** The language for `--lang`, or null when [text] names none of them. */
@@ -60,8 +62,13 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
      * exception's message, a server's own words or the wording of an older version, is
      * returned as recorded, in English: the record is data and stays as it was written.
      */
-    fun recorded(text: String, shapes: List<List<String>>, value: (String) -> String = { it }): String =
-        if (lang == Lang.EN) text else readBack(text, shapes, value) ?: text
+    fun recorded(text: String, shapes: List<List<String>>, value: (String) -> String = { it }): String = if (lang ==
+        Lang.EN
+    ) {
+        text
+    } else {
+        readBack(text, shapes, value) ?: text
+    }
 
     /** [recorded], or null when no shape matches [text]. */
     fun readBack(text: String, shapes: List<List<String>>, value: (String) -> String = { it }): String? {
@@ -115,10 +122,12 @@ class Texts private constructor(val lang: Lang, private val entries: Map<String,
         private val cache = java.util.concurrent.ConcurrentHashMap<List<String>, Regex>()
 
         fun regex(shape: List<String>): Regex = cache.getOrPut(shape) {
-            Regex(shape.withIndex().joinToString("") { (i, key) ->
-                val part = "(?<p$i>" + regex(i, EN.pattern(key.removeSuffix("?"))) + ")"
-                if (key.endsWith("?")) "$part?" else part
-            })
+            Regex(
+                shape.withIndex().joinToString("") { (i, key) ->
+                    val part = "(?<p$i>" + regex(i, EN.pattern(key.removeSuffix("?"))) + ")"
+                    if (key.endsWith("?")) "$part?" else part
+                },
+            )
         }
 
         fun placeholders(pattern: String) = PLACEHOLDER.findAll(pattern).map { it.groupValues[1].toInt() }.toList()

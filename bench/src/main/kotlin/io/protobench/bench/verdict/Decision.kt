@@ -12,13 +12,7 @@ import kotlin.math.sqrt
  * (a key such as "throughput"), measured fork by fork in [estimate] (ratios A/B).
  * [higherIsBetter] is the figure's direction: true for throughput, false for latency or CPU.
  */
-data class ComparisonInput(
-    val a: String,
-    val b: String,
-    val figure: String,
-    val higherIsBetter: Boolean,
-    val estimate: PairedRatio,
-)
+data class ComparisonInput(val a: String, val b: String, val figure: String, val higherIsBetter: Boolean, val estimate: PairedRatio)
 
 /** The three outcomes of a comparison. */
 sealed class Outcome {
@@ -113,13 +107,23 @@ data class Decision(
     fun describe(better: String = "better", t: Texts = Texts.EN): String {
         val tail = tail(t)
         return when (val o = outcome) {
-            is Outcome.Better -> t("verdict.better", o.winner, better, o.loser, formatPercent(o.sizePercent),
-                formatPercent(o.lowPercent), formatPercent(o.highPercent)) + tail
+            is Outcome.Better -> t(
+                "verdict.better",
+                o.winner,
+                better,
+                o.loser,
+                formatPercent(o.sizePercent),
+                formatPercent(o.lowPercent),
+                formatPercent(o.highPercent),
+            ) + tail
+
             is Outcome.Equivalent -> t("verdict.equivalent", a, b, formatMargin(margin), signedWithInterval()) + tail
+
             is Outcome.Inconclusive -> when {
                 o.reason == Outcome.Inconclusive.FEWER_THAN_2_FORKS ->
                     t("verdict.too-few", a, b, estimate.n, droppedText(t)) +
                         if (estimate.n == 1) t("verdict.single-fork", formatPercent(estimate.percent, signed = true)) else ""
+
                 else -> t("verdict.open", a, b, signedWithInterval()) + tail + moreForksText(t)
             }
         }
@@ -217,9 +221,11 @@ object Verdicts {
             val k = slot[i]
             val e = c.estimate
             if (k == null) {
-                Decision(c.a, c.b, c.figure, c.higherIsBetter, e,
+                Decision(
+                    c.a, c.b, c.figure, c.higherIsBetter, e,
                     Outcome.Inconclusive(Outcome.Inconclusive.FEWER_THAN_2_FORKS, null, null),
-                    alpha, margin, null, null, null, null, testable.size)
+                    alpha, margin, null, null, null, null, testable.size,
+                )
             } else {
                 // Intervals at the level compatible with the step-down; the forks a comparison
                 // would take are estimated at its own step's level, as it would next be tested.
@@ -231,14 +237,18 @@ object Verdicts {
                 val adjEq = eqHolm.adjusted[k]
                 val outcome = when {
                     adjDiff < alpha -> better(c, diffInterval)
+
                     adjEq < alpha -> Outcome.Equivalent
+
                     else -> {
                         val need = forksToDecide(e.meanLog, e.sdLog!!, e.n, diffLevel, eqLevel, bound)
                         Outcome.Inconclusive(Outcome.Inconclusive.NOT_DECIDED, need, need?.minus(e.n))
                     }
                 }
-                Decision(c.a, c.b, c.figure, c.higherIsBetter, e, outcome, alpha, margin,
-                    adjDiff, adjEq, diffInterval, eqInterval, testable.size)
+                Decision(
+                    c.a, c.b, c.figure, c.higherIsBetter, e, outcome, alpha, margin,
+                    adjDiff, adjEq, diffInterval, eqInterval, testable.size,
+                )
             }
         }
     }
@@ -247,12 +257,20 @@ object Verdicts {
      * A/A calibration: among [decisions] of comparisons whose arms are truly identical,
      * the share decided [Outcome.Better] (either way). NaN for an empty list.
      */
-    fun falsePositiveRate(decisions: List<Decision>): Double =
-        if (decisions.isEmpty()) Double.NaN else decisions.count { it.isBetter }.toDouble() / decisions.size
+    fun falsePositiveRate(decisions: List<Decision>): Double = if (decisions.isEmpty()) {
+        Double.NaN
+    } else {
+        decisions.count { it.isBetter }.toDouble() /
+            decisions.size
+    }
 
     /** A/A calibration per family: the share of [families] with at least one [Outcome.Better]. */
-    fun familyWiseFalsePositiveRate(families: List<List<Decision>>): Double =
-        if (families.isEmpty()) Double.NaN else families.count { f -> f.any { it.isBetter } }.toDouble() / families.size
+    fun familyWiseFalsePositiveRate(families: List<List<Decision>>): Double = if (families.isEmpty()) {
+        Double.NaN
+    } else {
+        families.count { f -> f.any { it.isBetter } }.toDouble() /
+            families.size
+    }
 
     private fun better(c: ComparisonInput, ci: RatioInterval): Outcome.Better {
         val e = c.estimate
@@ -262,11 +280,23 @@ object Verdicts {
         val lo = if (aBetter) ci.low else 1 / ci.high
         val hi = if (aBetter) ci.high else 1 / ci.low
         return if (c.higherIsBetter) {
-            Outcome.Better(aBetter, if (aBetter) c.a else c.b, if (aBetter) c.b else c.a,
-                (r - 1) * 100, (lo - 1) * 100, (hi - 1) * 100)
+            Outcome.Better(
+                aBetter,
+                if (aBetter) c.a else c.b,
+                if (aBetter) c.b else c.a,
+                (r - 1) * 100,
+                (lo - 1) * 100,
+                (hi - 1) * 100,
+            )
         } else {
-            Outcome.Better(aBetter, if (aBetter) c.a else c.b, if (aBetter) c.b else c.a,
-                (1 - r) * 100, (1 - hi) * 100, (1 - lo) * 100)
+            Outcome.Better(
+                aBetter,
+                if (aBetter) c.a else c.b,
+                if (aBetter) c.b else c.a,
+                (1 - r) * 100,
+                (1 - hi) * 100,
+                (1 - lo) * 100,
+            )
         }
     }
 

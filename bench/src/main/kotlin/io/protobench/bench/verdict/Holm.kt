@@ -41,8 +41,13 @@ class Holm private constructor(
      * rejected, else α/(m − r) (r = [rejected]), the level at which the step-down stopped,
      * so that the interval of a hypothesis not rejected contains the null.
      */
-    fun intervalLevel(index: Int, alpha: Double): Double =
-        if (adjusted[index] < alpha) stepLevel(index, alpha) else alpha / (m - rejected(alpha))
+    fun intervalLevel(index: Int, alpha: Double): Double = if (adjusted[index] <
+        alpha
+    ) {
+        stepLevel(index, alpha)
+    } else {
+        alpha / (m - rejected(alpha))
+    }
 
     /** Per-step levels for all hypotheses, input order. */
     fun stepLevels(alpha: Double): List<Double> = pValues.indices.map { stepLevel(it, alpha) }

@@ -33,6 +33,7 @@ object Power {
         val chi = ChiSquaredDistribution.of(df)
         val top = sqrt(chi.inverseSurvivalProbability(1e-12))
         val h = top / STEPS
+
         // Over S = √V, whose density 2s·f(s²) stays finite at 0 even for df = 1 (there √(2/π)).
         fun integrand(s: Double): Double {
             val density = if (s == 0.0) (if (df == 1.0) sqrt(2 / PI) else 0.0) else 2 * s * chi.density(s * s)

@@ -50,7 +50,12 @@ class ArchitectureTest {
             .layer("measure").definedBy("$ROOT.measure..")
             .layer("scenario").definedBy("$ROOT.scenario..")
             .layer("base").definedBy(
-                "$ROOT.verdict..", "$ROOT.stats..", "$ROOT.text..", "$ROOT.process..", "$ROOT.json..", "$ROOT.message..",
+                "$ROOT.verdict..",
+                "$ROOT.stats..",
+                "$ROOT.text..",
+                "$ROOT.process..",
+                "$ROOT.json..",
+                "$ROOT.message..",
             )
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
             .whereLayer("tools").mayOnlyBeAccessedByLayers("cli")

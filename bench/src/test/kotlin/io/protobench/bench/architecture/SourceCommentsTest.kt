@@ -70,7 +70,11 @@ class SourceCommentsTest {
             "// a line comment",
         )
         assertThat(comments("kt", kotlin)).containsExactly(
-            1 to "/**", 2 to "* A block comment's every line.", 3 to "*/", 4 to "// a trailing comment", 6 to "// a line comment",
+            1 to "/**",
+            2 to "* A block comment's every line.",
+            3 to "*/",
+            4 to "// a trailing comment",
+            6 to "// a line comment",
         )
         val yaml = listOf("# a comment", "description: \"run #1\"", "sizes: [1kb] # trailing")
         assertThat(comments("yaml", yaml)).containsExactly(1 to "# a comment", 3 to "# trailing")
@@ -79,11 +83,12 @@ class SourceCommentsTest {
     }
 
     /** Every Kotlin, Java, YAML and properties file under `<module>/src/main`, in path order. */
-    private fun sources(): List<Path> =
-        Files.list(root).use { folders -> folders.map { it.resolve("src/main") }.filter { Files.isDirectory(it) }.sorted().toList() }
-            .flatMap { main ->
-                Files.walk(main).use { files -> files.filter { Files.isRegularFile(it) && extension(it) in CODE + HASH }.sorted().toList() }
-            }
+    private fun sources(): List<Path> = Files.list(root).use { folders ->
+        folders.map { it.resolve("src/main") }.filter { Files.isDirectory(it) }.sorted().toList()
+    }
+        .flatMap { main ->
+            Files.walk(main).use { files -> files.filter { Files.isRegularFile(it) && extension(it) in CODE + HASH }.sorted().toList() }
+        }
 
     companion object {
         private val CODE = setOf("kt", "java")
@@ -124,9 +129,19 @@ class SourceCommentsTest {
                         extension == "properties" -> null
                         else -> trailing(line, " #")
                     }
-                    inBlock -> { inBlock = "*/" !in text; text }
+
+                    inBlock -> {
+                        inBlock = "*/" !in text
+                        text
+                    }
+
                     text.startsWith("//") -> text
-                    text.startsWith("/*") -> { inBlock = "*/" !in text.substring(2); text }
+
+                    text.startsWith("/*") -> {
+                        inBlock = "*/" !in text.substring(2)
+                        text
+                    }
+
                     else -> trailing(line, " // ")
                 }
                 if (comment != null) found += index + 1 to comment

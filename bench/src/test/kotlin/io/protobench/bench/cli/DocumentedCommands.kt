@@ -36,12 +36,17 @@ object DocumentedCommands {
         var fenced = false
         lines.forEachIndexed { index, line ->
             when {
-                FENCE.containsMatchIn(line) -> { fenced = !fenced; prose += "" }
+                FENCE.containsMatchIn(line) -> {
+                    fenced = !fenced
+                    prose += ""
+                }
+
                 fenced -> {
                     prose += ""
                     val command = line.trim().replace(COMMENT, "")
                     if (PROGRAM.containsMatchIn(command)) found += command(source, index + 1, command, inline = false)
                 }
+
                 else -> prose += line
             }
         }
@@ -68,10 +73,24 @@ object DocumentedCommands {
         for (c in text) {
             when {
                 quote != null && c == quote -> quote = null
+
                 quote != null -> word.append(c)
-                c == '\'' || c == '"' -> { quote = c; started = true }
-                c.isWhitespace() -> if (started) { words += word.toString(); word.clear(); started = false }
-                else -> { word.append(c); started = true }
+
+                c == '\'' || c == '"' -> {
+                    quote = c
+                    started = true
+                }
+
+                c.isWhitespace() -> if (started) {
+                    words += word.toString()
+                    word.clear()
+                    started = false
+                }
+
+                else -> {
+                    word.append(c)
+                    started = true
+                }
             }
         }
         if (started) words += word.toString()
@@ -102,8 +121,9 @@ object Synopsis {
 
     fun isSynopsis(words: List<String>) = words.any { '[' in it || '|' in it || it.endsWith("...") || isPlaceholder(it) }
 
-    fun forms(words: List<String>): List<List<String>> =
-        listOf(true, false).flatMap { withOptional -> alternatives(optional(words, withOptional)) }.distinct()
+    fun forms(words: List<String>): List<List<String>> = listOf(true, false).flatMap { withOptional ->
+        alternatives(optional(words, withOptional))
+    }.distinct()
 
     /** [words] with every bracketed part (which may span words) kept without its brackets, or dropped. */
     private fun optional(words: List<String>, keep: Boolean): List<String> {
@@ -121,11 +141,10 @@ object Synopsis {
     }
 
     /** One line per choice of alternatives (`start|stop|status`), with `X...` once and numbers for number metavariables. */
-    private fun alternatives(words: List<String>): List<List<String>> =
-        words.fold(listOf(emptyList())) { lines, word ->
-            val choices = word.removeSuffix("...").split('|').map { if (it in NUMBER) NUMBER_SAMPLE else it }
-            lines.flatMap { line -> choices.map { line + it } }
-        }
+    private fun alternatives(words: List<String>): List<List<String>> = words.fold(listOf(emptyList())) { lines, word ->
+        val choices = word.removeSuffix("...").split('|').map { if (it in NUMBER) NUMBER_SAMPLE else it }
+        lines.flatMap { line -> choices.map { line + it } }
+    }
 }
 
 /**
@@ -153,10 +172,13 @@ class WrapperWords(script: String) {
         val first = rest.firstOrNull() ?: return null
         val toMaven = if (first in options) rest.drop(1) else rest
         val unknown = toMaven.filterNot { it.startsWith("-D") }
-        return if (unknown.isEmpty()) null
-        else "${unknown.joinToString(" ")}: the wrapper's `${words.first()}` takes ${options.joinToString(" or ")} " +
-            "and hands the rest to Maven, " +
-            "which would not take this; accepted there: -Dname=value"
+        return if (unknown.isEmpty()) {
+            null
+        } else {
+            "${unknown.joinToString(" ")}: the wrapper's `${words.first()}` takes ${options.joinToString(" or ")} " +
+                "and hands the rest to Maven, " +
+                "which would not take this; accepted there: -Dname=value"
+        }
     }
 
     companion object {

@@ -38,8 +38,11 @@ class DocumentedCommandsTest {
     private fun namedProblem(path: List<String>): String? {
         val usage = DryRun.help(path).lineSequence().firstOrNull { it.startsWith("Usage:") }
         val expected = (listOf("Usage: protobench") + path).joinToString(" ")
-        return if (usage != null && (usage == expected || usage.startsWith("$expected "))) null
-        else "`protobench ${path.joinToString(" ")} --help` prints ${usage ?: "no usage line"}"
+        return if (usage != null && (usage == expected || usage.startsWith("$expected "))) {
+            null
+        } else {
+            "`protobench ${path.joinToString(" ")} --help` prints ${usage ?: "no usage line"}"
+        }
     }
 
     private fun problems(commands: List<DocCommand>) = commands.mapNotNull { command -> problem(command)?.let { "$command\n    $it" } }
@@ -50,8 +53,10 @@ class DocumentedCommandsTest {
         assertThat(commands.map { it.source }).describedAs("documents with command lines").contains("README.md", "docs/reference.md")
         assertThat(commands).describedAs("command lines found").anyMatch { !it.inline }.anyMatch { it.inline }
         val problems = problems(commands)
-        assertThat(problems).describedAs("${problems.size} of ${commands.size} documented command lines do not run as written:\n" +
-            problems.joinToString("\n")).isEmpty()
+        assertThat(problems).describedAs(
+            "${problems.size} of ${commands.size} documented command lines do not run as written:\n" +
+                problems.joinToString("\n"),
+        ).isEmpty()
     }
 
     @Test
@@ -76,8 +81,11 @@ class DocumentedCommandsTest {
         val reported = commands.associate { it.text to problem(it) }
 
         assertThat(reported.filterValues { it == null }.keys).containsExactlyInAnyOrder(
-            "./protobench run quick --forks 8", "./protobench test --all -Dtest=ReportTest", "./protobench report --help",
-            "protobench db start|stop|status --dir DIR")
+            "./protobench run quick --forks 8",
+            "./protobench test --all -Dtest=ReportTest",
+            "./protobench report --help",
+            "protobench db start|stop|status --dir DIR",
+        )
         assertThat(reported["./protobench runn --help"]).contains("no such subcommand", "runn")
         assertThat(reported["./protobench run quick --forkz 3 -h"]).contains("--forkz")
         assertThat(reported["./protobench run quick --forkz 3"]).contains("--forkz")

@@ -73,10 +73,9 @@ object DryRun {
     }
 
     /** The command that [path] (subcommand names after `protobench`) names, or null. */
-    fun command(path: List<String>): CliktCommand? =
-        path.fold(protobenchCommands() as CliktCommand?) { command, name ->
-            command?.registeredSubcommands()?.firstOrNull { it.commandName == name } as CliktCommand?
-        }
+    fun command(path: List<String>): CliktCommand? = path.fold(protobenchCommands() as CliktCommand?) { command, name ->
+        command?.registeredSubcommands()?.firstOrNull { it.commandName == name } as CliktCommand?
+    }
 
     /** How many leading [words] name subcommands, one inside the other. */
     fun pathLength(words: List<String>): Int {
@@ -104,15 +103,16 @@ object DryRun {
     }
 
     private fun message(root: CliktCommand, e: CliktError) =
-        (root.getFormattedHelp(e) ?: e.message ?: e.javaClass.simpleName).lines().filter { it.isNotBlank() }.joinToString(" / ")
+        (root.getFormattedHelp(e) ?: e.message ?: e.javaClass.simpleName).lines().filter {
+            it.isNotBlank()
+        }.joinToString(" / ")
 
     private fun flatten(invocation: CommandInvocation<*>, path: List<String>): List<Pair<List<String>, CliktCommand>> =
         listOf(path to invocation.command as CliktCommand) +
             invocation.subcommandInvocations.flatMap { flatten(it, path + it.command.commandName) }
 
     /** The value of [name] as the command holds it once parsed (its default when not given). */
-    private fun CliktCommand.option(name: String): Any? =
-        (registeredOptions().single { name in it.names } as OptionDelegate<*>).value
+    private fun CliktCommand.option(name: String): Any? = (registeredOptions().single { name in it.names } as OptionDelegate<*>).value
 
     /** The text given to [name], or null when none is, or only a synopsis's placeholder (`P`, `<scenario>`): the user's value. */
     private fun CliktCommand.text(name: String) = (option(name) as String?)?.takeUnless(Synopsis::isPlaceholder)
@@ -121,12 +121,13 @@ object DryRun {
     private fun CliktCommand.texts(name: String) = (option(name) as List<String>).filterNot(Synopsis::isPlaceholder)
 
     /** Whether any value the command holds is a synopsis's placeholder. */
-    private fun CliktCommand.placeholders() =
-        (registeredOptions().map { (it as OptionDelegate<*>).value } + registeredArguments().map { (it as ArgumentDelegate<*>).value })
-            .flatMap { if (it is List<*>) it else listOf(it) }.any { it is String && Synopsis.isPlaceholder(it) }
+    private fun CliktCommand.placeholders() = (
+        registeredOptions().map { (it as OptionDelegate<*>).value } +
+            registeredArguments().map { (it as ArgumentDelegate<*>).value }
+        )
+        .flatMap { if (it is List<*>) it else listOf(it) }.any { it is String && Synopsis.isPlaceholder(it) }
 
-    private fun CliktCommand.argument(name: String): Any? =
-        (registeredArguments().single { it.name == name } as ArgumentDelegate<*>).value
+    private fun CliktCommand.argument(name: String): Any? = (registeredArguments().single { it.name == name } as ArgumentDelegate<*>).value
 
     /** What the command's own checks would refuse in the values of a parsed line, or null. */
     private fun valueProblem(path: String, command: CliktCommand): String? = try {
@@ -158,8 +159,9 @@ object DryRun {
         command.text("--db-url")?.let { ExternalDatabase.of(it, command.text("--db-user"), command.text("--db-schema")!!) }
     }
 
-    private fun property(flag: String, text: String) =
-        require(text.matches(SPRING_PROPERTY)) { "$flag $text: not a Spring property name=value nor a remote server's address" }
+    private fun property(flag: String, text: String) = require(text.matches(SPRING_PROPERTY)) {
+        "$flag $text: not a Spring property name=value nor a remote server's address"
+    }
 
     private fun crossoverRequest(c: CliktCommand) = CrossoverRequest(
         c.text("--pair")!!, c.text("--axis")!!, c.text("--from")!!, c.text("--to")!!, c.option("--resolution") as Double,

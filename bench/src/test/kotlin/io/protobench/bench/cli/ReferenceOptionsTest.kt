@@ -21,23 +21,21 @@ class ReferenceOptionsTest {
     private fun Option.allNames() = names + secondaryNames
 
     /** Every name a command [path] takes, with the subcommands below it (`db … --dir`), --help included. */
-    private fun accepted(path: List<String>): Set<String> =
-        DryRun.commands().filter { (p, _) -> p.take(path.size) == path }
-            .flatMap { (_, c) -> c.registeredOptions().flatMap { it.allNames() } }.toSet()
+    private fun accepted(path: List<String>): Set<String> = DryRun.commands().filter { (p, _) -> p.take(path.size) == path }
+        .flatMap { (_, c) -> c.registeredOptions().flatMap { it.allNames() } }.toSet()
 
     /** Every option of every command that the section documenting it does not write, with where it should be. */
-    private fun undocumented(
-        reference: ReferenceSections,
-    ): List<String> = DryRun.commands().filter { it.first.isNotEmpty() }.flatMap { (path, command) ->
-        val names = declared(command).flatMap { it.allNames() }
-        val section = reference.of(path)
-            ?: return@flatMap if (names.isEmpty()) emptyList() else listOf("protobench ${path.joinToString(" ")}: no section")
-        // Written for the command itself, or for one above it in the same section (`protobench db start|stop|status --dir DIR`).
-        val written = reference.flags(section, section.path!!)
-            .filter { !it.wrapper && path.take(it.path.size) == it.path }.map { it.name }.toSet()
-        names.filterNot { it in written }
-            .map { "protobench ${path.joinToString(" ")} $it: not in section ${section.title} (line ${section.line})" }
-    }
+    private fun undocumented(reference: ReferenceSections): List<String> =
+        DryRun.commands().filter { it.first.isNotEmpty() }.flatMap { (path, command) ->
+            val names = declared(command).flatMap { it.allNames() }
+            val section = reference.of(path)
+                ?: return@flatMap if (names.isEmpty()) emptyList() else listOf("protobench ${path.joinToString(" ")}: no section")
+            // Written for the command itself, or for one above it in the same section (`protobench db start|stop|status --dir DIR`).
+            val written = reference.flags(section, section.path!!)
+                .filter { !it.wrapper && path.take(it.path.size) == it.path }.map { it.name }.toSet()
+            names.filterNot { it in written }
+                .map { "protobench ${path.joinToString(" ")} $it: not in section ${section.title} (line ${section.line})" }
+        }
 
     /** Every flag the reference writes for a command (or the wrapper) that does not have it. */
     private fun unknown(reference: ReferenceSections): List<String> {
@@ -49,8 +47,11 @@ class ReferenceOptionsTest {
         return (wrapperFlags + commandFlags).mapNotNull { flag ->
             val known = if (flag.wrapper) wrapper.options(flag.path.first()) else accepted(flag.path)
             val command = if (flag.wrapper) "the wrapper's ${flag.path.first()}" else "protobench ${flag.path.joinToString(" ")}".trim()
-            if (flag.name in known) null
-            else "line ${flag.line}: ${flag.name} is not an option of $command (it has ${known.sorted().joinToString()})"
+            if (flag.name in known) {
+                null
+            } else {
+                "line ${flag.line}: ${flag.name} is not an option of $command (it has ${known.sorted().joinToString()})"
+            }
         }.distinct()
     }
 
@@ -69,14 +70,18 @@ class ReferenceOptionsTest {
 
     @Test
     fun `a made-up flag and a missing option are reported`() {
-        val reference = ReferenceSections("""
+        val reference =
+            ReferenceSections(
+                """
             ## The wrapper: `./protobench`
             `./protobench test --fast` runs fewer tests; `mvn -B install` builds.
 
             ### `protobench merge`
             `protobench merge OUT INPUTS...`, or `--forse`; see `run --forkz 3` and `serve api-server --data-server H:1:2`.
             In prose --quiet too.
-        """.trimIndent(), wrapper)
+                """.trimIndent(),
+                wrapper,
+            )
 
         assertThat(unknown(reference).map { it.substringBefore(" (") }).containsExactlyInAnyOrder(
             "line 2: --fast is not an option of the wrapper's test",
@@ -100,9 +105,12 @@ class ReferenceOptionsTest {
                 val row = section.text.lines()
                     .firstOrNull { line -> line.startsWith("|") && option.names.any { flagIn(it, line.split("|")[1]) } }
                 val where = (row ?: section.text).replace("`", "")
-                if (mentions(where, default)) null
-                else "protobench ${path.joinToString(" ")} ${option.names.maxBy { it.length }}: help says default $default, " +
-                    "the reference's ${if (row != null) "row" else "section"} does not"
+                if (mentions(where, default)) {
+                    null
+                } else {
+                    "protobench ${path.joinToString(" ")} ${option.names.maxBy { it.length }}: help says default $default, " +
+                        "the reference's ${if (row != null) "row" else "section"} does not"
+                }
             }
         }
         assertThat(disagree).describedAs(disagree.joinToString("\n")).isEmpty()
@@ -129,11 +137,10 @@ class ReferenceOptionsTest {
      * Whether [text] states [value]: as a word of its own, or matching a word of the text whose
      * `<placeholders>` stand for any text (`protobench/<module>:<version>` for an image).
      */
-    private fun mentions(text: String, value: String): Boolean =
-        Regex("(?<![\\w.])${Regex.escape(value)}(?!\\w)").containsMatchIn(text) ||
-            text.split(Regex("[\\s(),;]+")).filter { '<' in it }.any { word ->
-                Regex(word.split(PLACEHOLDER).joinToString("\\S+") { Regex.escape(it) }).matches(value)
-            }
+    private fun mentions(text: String, value: String): Boolean = Regex("(?<![\\w.])${Regex.escape(value)}(?!\\w)").containsMatchIn(text) ||
+        text.split(Regex("[\\s(),;]+")).filter { '<' in it }.any { word ->
+            Regex(word.split(PLACEHOLDER).joinToString("\\S+") { Regex.escape(it) }).matches(value)
+        }
 
     private companion object {
         /** "(default 6)", "(default: random, recorded)", "(repeatable; default -Xms1g -Xmx1g)"; not "by default". */

@@ -45,9 +45,15 @@ class ReferenceSections(private val markdown: String, private val wrapper: Wrapp
         val lines = section.text.lines()
         var fenced = false
         val prose = lines.mapIndexed { index, line ->
-            if (DocumentedCommands.FENCE.containsMatchIn(line)) { fenced = !fenced; "" }
-            else if (fenced) { found += inCode(line, section.line + index, own, ownIsWrapper); "" }
-            else line
+            if (DocumentedCommands.FENCE.containsMatchIn(line)) {
+                fenced = !fenced
+                ""
+            } else if (fenced) {
+                found += inCode(line, section.line + index, own, ownIsWrapper)
+                ""
+            } else {
+                line
+            }
         }.joinToString("\n")
         val spans = DocumentedCommands.SPAN.findAll(prose).toList()
         spans.forEach { span ->

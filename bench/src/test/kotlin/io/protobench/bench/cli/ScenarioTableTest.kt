@@ -17,6 +17,7 @@ class ScenarioTableTest {
 
     private val table: List<List<String>> = run {
         val section = ReferenceSections.ofProject().sections.single { it.title == "Built-in scenarios" }
+
         // Cells split at a `|` that is not written `\|`; backticks around a name removed.
         fun cells(line: String) = line.trim().removePrefix("|").removeSuffix("|").split(Regex("""(?<!\\)\|"""))
             .map { it.trim().replace("\\|", "|").removeSurrounding("`") }

@@ -82,7 +82,11 @@ class CompareCommandTest {
         assertThat(help.statusCode).isEqualTo(0)
         val text = help.stdout.replace(Regex("\\s+"), " ")
         assertThat(text).contains(
-            "whole Holm-adjusted interval lies beyond the margin", "4: at least one regression", "--force", "--margin", "--out"
+            "whole Holm-adjusted interval lies beyond the margin",
+            "4: at least one regression",
+            "--force",
+            "--margin",
+            "--out",
         )
     }
 

@@ -50,6 +50,7 @@ class CompareTest {
                     Fixtures.cost((300 + h) * machine * wobble(), hopP50 = (0.2 + h / 100) * wobble()) +
                         (Figure.LATENCY_P99 to 5.0 * wobble()) + (Figure.DRIVER_CPU_US to k6)
                 }
+
                 TrialKind.CAPACITY -> throughput[arm]?.let { Figures.of(Figure.THROUGHPUT to it * wobble()) }
             }
         }.copy(runId = id)
@@ -60,8 +61,13 @@ class CompareTest {
         return (result as CompareResult.Compared).comparison
     }
 
-    private fun Comparison.change(arm: String, figure: Figure, condition: String = kb) =
-        conditions.single { it.condition == condition }.changes.single { it.arm == arm && it.figure == figure }
+    private fun Comparison.change(arm: String, figure: Figure, condition: String = kb) = conditions.single {
+        it.condition == condition
+    }.changes.single {
+        it.arm ==
+            arm &&
+            it.figure == figure
+    }
 
     @Test
     fun `a clear rise in hop CPU is a regression beyond the margin, and the unchanged protocol is equivalent`() {
@@ -87,10 +93,9 @@ class CompareTest {
 
     @Test
     fun `one protocol across two settings is a setting verdict, a gap across two settings an interaction, each counted apart`() {
-        fun pair(first: String, second: String, interaction: Boolean = false) =
-            VerdictPair(
-                kb, io.protobench.bench.measure.TrialKind.COST, Figure.HOP_P50.key, first, second, null, null, Agreement.AGREE, interaction
-            )
+        fun pair(first: String, second: String, interaction: Boolean = false) = VerdictPair(
+            kb, io.protobench.bench.measure.TrialKind.COST, Figure.HOP_P50.key, first, second, null, null, Agreement.AGREE, interaction,
+        )
         assertThat(pair("HTTP/JSON · region", "HTTP/JSON · wan").scope).isEqualTo(Scope.SETTINGS)
         assertThat(pair("HTTP/JSON · wan", "gRPC/Unary · wan").scope).isEqualTo(Scope.PROTOCOLS)
         assertThat(pair(json, grpc).scope).isEqualTo(Scope.PROTOCOLS)
@@ -98,8 +103,11 @@ class CompareTest {
             .isEqualTo(Scope.INTERACTIONS)
     }
 
-    private fun Comparison.verdict(figure: Figure, condition: String = kb) =
-        verdicts.single { it.condition == condition && it.figure == figure.key && setOf(it.first, it.second) == setOf(json, grpc) }
+    private fun Comparison.verdict(figure: Figure, condition: String = kb) = verdicts.single {
+        it.condition == condition &&
+            it.figure == figure.key &&
+            setOf(it.first, it.second) == setOf(json, grpc)
+    }
 
     @Test
     fun `each run's verdicts side by side - the same winner agrees, the opposite one contradicts`() {
@@ -119,7 +127,11 @@ class CompareTest {
             .isEqualTo("Verdicts of each run between protocols: 0 agree, 0 decided in one run only, 2 contradict")
         val md = CompareMarkdown.render(opposite)
         assertThat(md).contains(
-            "## Verdicts of each run", "| $kb | Hop CPU/req |", "$grpc cheaper by", "$json cheaper by", "**contradict**"
+            "## Verdicts of each run",
+            "| $kb | Hop CPU/req |",
+            "$grpc cheaper by",
+            "$json cheaper by",
+            "**contradict**",
         )
         assertThat(CompareMarkdown.contradiction(hopCpu))
             .startsWith("contradiction: $kb, Hop CPU/req, ")
@@ -146,8 +158,16 @@ class CompareTest {
         val equivalent = compared(RunComparison.of(tie, run("b", mapOf(json to 100.0, grpc to 100.0), noise = 0.0005)))
             .verdict(Figure.HOP_CPU_US).a!!
         assertThat(equivalent.outcome).isEqualTo(io.protobench.bench.verdict.Outcome.Equivalent)
-        fun winner(low: Double, high: Double) =
-            equivalent.copy(outcome = io.protobench.bench.verdict.Outcome.Better(true, json, grpc, (low + high) / 2, low, high))
+        fun winner(low: Double, high: Double) = equivalent.copy(
+            outcome = io.protobench.bench.verdict.Outcome.Better(
+                true,
+                json,
+                grpc,
+                (low + high) / 2,
+                low,
+                high,
+            ),
+        )
 
         // The seeds pair's case: cheaper by 2.9% [0.4%, 5.3%] in one run, within ±5% in the other: both hold at 3%.
         assertThat(VerdictAgreement.agreement(winner(0.4, 5.3), equivalent)).isEqualTo(Agreement.AGREE)
@@ -326,8 +346,12 @@ class CompareTest {
         )
         assertThat(c.b.incomplete).isTrue()
         val md = CompareMarkdown.render(c)
-        assertThat(md).contains("Run B (b) is incomplete (interrupted: stopped by a signal)", "## Not compared",
-            "- condition $mb: only in run A", "- arm $json: only in run A")
+        assertThat(md).contains(
+            "Run B (b) is incomplete (interrupted: stopped by a signal)",
+            "## Not compared",
+            "- condition $mb: only in run A",
+            "- arm $json: only in run A",
+        )
     }
 
     @Test
@@ -367,7 +391,11 @@ class CompareTest {
         val reference = WelchRatio.of(values(b), values(a))
         assertThat(p99.estimate.meanLog).isCloseTo(reference.meanLog, within(1e-12))
         assertThat(p99.estimate.meanLog).isCloseTo(
-            values(b).map { ln(it!!) }.average() - values(a).map { ln(it!!) }.average(), within(1e-12))
+            values(b).map {
+                ln(it!!)
+            }.average() - values(a).map { ln(it!!) }.average(),
+            within(1e-12),
+        )
         assertThat(exp(p99.estimate.meanLog)).isCloseTo(reference.ratio, within(1e-12))
     }
 }

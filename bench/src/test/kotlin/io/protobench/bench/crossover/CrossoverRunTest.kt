@@ -65,8 +65,16 @@ class CrossoverRunTest {
                     val arm = run.cell.arm
                     val cost = if (arm is Arm.Of) hop(arm.protocol.label, bytes) * luck * (1 + trialNoise * random.nextGaussian()) else 0.0
                     val total = 300 * luck + cost
-                    return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
-                        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to 0.1 + cost / 1000), Fixtures.FINE_ANSWERS, 0)
+                    return Sample(
+                        Figures.of(
+                            Figure.THROUGHPUT to 2e6 / (total + 150),
+                            Figure.TOTAL_CPU_US to total,
+                            Figure.DRIVER_CPU_US to 150.0,
+                            Figure.HOP_P50 to 0.1 + cost / 1000,
+                        ),
+                        Fixtures.FINE_ANSWERS,
+                        0,
+                    )
                 }
 
                 override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
@@ -102,9 +110,15 @@ class CrossoverRunTest {
     ) = PointRunner { n, scenario, folder ->
         before(n)
         folders += folder
-        val start = RunRecord(runId = folder, scenario = scenario.toRecord(), options = emptyMap(),
-            environment = RunEnvironment(cpuModel = "Test CPU", cpuCores = 2), startedAt = clock.instant().toString(),
-            status = RunStatus.RUNNING, seed = n.toLong())
+        val start = RunRecord(
+            runId = folder,
+            scenario = scenario.toRecord(),
+            options = emptyMap(),
+            environment = RunEnvironment(cpuModel = "Test CPU", cpuCores = 2),
+            startedAt = clock.instant().toString(),
+            status = RunStatus.RUNNING,
+            seed = n.toLong(),
+        )
         val r = ForkRunner(scenario, lab, verdict.judge, clock, {}).run(start)
         r.copy(status = RunStatus.COMPLETE, finishedAt = clock.instant().toString())
     }
@@ -143,8 +157,13 @@ class CrossoverRunTest {
         val md = Files.readString(tmp.resolve("crossover.md"))
         assertThat(md).isEqualTo(CrossoverReport.render(CrossoverRecord.load(tmp)))
         assertThat(CrossoverRecord.load(tmp)).isEqualTo(record)
-        assertThat(md).contains("# Proto-Bench crossover: gRPC/Unary vs HTTP/Binary by size", "**The answer flips between",
-            "| 143kb | 3 | ", "[point-3-143kb/](point-3-143kb/report.md)", "- Machine: Test CPU, 2 cores")
+        assertThat(md).contains(
+            "# Proto-Bench crossover: gRPC/Unary vs HTTP/Binary by size",
+            "**The answer flips between",
+            "| 143kb | 3 | ",
+            "[point-3-143kb/](point-3-143kb/report.md)",
+            "- Machine: Test CPU, 2 cores",
+        )
         // Rows in axis order, whatever the order of probing.
         val rows = md.lines().filter { Regex("""^\| \d+(kb|mb) \|""").containsMatchIn(it) }.map { it.split(" | ")[0].removePrefix("| ") }
         assertThat(rows.map { PayloadSize.parse(it).bytes }).isSorted().hasSize(record.points.size)
@@ -216,9 +235,15 @@ class CrossoverRunTest {
     @Test
     fun `a point whose run fails ends the search as failed, keeping every point measured`() {
         val clock = StepClock()
-        val run = CrossoverRun(plan(), CrossoverStore(tmp), points(clock, SizeLab(clock, flipAt150)) { n ->
-            if (n == 3) throw java.io.IOException("disk full")
-        }, seed = 5, clock = clock)
+        val run = CrossoverRun(
+            plan(),
+            CrossoverStore(tmp),
+            points(clock, SizeLab(clock, flipAt150)) { n ->
+                if (n == 3) throw java.io.IOException("disk full")
+            },
+            seed = 5,
+            clock = clock,
+        )
         val record = run.run()
 
         assertThat(record.status).isEqualTo(RunStatus.FAILED)
@@ -229,7 +254,8 @@ class CrossoverRunTest {
             .contains("The search did not finish at point 3 (143kb): IOException: disk full.")
     }
 
-    @Test @Tag(PROCESS)
+    @Test
+    @Tag(PROCESS)
     fun `children a dead search left in a point's folder are reaped by the next run`() {
         fun line(p: ProcessHandle) = "${p.pid()} ${p.info().startInstant().get().toEpochMilli()}"
         val owner = ProcessBuilder("true").start().also { it.waitFor() }.toHandle()
@@ -254,9 +280,14 @@ class CrossoverRunTest {
             val r = points(clock, SizeLab(clock, flipAt150)).run(n, scenario, folder)
             if (n == 2) {
                 run.interrupted() // as the shutdown hook would, while the point's run is being stopped
-                r.copy(status = RunStatus.INTERRUPTED, failure = "stopped by a signal (Ctrl-C or SIGTERM)",
-                    forks = r.forks.map { it.copy(status = ForkStatus.INTERRUPTED) })
-            } else r
+                r.copy(
+                    status = RunStatus.INTERRUPTED,
+                    failure = "stopped by a signal (Ctrl-C or SIGTERM)",
+                    forks = r.forks.map { it.copy(status = ForkStatus.INTERRUPTED) },
+                )
+            } else {
+                r
+            }
         }
         run = CrossoverRun(plan(), CrossoverStore(tmp), interruptedRun, seed = 5, clock = clock)
         val returned = run.run()
@@ -306,13 +337,22 @@ class CrossoverRunTest {
     @Test
     fun `an undecided, a failed and an interrupted search read back in Korean from their English records`() {
         val clock = StepClock()
-        val undecided = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("u"))),
+        val undecided = CrossoverRun(
+            plan(),
+            CrossoverStore(Files.createDirectories(tmp.resolve("u"))),
             points(clock, SizeLab(clock, { p, _ -> if (p == "gRPC/Unary") 100.0 else 102.0 }, trialNoise = 0.15)),
-            seed = 5, clock = clock).run()
-        val failed = CrossoverRun(plan(), CrossoverStore(Files.createDirectories(tmp.resolve("f"))),
+            seed = 5,
+            clock = clock,
+        ).run()
+        val failed = CrossoverRun(
+            plan(),
+            CrossoverStore(Files.createDirectories(tmp.resolve("f"))),
             points(clock, SizeLab(clock, flipAt150)) { n ->
                 if (n == 3) throw java.io.IOException("disk full")
-            }, seed = 5, clock = clock).run()
+            },
+            seed = 5,
+            clock = clock,
+        ).run()
         lateinit var cut: CrossoverRun
         val interrupted = PointRunner { n, scenario, folder ->
             points(clock, SizeLab(clock, flipAt150)).run(n, scenario, folder).also { if (n == 2) cut.interrupted() }

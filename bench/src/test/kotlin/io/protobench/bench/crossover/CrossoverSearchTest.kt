@@ -24,9 +24,10 @@ class CrossoverSearchTest {
     private val from = 10 * kb
     private val to = 2048 * kb
 
-    private fun decision(meanLog: Double, spread: List<Double> = listOf(-0.02, 0.0, 0.02)): Decision =
-        Verdicts.decide(listOf(ComparisonInput(a, b, Figure.HOP_CPU_US.key, false, PairedRatio.ofLogRatios(spread.map { meanLog + it }))),
-            margin = 0.05).single()
+    private fun decision(meanLog: Double, spread: List<Double> = listOf(-0.02, 0.0, 0.02)): Decision = Verdicts.decide(
+        listOf(ComparisonInput(a, b, Figure.HOP_CPU_US.key, false, PairedRatio.ofLogRatios(spread.map { meanLog + it }))),
+        margin = 0.05,
+    ).single()
 
     /** A fake lab whose true log ratio at a point is [truth]; [measured] collects the positions asked for, in order. */
     private class Fake(val truth: (Long) -> PointMeasurement) {
@@ -68,9 +69,11 @@ class CrossoverSearchTest {
         assertThat(result.failed).isFalse()
         assertThat(result.stoppedBecause).isEqualTo("the bracket is within ×1.25")
         assertThat(CrossoverReport.answer(record(result)))
-            .startsWith("**The answer flips between ${Axis.SIZE.display(f.lastLow!!.position)} and " +
-                "${Axis.SIZE.display(f.firstHigh!!.position)}**: " +
-                "gRPC/Unary is cheaper up to ${Axis.SIZE.display(f.lastLow!!.position)}, HTTP/Binary from")
+            .startsWith(
+                "**The answer flips between ${Axis.SIZE.display(f.lastLow!!.position)} and " +
+                    "${Axis.SIZE.display(f.firstHigh!!.position)}**: " +
+                    "gRPC/Unary is cheaper up to ${Axis.SIZE.display(f.lastLow!!.position)}, HTTP/Binary from",
+            )
     }
 
     @Test
@@ -113,7 +116,13 @@ class CrossoverSearchTest {
 
     @Test
     fun `an equivalent band in the middle is kept, and the brackets on both sides of it are narrowed`() {
-        val lab = fake { x -> when { x < 100 * kb -> -0.5; x > 200 * kb -> 0.5; else -> 0.0 } }
+        val lab = fake { x ->
+            when {
+                x < 100 * kb -> -0.5
+                x > 200 * kb -> 0.5
+                else -> 0.0
+            }
+        }
         val result = search(steps = 12).run(lab::measure)
         val f = search().findings(result.points)
 
@@ -130,7 +139,8 @@ class CrossoverSearchTest {
         val high = Axis.SIZE.display(f.firstHigh!!.position)
         assertThat(CrossoverReport.answer(record(result))).isEqualTo(
             "**The answer flips between $low and $high**: gRPC/Unary is cheaper up to $low, HTTP/Binary from $high; " +
-                "between them equivalent within ±5% at ${f.band.joinToString(", ") { Axis.SIZE.display(it.position) }}.")
+                "between them equivalent within ±5% at ${f.band.joinToString(", ") { Axis.SIZE.display(it.position) }}.",
+        )
     }
 
     @Test
@@ -182,8 +192,11 @@ class CrossoverSearchTest {
     fun `a point whose run failed stops the search and is kept with its failure`() {
         val steep = flipAt(150 * kb)
         val lab = Fake { x ->
-            if (x == 541 * kb) PointMeasurement(null, run = "point-4-541kb", failure = "its run ended failed: no fork completed")
-            else PointMeasurement(decision(steep(x)))
+            if (x == 541 * kb) {
+                PointMeasurement(null, run = "point-4-541kb", failure = "its run ended failed: no fork completed")
+            } else {
+                PointMeasurement(decision(steep(x)))
+            }
         }
         val result = search().run(lab::measure)
         assertThat(result.failed).isTrue()

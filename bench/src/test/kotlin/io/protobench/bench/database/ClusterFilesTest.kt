@@ -15,7 +15,14 @@ class ClusterFilesTest {
     @TempDir lateinit var tmp: Path
 
     private val state = ClusterState(
-        "jdbc:postgresql://127.0.0.1:54321/protobench", "protobench", "s3cret", 54321, "/runs/db/pgdata", 4242, "postgres", "15",
+        "jdbc:postgresql://127.0.0.1:54321/protobench",
+        "protobench",
+        "s3cret",
+        54321,
+        "/runs/db/pgdata",
+        4242,
+        "postgres",
+        "15",
     )
 
     @Test
@@ -46,7 +53,8 @@ class ClusterFilesTest {
         )
     }
 
-    @Test @Tag(PROCESS)
+    @Test
+    @Tag(PROCESS)
     fun `the postmaster is the live process postmaster pid names, started when it says`() {
         val files = ClusterDir(tmp)
         Files.createDirectories(files.data)

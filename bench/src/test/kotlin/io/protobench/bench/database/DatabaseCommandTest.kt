@@ -17,10 +17,14 @@ import java.nio.file.Path
 class DatabaseCommandTest {
     @TempDir lateinit var tmp: Path
 
-    private fun protobench(vararg argv: String, binaries: () -> PostgresBinaries = { PostgresBinaries.find() }): CliktCommandTestResult =
-        Protobench().subcommands(
-            DatabaseCommand().subcommands(DatabaseStartCommand(binaries), DatabaseStopCommand(binaries), DatabaseStatusCommand()),
-        ).test(argv.toList())
+    private fun protobench(
+        vararg argv: String,
+        binaries: () -> PostgresBinaries = {
+            PostgresBinaries.find()
+        },
+    ): CliktCommandTestResult = Protobench().subcommands(
+        DatabaseCommand().subcommands(DatabaseStartCommand(binaries), DatabaseStopCommand(binaries), DatabaseStatusCommand()),
+    ).test(argv.toList())
 
     private fun assertRefused(result: CliktCommandTestResult, vararg message: String) {
         assertThat(result.statusCode).describedAs(result.output).isEqualTo(2)

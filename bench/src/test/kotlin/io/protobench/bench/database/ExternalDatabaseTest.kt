@@ -58,14 +58,23 @@ class ExternalDatabaseTest {
 
     private fun count(sql: String): Long = running().let { c ->
         DriverManager.getConnection(c.jdbcUrl, c.user, c.password).use { connection ->
-            connection.createStatement().use { s -> s.executeQuery(sql).use { it.next(); it.getLong(1) } }
+            connection.createStatement().use { s ->
+                s.executeQuery(sql).use {
+                    it.next()
+                    it.getLong(1)
+                }
+            }
         }
     }
 
     @Test
     fun `the user may come from the URL, the password only from the environment, and neither reaches the command line`() {
-        val db = ExternalDatabase.of("jdbc:postgresql://db.example:5433/staging?user=bench&sslmode=require", null, "lab",
-            mapOf(ExternalDatabase.PASSWORD_VARIABLE to "s3cret"))
+        val db = ExternalDatabase.of(
+            "jdbc:postgresql://db.example:5433/staging?user=bench&sslmode=require",
+            null,
+            "lab",
+            mapOf(ExternalDatabase.PASSWORD_VARIABLE to "s3cret"),
+        )
         assertThat(db.user).isEqualTo("bench")
         assertThat(db.password).isEqualTo("s3cret")
         assertThat(db.dataServerArguments()).containsExactly(
@@ -115,9 +124,13 @@ class ExternalDatabaseTest {
     @Test
     fun `the lab's own schema passes again, and the run's end empties its members table`() {
         // As the data-server's Flyway leaves it: the members table beside a history holding V1__members.sql.
-        sql("CREATE SCHEMA lab_again", "CREATE TABLE lab_again.flyway_schema_history (script varchar(1000))",
+        sql(
+            "CREATE SCHEMA lab_again",
+            "CREATE TABLE lab_again.flyway_schema_history (script varchar(1000))",
             "INSERT INTO lab_again.flyway_schema_history VALUES ('V1__members.sql')",
-            "CREATE TABLE lab_again.members (id int)", "INSERT INTO lab_again.members VALUES (1), (2)")
+            "CREATE TABLE lab_again.members (id int)",
+            "INSERT INTO lab_again.members VALUES (1), (2)",
+        )
         val db = database("lab_again")
         db.check()
         assertThat(db.emptyMembers()).isNull()

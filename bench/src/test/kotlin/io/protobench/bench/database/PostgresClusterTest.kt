@@ -111,8 +111,12 @@ class PostgresClusterTest {
         try {
             val start = db("start", "--dir", dir)
             assertThat(start.statusCode).describedAs(start.output).isEqualTo(0)
-            assertThat(start.stdout).contains("JDBC URL:    jdbc:postgresql://127.0.0.1:", "user:        protobench",
-                "--protobench.data.db.url=", "protobench db stop --dir $dir")
+            assertThat(start.stdout).contains(
+                "JDBC URL:    jdbc:postgresql://127.0.0.1:",
+                "user:        protobench",
+                "--protobench.data.db.url=",
+                "protobench db stop --dir $dir",
+            )
             assertThat(db("start", "--dir", dir).let { it.statusCode to it.stderr }).satisfies({ (code, stderr) ->
                 assertThat(code).isEqualTo(2)
                 assertThat(stderr).contains("already running")
@@ -144,9 +148,16 @@ class PostgresClusterTest {
         val (http, grpc) = freePort() to freePort()
         val log = tmp.resolve("data-server.log")
         val server = ProcessBuilder(
-            listOf(Toolchain(projectDir).java.toString(), "-Xmx256m", "-jar", jar.getOrThrow().toString(), "--server.port=$http",
-                "--protobench.data.grpc.port=$grpc", "--protobench.parent-pid=${ProcessHandle.current().pid()}",
-                "--protobench.data.members.enabled=true") + cluster.state.dataServerArguments(),
+            listOf(
+                Toolchain(projectDir).java.toString(),
+                "-Xmx256m",
+                "-jar",
+                jar.getOrThrow().toString(),
+                "--server.port=$http",
+                "--protobench.data.grpc.port=$grpc",
+                "--protobench.parent-pid=${ProcessHandle.current().pid()}",
+                "--protobench.data.members.enabled=true",
+            ) + cluster.state.dataServerArguments(),
         ).redirectErrorStream(true).redirectOutput(log.toFile()).start()
         try {
             awaitHealthy(server, DataServerClient("http://127.0.0.1:$http"), log)
@@ -211,6 +222,7 @@ class PostgresClusterTest {
         return processes.filter { it.isAlive }
     }
 
-    private fun portOpen(port: Int): Boolean =
-        runCatching { Socket().use { it.connect(InetSocketAddress("127.0.0.1", port), 500) } }.isSuccess
+    private fun portOpen(port: Int): Boolean = runCatching {
+        Socket().use { it.connect(InetSocketAddress("127.0.0.1", port), 500) }
+    }.isSuccess
 }

@@ -76,9 +76,11 @@ class ForkRunnerTest {
         val random = java.util.Random(seed.toLong())
         fun gaussian() = random.nextGaussian()
         val started = mutableListOf<Int>()
+
         /** Per fork, the variants started in order. */
         val pairs = mutableListOf<Pair<Int, String?>>()
         val runs = mutableListOf<Pair<Int, LoadRun>>()
+
         /** Per fork, in order: "mix <load> <arms>" for every mix and "<kind> <arm>" for every trial. */
         val events = mutableMapOf<Int, MutableList<String>>()
         var closed = 0
@@ -94,6 +96,7 @@ class ForkRunnerTest {
                 var trials = 0
                 var dead = false
                 val probedArms = mutableSetOf<String>()
+
                 // The JVMs' warmth persists from one mix to the next within a fork.
                 var windows = 0
 
@@ -121,7 +124,9 @@ class ForkRunnerTest {
                 }
 
                 override fun startMix(cells: List<Cell>, load: LoadLevel, limit: Duration): Mix = object : Mix {
-                    init { log += "mix ${load.label} ${cells.joinToString(",") { it.arm.label }}" }
+                    init {
+                        log += "mix ${load.label} ${cells.joinToString(",") { it.arm.label }}"
+                    }
                     override fun window(length: Duration): SoakWindow {
                         clock.advance(length)
                         windows++
@@ -144,11 +149,15 @@ class ForkRunnerTest {
                     log += "gc"
                     return io.protobench.contract.metrics.HeapsCollected(
                         io.protobench.contract.metrics.HeapCollected(90L shl 20, 40),
-                        io.protobench.contract.metrics.HeapCollected(60L shl 20, 30))
+                        io.protobench.contract.metrics.HeapCollected(60L shl 20, 30),
+                    )
                 }
                 override fun effectiveSettings() = reported(variant!!)
                 var closedNow = false
-                override fun close() { closed++; closedNow = true }
+                override fun close() {
+                    closed++
+                    closedNow = true
+                }
             }
         }
 
@@ -159,7 +168,8 @@ class ForkRunnerTest {
         }
     }
 
-    private fun scenario(extra: String = "", forks: Int = 3, maxForks: Int = 3, sizes: String = "1kb") = ScenarioParser.parse("""
+    private fun scenario(extra: String = "", forks: Int = 3, maxForks: Int = 3, sizes: String = "1kb") = ScenarioParser.parse(
+        """
         name: fake
         sizes: [$sizes]
         protocols: [HTTP/JSON, gRPC/Unary]
@@ -169,15 +179,25 @@ class ForkRunnerTest {
         maxForks: $maxForks
         soak: {window: 3s, min: 6s, max: 30s}
         ${extra.replace("\n", "\n" + " ".repeat(8))}
-    """.trimIndent(), "fake.yaml")
+        """.trimIndent(),
+        "fake.yaml",
+    )
 
     private fun start(s: Scenario) = RunRecord(
-        runId = "test", scenario = s.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
-        startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 42,
+        runId = "test",
+        scenario = s.toRecord(),
+        options = emptyMap(),
+        environment = RunEnvironment.NONE,
+        startedAt = "2026-01-01T00:00:00Z",
+        status = RunStatus.RUNNING,
+        seed = 42,
     )
 
     private fun run(s: Scenario, lab: FakeLab, saves: MutableList<RunRecord> = mutableListOf()): RunRecord =
-        ForkRunner(s, lab, Analysis.judge, lab.clock, { saves += it }).run(start(s))
+        ForkRunner(s, lab, Analysis.judge, lab.clock, {
+            saves +=
+                it
+        }).run(start(s))
 
     private val clearCosts = mapOf("HTTP/JSON" to 400.0, "gRPC/Unary" to 150.0, Arm.NullHop.LABEL to 0.0)
 
@@ -346,7 +366,7 @@ class ForkRunnerTest {
         val s = scenario(forks = 3, maxForks = 5, sizes = "1kb, 1mb")
         val conditions = s.conditions.map { it.label }
         val done = (1..3).map {
-            ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it}:50Z")
+            ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0$it:50Z")
         }
         val record = start(s).copy(forks = done)
         fun open(condition: String, moreForks: Int?) = OpenComparison(condition, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", moreForks)
@@ -364,9 +384,11 @@ class ForkRunnerTest {
             "2 open comparison(s) would take more than the most forks allowed (5), so no fork was added for them",
         )
 
-        val atMax = start(s).copy(forks = done + (4..5).map {
-            ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0$it:50Z")
-        })
+        val atMax = start(s).copy(
+            forks = done + (4..5).map {
+                ForkRecord(it, conditions, "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0$it:50Z")
+            },
+        )
         val reason = (planner.next(atMax, mapOf(large to listOf(open(large, 1))), Duration.ZERO) as Step.Stop).reason
         assertThat(reason).isEqualTo("1 condition(s) reached the most forks allowed (5) with comparisons still open")
     }
@@ -454,9 +476,11 @@ class ForkRunnerTest {
         assertThat(planner.next(record, emptyMap(), Duration.ofSeconds(377))).isInstanceOf(Step.Stop::class.java)
 
         // A condition at the minimum with a comparison open gets an extra fork only where a shorter one can still reach its minimum too.
-        val firstAtMinimum = record.copy(forks = record.forks + (2..3).map {
-            ForkRecord(it, listOf(first), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 1}:52Z")
-        })
+        val firstAtMinimum = record.copy(
+            forks = record.forks + (2..3).map {
+                ForkRecord(it, listOf(first), "2026-01-01T00:0$it:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T00:0${it + 1}:52Z")
+            },
+        )
         val open = mapOf(first to listOf(OpenComparison(first, "HTTP/JSON vs gRPC/Unary on Hop CPU/req", 1)))
         fun nextAfter(elapsed: Long) =
             (planner.next(firstAtMinimum, open, Duration.ofSeconds(elapsed)) as Step.NextFork).conditions.map { it.label }
@@ -469,15 +493,17 @@ class ForkRunnerTest {
         )
 
         // Every condition at the minimum: only an extra fork is left to buy, and the reason is its cost (112 s).
-        val allAtMinimum = record.copy(forks = record.forks + (2..3).map {
-            ForkRecord(
-                it,
-                listOf(first, second, third),
-                "2026-01-01T00:0$it:00Z",
-                ForkStatus.COMPLETE,
-                finishedAt = "2026-01-01T00:0${it + 5}:12Z",
-            )
-        })
+        val allAtMinimum = record.copy(
+            forks = record.forks + (2..3).map {
+                ForkRecord(
+                    it,
+                    listOf(first, second, third),
+                    "2026-01-01T00:0$it:00Z",
+                    ForkStatus.COMPLETE,
+                    finishedAt = "2026-01-01T00:0${it + 5}:12Z",
+                )
+            },
+        )
         assertThat((planner.next(allAtMinimum, open, Duration.ofSeconds(500)) as Step.Stop).reason)
             .isEqualTo("the budget of 10 min would be exceeded by the next fork (about 2 min)")
     }
@@ -526,6 +552,7 @@ class ForkRunnerTest {
         val s = scenario("budget: 30m", sizes = "1kb, 10kb, 1mb")
         val (small, middle, large) = s.conditions.map { it.label }
         val start = Instant.parse("2026-01-01T00:00:00Z")
+
         // A fork of 42 s of start-up (timed: 12 s) and soak, then each condition's two cost trials, each after
         // a warm-up of 5 s; a condition's trials and warm-ups take [seconds] in all.
         fun fork(index: Int, startSecond: Long, seconds: Map<String, Long>): ForkRecord {
@@ -548,16 +575,20 @@ class ForkRunnerTest {
                     t += total / 2
                 }
             }
-            return ForkRecord(index, seconds.keys.toList(), start.plusSeconds(startSecond).toString(), ForkStatus.COMPLETE,
+            return ForkRecord(
+                index, seconds.keys.toList(), start.plusSeconds(startSecond).toString(), ForkStatus.COMPLETE,
                 soak = SoakRecord(emptyList(), true, 30.0), trials = trials,
                 finishedAt = start.plusSeconds(t).toString(), warmIns = warmIns,
-                time = ForkTime(start = 12.0, soak = 30.0))
+                time = ForkTime(start = 12.0, soak = 30.0),
+            )
         }
         // 1 MB took five times as long as the others; the second fork left it out.
-        val record = start(s).copy(forks = listOf(
-            fork(1, 0, mapOf(small to 60, middle to 60, large to 300)),
-            fork(2, 600, mapOf(small to 60, middle to 60)),
-        ))
+        val record = start(s).copy(
+            forks = listOf(
+                fork(1, 0, mapOf(small to 60, middle to 60, large to 300)),
+                fork(2, 600, mapOf(small to 60, middle to 60)),
+            ),
+        )
         val planner = Planner(s)
         fun nextWith(secondsLeft: Long) = planner.next(record, emptyMap(), Duration.ofSeconds(1800 - secondsLeft))
 
@@ -582,16 +613,27 @@ class ForkRunnerTest {
         fun probe(condition: String, arm: String) =
             TrialRecord(condition, arm, TrialKind.CAPACITY, 1, 1, "2026-01-01T00:00:00Z", TrialLoad.vus(10), Figures.NONE)
         // Fork 1 probed both conditions: 12 s of start-up (as the fork timed it), 100 s per condition and each condition's probes.
-        val probed = ForkRecord(1, listOf(small, large), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE,
+        val probed = ForkRecord(
+            1,
+            listOf(small, large),
+            "2026-01-01T00:00:00Z",
+            ForkStatus.COMPLETE,
             trials = listOf(probe(small, "HTTP/JSON"), probe(small, "gRPC/Unary"), probe(large, "HTTP/JSON")),
             finishedAt = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(212 + (2 * probes).toLong() + 1).toString(),
-            time = ForkTime(start = 12.0))
+            time = ForkTime(start = 12.0),
+        )
         val planner = Planner(s)
         val afterFirst = start(s).copy(forks = listOf(probed))
         assertThat(planner.estimateForkSeconds(afterFirst, 1)).isBetween(112, 113)
 
-        val unprobed = ForkRecord(2, listOf(small, large), "2026-01-01T01:00:00Z", ForkStatus.COMPLETE, finishedAt = "2026-01-01T01:02:52Z",
-            time = ForkTime(start = 12.0))
+        val unprobed = ForkRecord(
+            2,
+            listOf(small, large),
+            "2026-01-01T01:00:00Z",
+            ForkStatus.COMPLETE,
+            finishedAt = "2026-01-01T01:02:52Z",
+            time = ForkTime(start = 12.0),
+        )
         assertThat(planner.estimateForkSeconds(afterFirst.copy(forks = listOf(probed, unprobed)), 1)).isEqualTo(12 + 80)
 
         // A record from before forks timed their start-up: the estimate's start-up and runner's part stand in for it.
@@ -606,7 +648,8 @@ class ForkRunnerTest {
 
     @Test
     fun `the seed's tools run once per fork after the condition's trials, and the report shows them beside k6 with the seed's warning`() {
-        val s = ScenarioParser.parse("""
+        val s = ScenarioParser.parse(
+            """
             name: fake-seed003
             members: {images: [88], batch: 1}
             protocols: [HTTP/JSON, gRPC/Unary]
@@ -618,7 +661,9 @@ class ForkRunnerTest {
             maxForks: 3
             soak: {window: 3s, min: 6s, max: 30s}
             seedTools: {10: 100}
-        """.trimIndent(), "fake.yaml")
+            """.trimIndent(),
+            "fake.yaml",
+        )
         val lab = FakeLab(StepClock(), clearCosts)
         val r = run(s, lab)
 
@@ -634,8 +679,14 @@ class ForkRunnerTest {
         assertThat(fork1.filter { it.startsWith("tool") }).containsExactlyInAnyOrder("tool hey -n 100 -c 10", "tool ghz -n 100 -c 10")
 
         val report = MarkdownReport.render(r)
-        assertThat(report).contains("**Seed 003's own tools**", "| hey | HTTP/JSON | 3 |", "| ghz | gRPC/Unary | 3 |",
-            "ghz against hey in requests/s:", "(paired over 3 forks)", "not the protocols'")
+        assertThat(report).contains(
+            "**Seed 003's own tools**",
+            "| hey | HTTP/JSON | 3 |",
+            "| ghz | gRPC/Unary | 3 |",
+            "ghz against hey in requests/s:",
+            "(paired over 3 forks)",
+            "not the protocols'",
+        )
         // Never a verdict: the tools are not among the compared arms.
         assertThat(Analysis.of(r).flatMap { a -> a.families.flatMap { f -> f.decisions.map { it.a + it.b } } })
             .noneMatch { "hey" in it || "ghz" in it }
@@ -1025,8 +1076,13 @@ class ForkRunnerTest {
                 .containsEntry("protobench.data.grpc-payload-mode", if (it.variant == "zero-copy") "shared" else "copy")
         }
         assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.arm }.toSet()).containsExactlyInAnyOrder(
-            "HTTP/JSON · zero-copy", "gRPC/Unary · zero-copy", "Null hop · zero-copy",
-            "HTTP/JSON · copyFrom", "gRPC/Unary · copyFrom", "Null hop · copyFrom")
+            "HTTP/JSON · zero-copy",
+            "gRPC/Unary · zero-copy",
+            "Null hop · zero-copy",
+            "HTTP/JSON · copyFrom",
+            "gRPC/Unary · copyFrom",
+            "Null hop · copyFrom",
+        )
         // One rate for every variant: calibrated once, by the first variant's probes in fork 1.
         assertThat(r.calibrations).hasSize(1)
         assertThat(r.trials.filter { it.kind == TrialKind.COST }.map { it.load }.distinct()).hasSize(1)
@@ -1038,9 +1094,12 @@ class ForkRunnerTest {
             .containsExactlyInAnyOrder(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key)
         assertThat((unary.outcome as io.protobench.bench.verdict.Outcome.Better).winner).isEqualTo("gRPC/Unary · zero-copy")
         // The variant comparisons are their own Holm family: deciding them alone changes nothing.
-        val alone = io.protobench.bench.verdict.Verdicts.decide(family.variantDecisions.map {
-            io.protobench.bench.verdict.ComparisonInput(it.a, it.b, it.figure, it.higherIsBetter, it.estimate)
-        }, margin = s.margin)
+        val alone = io.protobench.bench.verdict.Verdicts.decide(
+            family.variantDecisions.map {
+                io.protobench.bench.verdict.ComparisonInput(it.a, it.b, it.figure, it.higherIsBetter, it.estimate)
+            },
+            margin = s.margin,
+        )
         assertThat(alone.map { it.differenceP }).isEqualTo(family.variantDecisions.map { it.differenceP })
         // Never a protocol under one setting against another protocol under another.
         assertThat(family.decisions).allSatisfy { d ->
@@ -1055,8 +1114,11 @@ class ForkRunnerTest {
             )
 
         val report = io.protobench.bench.report.MarkdownReport.render(r)
-        assertThat(report).contains("## Variants", "| copyFrom | – | `protobench.data.grpc-payload-mode=copy` |",
-            "- Variants: Both servers CPU/req: gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom by")
+        assertThat(report).contains(
+            "## Variants",
+            "| copyFrom | – | `protobench.data.grpc-payload-mode=copy` |",
+            "- Variants: Both servers CPU/req: gRPC/Unary · zero-copy cheaper than gRPC/Unary · copyFrom by",
+        )
         val guide = io.protobench.bench.report.SelectionGuide.lines(Analysis.of(r))
         assertThat(guide).anySatisfy {
             assertThat(it).contains(
@@ -1104,14 +1166,22 @@ class ForkRunnerTest {
         // A throw-away cluster's processes are counted: H2 and PostgreSQL compare on CPU.
         assertThat(variantFigures(r)).containsExactlyInAnyOrder(Figure.TOTAL_CPU_US.key, Figure.HOP_P50.key)
 
-        val external = r.copy(externalDatabase = io.protobench.bench.measure.ExternalDatabaseRecord(
-            "jdbc:postgresql://db.example/staging", "bench", "protobench", "16.4", variants = listOf("pg")))
+        val external = r.copy(
+            externalDatabase = io.protobench.bench.measure.ExternalDatabaseRecord(
+                "jdbc:postgresql://db.example/staging",
+                "bench",
+                "protobench",
+                "16.4",
+                variants = listOf("pg"),
+            ),
+        )
         assertThat(variantFigures(external)).containsExactly(Figure.HOP_P50.key)
         assertThat(io.protobench.bench.report.MarkdownReport.render(external)).contains(
             "Database: PostgreSQL 16.4 at jdbc:postgresql://db.example/staging as bench, schema protobench: " +
                 "an external database (`--db-url`), " +
                 "not started by the run, written to by the data-servers of pg.",
-            "A variant writing to the external database is compared on CPU only with another writing there, not with H2")
+            "A variant writing to the external database is compared on CPU only with another writing there, not with H2",
+        )
         assertThat(
             io.protobench.bench.report.MarkdownReport.render(external, io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO)),
         ).contains("외부 데이터베이스(`--db-url`)")

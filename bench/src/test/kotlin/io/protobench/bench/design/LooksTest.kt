@@ -45,8 +45,10 @@ class LooksTest {
             val hop = mapOf(json to 200.0, grpc to 100.0, NULL_HOP to 0.0).getValue(arm)
             Fixtures.cost((300 + hop * (1 + 0.03 * sin(fork * 1.3 + arm.length))) * (1 + 0.02 * fork))
         }
-        return r.copy(scenario = r.scenario.copy(forks = 3, maxForks = 5),
-            forks = r.forks.map { if (it.index in failed) it.copy(status = ForkStatus.FAILED, failure = "a server died") else it })
+        return r.copy(
+            scenario = r.scenario.copy(forks = 3, maxForks = 5),
+            forks = r.forks.map { if (it.index in failed) it.copy(status = ForkStatus.FAILED, failure = "a server died") else it },
+        )
     }
 
     private fun decisions(r: RunRecord) = Analysis.of(r).single().family(TrialKind.COST)!!.decisions
@@ -100,8 +102,16 @@ class LooksTest {
                     val arm = run.cell.arm
                     val hop = if (arm is Arm.Of) (if (arm.protocol.label == "gRPC/Unary") 150.0 else 400.0) else 0.0
                     val total = (300 + hop) * luck * (1 + 0.02 * random.nextGaussian())
-                    return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
-                        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to (0.2 + hop / 1000) * luck), Fixtures.FINE_ANSWERS, 0)
+                    return Sample(
+                        Figures.of(
+                            Figure.THROUGHPUT to 2e6 / (total + 150),
+                            Figure.TOTAL_CPU_US to total,
+                            Figure.DRIVER_CPU_US to 150.0,
+                            Figure.HOP_P50 to (0.2 + hop / 1000) * luck,
+                        ),
+                        Fixtures.FINE_ANSWERS,
+                        0,
+                    )
                 }
 
                 override fun alive() = !(index == dyingFork && conditions.size > 1)
@@ -111,7 +121,8 @@ class LooksTest {
 
     @Test
     fun `through the runner, a fork that dies after the minimum changes no data the planner judges, so it judges at most the split's looks`() {
-        val scenario = ScenarioParser.parse("""
+        val scenario = ScenarioParser.parse(
+            """
             name: failed-fork
             sizes: [1kb, 1mb]
             protocols: [HTTP/JSON, gRPC/Unary]
@@ -121,7 +132,9 @@ class LooksTest {
             maxForks: 5
             probes: first-fork
             soak: {window: 3s, min: 6s, max: 30s}
-        """.trimIndent(), "failed-fork.yaml")
+            """.trimIndent(),
+            "failed-fork.yaml",
+        )
         val clock = StepClock()
         // Every condition stays open and within reach, so the planner looks after every fork up to the maximum.
         val judged = mutableListOf<RunRecord>()
@@ -132,8 +145,13 @@ class LooksTest {
             }
         }
         val start = RunRecord(
-            runId = "failed-fork", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
-            startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = 5,
+            runId = "failed-fork",
+            scenario = scenario.toRecord(),
+            options = emptyMap(),
+            environment = RunEnvironment.NONE,
+            startedAt = clock.instant().toString(),
+            status = RunStatus.RUNNING,
+            seed = 5,
         )
         val record = ForkRunner(scenario, DyingLab(clock, dyingFork = 4), judge, clock, {}, {}).run(start)
 

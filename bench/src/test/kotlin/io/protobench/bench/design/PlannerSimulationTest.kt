@@ -59,7 +59,8 @@ import kotlin.math.sqrt
  */
 class PlannerSimulationTest {
     /** Quick's design at one size: [forks] to [maxForks] forks. */
-    private fun scenario(forks: Int = 3, maxForks: Int = 5) = ScenarioParser.parse("""
+    private fun scenario(forks: Int = 3, maxForks: Int = 5) = ScenarioParser.parse(
+        """
         name: simulated-quick
         sizes: [1kb]
         load: {model: closed, vus: [10]}
@@ -68,7 +69,9 @@ class PlannerSimulationTest {
         maxForks: $maxForks
         probes: first-fork
         soak: {window: 3s, min: 6s, max: 30s}
-    """.trimIndent(), "simulated-quick.yaml")
+        """.trimIndent(),
+        "simulated-quick.yaml",
+    )
 
     /** Runs per rule and world: 300 in the suite; `-Dprotobench.simulation.runs=2000` for the table in docs/statistics.md. */
     private val runs = System.getProperty("protobench.simulation.runs")?.toInt() ?: 300
@@ -99,9 +102,16 @@ class PlannerSimulationTest {
                     val arm = run.cell.arm
                     val cost = if (arm is Arm.Of) hop.getValue(arm.protocol.label) else 0.0
                     val total = (HARNESS_US + cost) * luck * lognormal(0.025)
-                    return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
-                        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to (0.2 + cost / 1000) * luck * lognormal(0.05)),
-                        Fixtures.FINE_ANSWERS, 0)
+                    return Sample(
+                        Figures.of(
+                            Figure.THROUGHPUT to 2e6 / (total + 150),
+                            Figure.TOTAL_CPU_US to total,
+                            Figure.DRIVER_CPU_US to 150.0,
+                            Figure.HOP_P50 to (0.2 + cost / 1000) * luck * lognormal(0.05),
+                        ),
+                        Fixtures.FINE_ANSWERS,
+                        0,
+                    )
                 }
             }
         }
@@ -119,28 +129,46 @@ class PlannerSimulationTest {
 
         /** The share of runs with a false claim is at least this, by its exact (Clopper–Pearson) one-sided 99% bound. */
         val falseClaimsAtLeast: Double
-            get() = if (withFalse == 0) 0.0
-            else BetaDistribution.of(withFalse.toDouble(), (runs - withFalse + 1).toDouble()).inverseCumulativeProbability(0.01)
+            get() = if (withFalse == 0) {
+                0.0
+            } else {
+                BetaDistribution.of(withFalse.toDouble(), (runs - withFalse + 1).toDouble()).inverseCumulativeProbability(0.01)
+            }
 
         /** The share of runs with a false claim is at most this, by its exact (Clopper–Pearson) one-sided 99% bound. */
         val falseClaimsAtMost: Double
-            get() = if (withFalse == runs) 1.0
-            else BetaDistribution.of(withFalse + 1.0, (runs - withFalse).toDouble()).inverseCumulativeProbability(0.99)
+            get() = if (withFalse == runs) {
+                1.0
+            } else {
+                BetaDistribution.of(withFalse + 1.0, (runs - withFalse).toDouble()).inverseCumulativeProbability(0.99)
+            }
     }
 
     /**
      * [count] runs with hop costs [hop]; a claim is false when it names a winner between two
      * protocols whose costs are equal, and [expected] (winner, loser) is the claim to find.
      */
-    private fun simulate(sequential: Boolean, hop: Map<String, Double>, expected: Pair<String, String>?, scenario: Scenario = scenario(),
-                         count: Int = runs): Rates {
+    private fun simulate(
+        sequential: Boolean,
+        hop: Map<String, Double>,
+        expected: Pair<String, String>?,
+        scenario: Scenario = scenario(),
+        count: Int = runs,
+    ): Rates {
         var withFalse = 0
         var withFound = 0
         var forks = 0
         repeat(count) { i ->
             val clock = StepClock()
-            val start = RunRecord(runId = "sim-$i", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
-                startedAt = clock.instant().toString(), status = RunStatus.RUNNING, seed = 1000L + i)
+            val start = RunRecord(
+                runId = "sim-$i",
+                scenario = scenario.toRecord(),
+                options = emptyMap(),
+                environment = RunEnvironment.NONE,
+                startedAt = clock.instant().toString(),
+                status = RunStatus.RUNNING,
+                seed = 1000L + i,
+            )
             val record = ForkRunner(scenario, NoisyLab(clock, hop, 7919L * i + 1), Analysis.judge(sequential), clock, {}, {}).run(start)
             val decisions = Analysis.of(record, sequential).single().family(TrialKind.COST)!!.protocolDecisions
             val better = decisions.mapNotNull { it.outcome as? Outcome.Better }
@@ -159,8 +187,11 @@ class PlannerSimulationTest {
         val tenPercent = equal + ("gRPC/Unary" to 360.0)
         val twentyPercent = equal + ("gRPC/Unary" to 320.0)
         val found = "gRPC/Unary" to "HTTP/JSON"
-        fun worlds(sequential: Boolean, scenario: Scenario = scenario()) = listOf(simulate(sequential, equal, null, scenario),
-            simulate(sequential, tenPercent, found, scenario), simulate(sequential, twentyPercent, found, scenario))
+        fun worlds(sequential: Boolean, scenario: Scenario = scenario()) = listOf(
+            simulate(sequential, equal, null, scenario),
+            simulate(sequential, tenPercent, found, scenario),
+            simulate(sequential, twentyPercent, found, scenario),
+        )
         val spread = worlds(sequential = true)
         val before = worlds(sequential = false)
         val fixed = worlds(sequential = true, scenario(forks = 5, maxForks = 5))
@@ -169,9 +200,11 @@ class PlannerSimulationTest {
             "3-5 forks, every look at α (before)" to before,
             "5 forks, one look at α" to fixed,
         )) {
-            println("planner simulation ($runs runs each), $rule: A/A runs with a false claim ${pct(r[0].falseClaims)}, " +
-                "forks ${String.format(Locale.ROOT, "%.2f", r[0].meanForks)}; 10% effect found ${pct(r[1].found)} " +
-                "(false claims ${pct(r[1].falseClaims)}); 20% effect found ${pct(r[2].found)}")
+            println(
+                "planner simulation ($runs runs each), $rule: A/A runs with a false claim ${pct(r[0].falseClaims)}, " +
+                    "forks ${String.format(Locale.ROOT, "%.2f", r[0].meanForks)}; 10% effect found ${pct(r[1].found)} " +
+                    "(false claims ${pct(r[1].falseClaims)}); 20% effect found ${pct(r[2].found)}",
+            )
         }
 
         // Family-wise: the share of runs with any false claim, whatever the planner did. At 300 runs
@@ -186,11 +219,14 @@ class PlannerSimulationTest {
         assertThat(spread[2].found).isGreaterThan(0.5)
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `with all its looks the planner's run keeps false claims below 5 percent, at an exact one-sided 99 percent bound`() {
         val equal = simulate(sequential = true, protocols.associateWith { 400.0 }, null, count = boundRuns)
-        println("planner simulation, 3-5 forks, α spread over 3 looks, no difference: ${equal.withFalse} of ${equal.runs} runs " +
-            "with a false claim (${pct(equal.falseClaims)}; one-sided 99% upper bound ${pct(equal.falseClaimsAtMost)})")
+        println(
+            "planner simulation, 3-5 forks, α spread over 3 looks, no difference: ${equal.withFalse} of ${equal.runs} runs " +
+                "with a false claim (${pct(equal.falseClaims)}; one-sided 99% upper bound ${pct(equal.falseClaimsAtMost)})",
+        )
         assertThat(equal.falseClaimsAtMost).isLessThan(0.05)
     }
 }

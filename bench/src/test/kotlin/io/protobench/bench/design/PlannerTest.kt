@@ -1,9 +1,9 @@
 package io.protobench.bench.design
 
-import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.OpenComparison
+import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.run.toRecord
@@ -14,20 +14,28 @@ import java.time.Duration
 
 /** Where the planner sends the next fork, from the open comparisons the judge reports. */
 class PlannerTest {
-    private val scenario = ScenarioParser.parse("""
+    private val scenario = ScenarioParser.parse(
+        """
         name: plan
         sizes: [1kb]
         load: {model: closed, vus: [10]}
         duration: 3s
         forks: 3
         maxForks: 5
-    """.trimIndent(), "plan.yaml")
+        """.trimIndent(),
+        "plan.yaml",
+    )
     private val condition = scenario.conditions.single().label
 
     /** A record whose condition has [forks] completed forks. */
     private fun measured(forks: Int) = RunRecord(
-        runId = "plan", scenario = scenario.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
-        startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 1,
+        runId = "plan",
+        scenario = scenario.toRecord(),
+        options = emptyMap(),
+        environment = RunEnvironment.NONE,
+        startedAt = "2026-01-01T00:00:00Z",
+        status = RunStatus.RUNNING,
+        seed = 1,
         forks = (1..forks).map { ForkRecord(it, listOf(condition), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE) },
     )
 
@@ -52,8 +60,13 @@ class PlannerTest {
         )
         val (small, large) = own.conditions.map { it.label }
         fun after(forks: Int, largeForks: Int) = RunRecord(
-            runId = "own", scenario = own.toRecord(), options = emptyMap(), environment = RunEnvironment.NONE,
-            startedAt = "2026-01-01T00:00:00Z", status = RunStatus.RUNNING, seed = 1,
+            runId = "own",
+            scenario = own.toRecord(),
+            options = emptyMap(),
+            environment = RunEnvironment.NONE,
+            startedAt = "2026-01-01T00:00:00Z",
+            status = RunStatus.RUNNING,
+            seed = 1,
             forks = (1..forks).map {
                 ForkRecord(it, listOfNotNull(small, large.takeIf { _ -> it <= largeForks }), "2026-01-01T00:00:00Z", ForkStatus.COMPLETE)
             },

@@ -35,8 +35,14 @@ class ExportCommandTest {
     fun `a valid export exits 0, says where the commands are and that the images are the user's to build`() {
         val result = export("--scenario", "quick", "--pods", "3")
         assertThat(result.statusCode).describedAs(result.stderr).isEqualTo(0)
-        assertThat(result.stdout).contains("12 Jobs of 3 driver pods", "README.md", "images are not built by this command",
-            "protobench/data-server:${ProjectVersion.current}", "protobench/load-driver:${ProjectVersion.current}", "Give --rate")
+        assertThat(result.stdout).contains(
+            "12 Jobs of 3 driver pods",
+            "README.md",
+            "images are not built by this command",
+            "protobench/data-server:${ProjectVersion.current}",
+            "protobench/load-driver:${ProjectVersion.current}",
+            "Give --rate",
+        )
         assertThat(tmp.resolve("out/jobs/quick-12-http-json-a-a.yaml")).exists()
         assertThat(tmp.resolve("out/load-driver.Dockerfile")).exists()
     }
@@ -98,7 +104,7 @@ class ExportCommandTest {
         assertRefused(
             result,
             "--namespace", "--duration", "--warm-up", "--rate", "--gateway-image",
-            "--driver-image", "--server-cpu", "--server-memory", "--driver-memory"
+            "--driver-image", "--server-cpu", "--server-memory", "--driver-memory",
         )
         assertThat(result.stderr).contains("1g heap")
     }

@@ -40,8 +40,9 @@ class ExportKubeconformTest {
 
     private fun firstJob(files: List<Path>) = files.first { it.parent.fileName.toString() == KubernetesExport.JOBS_DIR }
 
-    private fun yamlFiles(dir: Path): List<Path> =
-        Files.walk(dir).use { paths -> paths.filter { it.toString().endsWith(".yaml") }.sorted().toList() }
+    private fun yamlFiles(dir: Path): List<Path> = Files.walk(dir).use { paths ->
+        paths.filter { it.toString().endsWith(".yaml") }.sorted().toList()
+    }
 
     @Test
     fun `an export passes kubeconform strictly, every kind against its vendored schema`() {
@@ -66,7 +67,8 @@ class ExportKubeconformTest {
         assertThat(result.exitCode).isNotZero()
         assertThat(result.resources.single { it.kind == "Deployment" }.let { it.status to it.message })
             .satisfies({ (status, message) ->
-                assertThat(status).isEqualTo("statusInvalid"); assertThat(message).contains("/spec/replicas")
+                assertThat(status).isEqualTo("statusInvalid")
+                assertThat(message).contains("/spec/replicas")
             })
     }
 
@@ -82,8 +84,14 @@ class ExportKubeconformTest {
         val result = kubeconform.check(listOf(gateway, job))
         assertThat(result.exitCode).isNotZero()
         assertThat(result.resources.filter { it.status == "statusInvalid" }.map { it.kind to it.message })
-            .anySatisfy { (kind, message) -> assertThat(kind).isEqualTo("Deployment"); assertThat(message).contains("readinesProbe") }
-            .anySatisfy { (kind, message) -> assertThat(kind).isEqualTo("Job"); assertThat(message).contains("completionMod") }
+            .anySatisfy { (kind, message) ->
+                assertThat(kind).isEqualTo("Deployment")
+                assertThat(message).contains("readinesProbe")
+            }
+            .anySatisfy { (kind, message) ->
+                assertThat(kind).isEqualTo("Job")
+                assertThat(message).contains("completionMod")
+            }
     }
 
     @Test

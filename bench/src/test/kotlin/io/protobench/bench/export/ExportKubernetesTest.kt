@@ -24,8 +24,13 @@ class ExportKubernetesTest {
 
     private val yaml = ObjectMapper(YAMLFactory())
 
-    private fun settings(scenario: String = "quick", pods: Int = 4, change: (ExportRequest) -> ExportRequest = { it }) =
-        ExportValidation.check(change(ExportRequest(scenario, pods, tmp.resolve("out").toString())))
+    private fun settings(
+        scenario: String = "quick",
+        pods: Int = 4,
+        change: (ExportRequest) -> ExportRequest = {
+            it
+        },
+    ) = ExportValidation.check(change(ExportRequest(scenario, pods, tmp.resolve("out").toString())))
 
     /** Every document of every YAML file of the export, by file. */
     private fun documents(settings: ExportSettings): Map<String, List<JsonNode>> =
@@ -33,8 +38,9 @@ class ExportKubernetesTest {
             file.path to yaml.readerFor(JsonNode::class.java).readValues<JsonNode>(file.text).readAll()
         }
 
-    private fun jobs(settings: ExportSettings) =
-        documents(settings).filterKeys { it.startsWith("${KubernetesExport.JOBS_DIR}/") }.values.flatten()
+    private fun jobs(settings: ExportSettings) = documents(settings).filterKeys {
+        it.startsWith("${KubernetesExport.JOBS_DIR}/")
+    }.values.flatten()
 
     private fun job(settings: ExportSettings, name: String) = jobs(settings).single { it.path("metadata").path("name").asText() == name }
 
@@ -82,10 +88,15 @@ class ExportKubernetesTest {
         val plan = plans(settings).getValue("quick-03-grpc-unary.json")
         val gatewayService = documents(settings).getValue(KubernetesExport.GATEWAY_FILE)[1]
         val gatewayPort = gatewayService.path("spec").path("ports").single().path("port").asInt()
-        assertThat(plan).isEqualTo(Plan(
-            "http://${gatewayService.path("metadata").path("name").asText()}.perf.svc:$gatewayPort",
-            listOf(CallTarget("/api/data/grpc?size=1kb", "payloadSize", 1024)), Load.closed(10), durationMs = 90_000, warmUpMs = 15_000,
-        ))
+        assertThat(plan).isEqualTo(
+            Plan(
+                "http://${gatewayService.path("metadata").path("name").asText()}.perf.svc:$gatewayPort",
+                listOf(CallTarget("/api/data/grpc?size=1kb", "payloadSize", 1024)),
+                Load.closed(10),
+                durationMs = 90_000,
+                warmUpMs = 15_000,
+            ),
+        )
     }
 
     @Test

@@ -1,9 +1,9 @@
 package io.protobench.bench.export
 
 import com.fasterxml.jackson.databind.ObjectMapper
+import io.protobench.bench.lab.Toolchain
 import java.nio.file.Path
 import java.util.concurrent.TimeUnit
-import io.protobench.bench.lab.Toolchain
 
 /**
  * kubeconform at a pinned version, installed into `tools/bin` with `go install` the
@@ -21,12 +21,21 @@ class Kubeconform(private val binary: Path, private val schemas: Path) {
     /** Every resource of [files] checked strictly (unknown fields and duplicate keys refused), each listed with its verdict. */
     fun check(files: List<Path>): Result {
         val command = listOf(
-            binary.toString(), "-strict", "-summary", "-verbose", "-output", "json",
-            "-schema-location", "$schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json",
+            binary.toString(),
+            "-strict",
+            "-summary",
+            "-verbose",
+            "-output",
+            "json",
+            "-schema-location",
+            "$schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json",
         ) + files.map { it.toString() }
         val builder = ProcessBuilder(command).redirectErrorStream(true)
         // Belt and braces: were kubeconform to reach for a schema online, it would fail here, not pass.
-        builder.environment().apply { put("HTTPS_PROXY", NO_PROXY_THERE); put("HTTP_PROXY", NO_PROXY_THERE) }
+        builder.environment().apply {
+            put("HTTPS_PROXY", NO_PROXY_THERE)
+            put("HTTP_PROXY", NO_PROXY_THERE)
+        }
         val process = builder.start()
         val output = process.inputStream.bufferedReader().readText()
         check(process.waitFor(2, TimeUnit.MINUTES)) { "kubeconform did not finish within 2 minutes" }

@@ -76,8 +76,8 @@ class MergeDriversTest {
 
         val logs = (0 until pods).map { index -> startPod(container.env.associate { it.name to it.value }, args, index) }
             .map { (process, log) ->
-                assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-                assertThat(process.exitValue()).describedAs(Files.readString(log)).isZero();
+                assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue()
+                assertThat(process.exitValue()).describedAs(Files.readString(log)).isZero()
                 log
             }
         // As `kubectl logs -l job-name=…` collects them: one pod's log after the other.
@@ -125,10 +125,9 @@ class MergeDriversTest {
         return builder.start() to log
     }
 
-    private fun intervals(log: String): List<Histogram> =
-        HistogramLogReader(log.byteInputStream()).use { reader ->
-            generateSequence { reader.nextIntervalHistogram() as Histogram? }.toList()
-        }
+    private fun intervals(log: String): List<Histogram> = HistogramLogReader(log.byteInputStream()).use { reader ->
+        generateSequence { reader.nextIntervalHistogram() as Histogram? }.toList()
+    }
 
     /** Each percentile of [latency] (ms) equal to [histogram]'s (µs) within the width of the bucket that holds it. */
     private fun assertWithinABucket(latency: Latency, histogram: Histogram) {

@@ -44,15 +44,26 @@ class MergeTest {
      * saying so, plus the counts given.
      */
     private fun part(
-        index: Int, count: Int, values: List<Long>, startMs: Long = t0, timed: Counts = Counts(values.size.toLong(), 0, 0),
-        failures: Map<String, Long> = emptyMap(), plan: Plan = this.plan,
+        index: Int,
+        count: Int,
+        values: List<Long>,
+        startMs: Long = t0,
+        timed: Counts = Counts(values.size.toLong(), 0, 0),
+        failures: Map<String, Long> = emptyMap(),
+        plan: Plan = this.plan,
     ): PartOutput {
         val intervals = values.mapIndexed { i, value ->
-            Histogram(3).apply { recordValue(value); startTimeStamp = startMs + i * 1000L; endTimeStamp = startMs + (i + 1) * 1000L }
+            Histogram(3).apply {
+                recordValue(value)
+                startTimeStamp = startMs + i * 1000L
+                endTimeStamp = startMs + (i + 1) * 1000L
+            }
         }
         val total = Histogram(3).apply { intervals.forEach(::add) }
-        val summary = Summary(Counts(5, 0, 0), timed, 2000, Latency.of(total), emptyMap(), 2, failures, cpuMs = 100.0,
-            maxLateMs = index + 1.5, lateArrivals = index + 1L, sendDelay = Latency.of(total))
+        val summary = Summary(
+            Counts(5, 0, 0), timed, 2000, Latency.of(total), emptyMap(), 2, failures, cpuMs = 100.0,
+            maxLateMs = index + 1.5, lateArrivals = index + 1L, sendDelay = Latency.of(total),
+        )
         return PartOutput(Part(index, count), plan, summary, log(intervals))
     }
 
@@ -60,7 +71,9 @@ class MergeTest {
         val bytes = ByteArrayOutputStream()
         PrintStream(bytes, false, Charsets.US_ASCII).use { out ->
             HistogramLogWriter(out).apply {
-                outputLogFormatVersion(); outputStartTime(intervals.first().startTimeStamp); outputLegend();
+                outputLogFormatVersion()
+                outputStartTime(intervals.first().startTimeStamp)
+                outputLegend()
                 intervals.forEach(::outputIntervalHistogram)
             }
         }
@@ -69,14 +82,23 @@ class MergeTest {
 
     private fun inputs(vararg parts: PartOutput) = parts.mapIndexed { i, it -> PartInput("pod-$i.log", it) }
 
-    private fun problems(vararg parts: PartOutput): List<String> =
-        try { PartsMerge.merge(inputs(*parts), "merged.hlog"); emptyList() } catch (e: InvalidMerge) { e.problems }
+    private fun problems(vararg parts: PartOutput): List<String> = try {
+        PartsMerge.merge(inputs(*parts), "merged.hlog")
+        emptyList()
+    } catch (e: InvalidMerge) {
+        e.problems
+    }
 
     @Test
     fun `the driver's context switches add up by kind, and a part without the split leaves it out`() {
         fun switching(index: Int, voluntary: Long?, nonvoluntary: Long?) = part(index, 2, listOf(1000, 1000)).let {
-            it.copy(summary = it.summary!!.copy(contextSwitches = (voluntary ?: 7) + (nonvoluntary ?: 0),
-                voluntaryContextSwitches = voluntary, nonvoluntaryContextSwitches = nonvoluntary))
+            it.copy(
+                summary = it.summary!!.copy(
+                    contextSwitches = (voluntary ?: 7) + (nonvoluntary ?: 0),
+                    voluntaryContextSwitches = voluntary,
+                    nonvoluntaryContextSwitches = nonvoluntary,
+                ),
+            )
         }
         val merged = PartsMerge.merge(inputs(switching(0, 30, 4), switching(1, 50, 6)), "merged.hlog").summary
         assertThat(listOf(merged.contextSwitches, merged.voluntaryContextSwitches, merged.nonvoluntaryContextSwitches))

@@ -38,8 +38,11 @@ class MemberBodiesTest {
         val members = json.readTree(filled(body, "abc12345", 17, 4_321))
         assertThat(members.size()).isEqualTo(3)
         assertThat(members.map { it.path("email").asText() })
-            .containsExactly("mabc12345.000017.0000004321.0000@protobench.test", "mabc12345.000017.0000004321.0001@protobench.test",
-                "mabc12345.000017.0000004321.0002@protobench.test")
+            .containsExactly(
+                "mabc12345.000017.0000004321.0000@protobench.test",
+                "mabc12345.000017.0000004321.0001@protobench.test",
+                "mabc12345.000017.0000004321.0002@protobench.test",
+            )
         assertThat(Base64.getDecoder().decode(members[0].path("profileImage").asText()))
             .isEqualTo(PayloadGenerator.payloadFor(PayloadSize.parse("1kb")))
         assertThat(members[2].path("etcInfo").asText()).isEqualTo(MemberBodies.SEED_003_ETC_INFO)

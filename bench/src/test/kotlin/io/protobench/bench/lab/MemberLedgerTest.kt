@@ -1,24 +1,26 @@
 package io.protobench.bench.lab
 
-import io.protobench.bench.measure.TrialLoad
+import io.protobench.bench.design.Sample
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag
 import io.protobench.bench.measure.TrialKind
+import io.protobench.bench.measure.TrialLoad
 import io.protobench.bench.measure.TrialRecord
 import io.protobench.contract.members.DbTimeStats
 import io.protobench.contract.members.MemberCounts
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within
 import org.junit.jupiter.api.Test
-import io.protobench.bench.design.Sample
 
 class MemberLedgerTest {
     private val emptied = MemberCounts(rows = 0, created = 500, dbTime = DbTimeStats.EMPTY)
 
     /** A ledger whose table was emptied and then reads [after]; [clears] counts the emptying. */
-    private fun ledger(after: MemberCounts, membersPerRequest: Int = 1, clears: MutableList<Unit> = mutableListOf()) =
-        MemberLedger({ clears.add(Unit); emptied }, { after }, membersPerRequest).also { it.open() }
+    private fun ledger(after: MemberCounts, membersPerRequest: Int = 1, clears: MutableList<Unit> = mutableListOf()) = MemberLedger({
+        clears.add(Unit)
+        emptied
+    }, { after }, membersPerRequest).also { it.open() }
 
     private fun dbTime(count: Long, meanMs: Double) = DbTimeStats(count, meanMs, meanMs, meanMs * 3, meanMs * 5)
 
@@ -41,7 +43,7 @@ class MemberLedgerTest {
         assertThat(mismatch).isEqualTo(Flag.RowsMismatch(confirmed = 100, rows = 99, committed = 100))
         assertThat(mismatch.lost).isEqualTo(1)
         val trial = TrialRecord(
-            "image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 0, flags
+            "image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 0, flags,
         )
         assertThat(trial.valid).isFalse()
         assertThat(trial.invalidReason()).contains("99 new rows", "100 confirmed")
@@ -52,7 +54,7 @@ class MemberLedgerTest {
         val (_, flags) = ledger(MemberCounts(101, 601, dbTime(101, 0.2))).close(100)
         assertThat((flags.single() as Flag.RowsMismatch).lost).isZero()
         val trial = TrialRecord(
-            "image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 1, flags
+            "image=1kb vus=10", "gRPC/Unary", TrialKind.COST, 1, 1, "t", TrialLoad.rate(10), Figures.NONE, 100, 1, flags,
         )
         assertThat(trial.invalidReason()).describedAs("1 wrong answer in 101 is over 0.1%%").contains("wrong")
     }

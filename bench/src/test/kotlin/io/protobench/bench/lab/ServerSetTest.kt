@@ -16,7 +16,11 @@ class ServerSetTest {
     lateinit var dir: Path
 
     private fun set(vararg processes: Process) = ServerSet(
-        null, mapOf("data-server-http" to 1), emptyMap(), processes.toList(), ChildProcesses(dir.resolve("children.pid")),
+        null,
+        mapOf("data-server-http" to 1),
+        emptyMap(),
+        processes.toList(),
+        ChildProcesses(dir.resolve("children.pid")),
         logs = mapOf("data-server" to dir.resolve("data-server.log")),
     )
 
@@ -24,7 +28,9 @@ class ServerSetTest {
     fun `a server that died says why, in the last words of its log`() {
         val log = dir.resolve("data-server.log").toFile()
         val process = ProcessBuilder(
-            "sh", "-c", "echo started; echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; echo bye; exit 3"
+            "sh",
+            "-c",
+            "echo started; echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; echo bye; exit 3",
         ).redirectErrorStream(true).redirectOutput(log).start()
         assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue()
         assertThat(set(process).deathNotice())
@@ -40,13 +46,27 @@ class ServerSetTest {
         assertThat(onLoopback.dataServerUrl).isEqualTo("http://127.0.0.1:8081")
         assertThat(onLoopback.dataServerGrpc).isEqualTo("127.0.0.1:9091")
         // Through the delay relay: two loopback ports of this process, neither the server's own.
-        val relayed = ServerSet(null, ports, emptyMap(), emptyList(), children,
-            dataServerHttp = InetSocketAddress("127.0.0.1", 40001), dataServerGrpcRoute = InetSocketAddress("127.0.0.1", 40002))
+        val relayed = ServerSet(
+            null,
+            ports,
+            emptyMap(),
+            emptyList(),
+            children,
+            dataServerHttp = InetSocketAddress("127.0.0.1", 40001),
+            dataServerGrpcRoute = InetSocketAddress("127.0.0.1", 40002),
+        )
         assertThat(relayed.dataServerUrl).isEqualTo("http://127.0.0.1:40001")
         assertThat(relayed.dataServerGrpc).isEqualTo("127.0.0.1:40002")
         // Without a relay: the far address of the namespace.
-        val far = ServerSet(null, ports, emptyMap(), emptyList(), children,
-            dataServerHttp = InetSocketAddress("10.201.0.2", 8081), dataServerGrpcRoute = InetSocketAddress("10.201.0.2", 9091))
+        val far = ServerSet(
+            null,
+            ports,
+            emptyMap(),
+            emptyList(),
+            children,
+            dataServerHttp = InetSocketAddress("10.201.0.2", 8081),
+            dataServerGrpcRoute = InetSocketAddress("10.201.0.2", 9091),
+        )
         assertThat(far.dataServerGrpc).isEqualTo("10.201.0.2:9091")
     }
 

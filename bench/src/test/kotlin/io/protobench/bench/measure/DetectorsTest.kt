@@ -60,8 +60,10 @@ class DetectorsTest {
     @Test
     fun `a trial whose JIT compilers took a tenth of the servers' CPU or more is flagged with their share`() {
         fun figures(apiJit: Double, dataJit: Double?) = Figures.of(
-            Figure.API_CPU_US to 400.0, Figure.DATA_CPU_US to 200.0,
-            Figure.API_JIT_CPU_US to apiJit, Figure.DATA_JIT_CPU_US to dataJit,
+            Figure.API_CPU_US to 400.0,
+            Figure.DATA_CPU_US to 200.0,
+            Figure.API_JIT_CPU_US to apiJit,
+            Figure.DATA_JIT_CPU_US to dataJit,
         )
         val flag = Flag.JitActive.of(figures(apiJit = 45.0, dataJit = 15.0))!!
         assertThat(flag.compilerShare).isEqualTo(0.10)

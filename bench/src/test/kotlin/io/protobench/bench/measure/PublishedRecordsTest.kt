@@ -116,14 +116,22 @@ class PublishedRecordsTest {
     private fun text(node: JsonNode): String = JsonFiles.mapper.writeValueAsString(node)
 
     /** Every trial's and warm-up's load as run.json writes it, in record order. */
-    private fun loads(record: JsonNode): List<String> =
-        record["forks"].flatMap { fork -> (fork["trials"].orEmpty() + fork["warmIns"].orEmpty()).map { it["load"].asText() } }
+    private fun loads(record: JsonNode): List<String> = record["forks"].flatMap { fork ->
+        (
+            fork["trials"].orEmpty() +
+                fork["warmIns"].orEmpty()
+            ).map { it["load"].asText() }
+    }
 
     private fun JsonNode?.orEmpty(): List<JsonNode> = this?.toList().orEmpty()
 
     /** Every trial's and seed tool run's figures object as run.json writes it (keys, order, nulls), in record order. */
-    private fun figures(record: JsonNode): List<String> =
-        record["forks"].flatMap { fork -> (fork["trials"].orEmpty() + fork["toolRuns"].orEmpty()).map { text(it["figures"]) } }
+    private fun figures(record: JsonNode): List<String> = record["forks"].flatMap { fork ->
+        (
+            fork["trials"].orEmpty() +
+                fork["toolRuns"].orEmpty()
+            ).map { text(it["figures"]) }
+    }
 
     /**
      * [record] as `RunStore.load` reads it: a schema-2 record's k6 figure keys renamed ([Figure.FORMER_KEYS]),

@@ -123,11 +123,14 @@ class RunEnvironmentTest {
     @Test
     fun `a crossover keeps the machine and the build of its first point`() {
         val machine = read(everyKey).machine()
-        assertThat(machine).isEqualTo(RunEnvironment(
-            cpuModel = "AMD EPYC", cpuCores = 2, memoryTotalMb = 24105, kernel = "6.18.44", serverJdk = "openjdk version \"17.0.15\"",
-            loadGenerator = "Proto-Bench load driver load-driver.jar", gitCommit = "eefe9cfd", gitDirty = false, placement = "not pinned",
-            schedAutogroup = true, cpuIdle = "haltpoll, polls 0 ns before halting",
-        ))
+        assertThat(machine).isEqualTo(
+            RunEnvironment(
+                cpuModel = "AMD EPYC", cpuCores = 2, memoryTotalMb = 24105, kernel = "6.18.44", serverJdk = "openjdk version \"17.0.15\"",
+                loadGenerator = "Proto-Bench load driver load-driver.jar", gitCommit = "eefe9cfd", gitDirty = false,
+                placement = "not pinned",
+                schedAutogroup = true, cpuIdle = "haltpoll, polls 0 ns before halting",
+            ),
+        )
     }
 
     @Test

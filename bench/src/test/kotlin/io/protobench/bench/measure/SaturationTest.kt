@@ -16,8 +16,8 @@ class SaturationTest {
         Files.createDirectories(proc.resolve("42"))
         Files.createDirectories(proc.resolve("self"))
         // pid (comm with spaces) state ppid ... utime(14) stime(15) cutime(16) cstime(17)
-        Files.writeString(proc.resolve("42/stat"), "42 (java main) S 1 1 1 0 -1 0 0 0 0 0 ${serverTicks} 0 0 0 20 0")
-        Files.writeString(proc.resolve("self/stat"), "7 (java) S 1 1 1 0 -1 0 0 0 0 0 5 5 ${childTicks} 0 20 0")
+        Files.writeString(proc.resolve("42/stat"), "42 (java main) S 1 1 1 0 -1 0 0 0 0 0 $serverTicks 0 0 0 20 0")
+        Files.writeString(proc.resolve("self/stat"), "7 (java) S 1 1 1 0 -1 0 0 0 0 0 5 5 $childTicks 0 20 0")
         Files.writeString(proc.resolve("stat"), "cpu  $busy 0 0 $idle 0 0 0 0 0 0\ncpu0 1 2 3 4\n")
     }
 
@@ -33,7 +33,7 @@ class SaturationTest {
 
         assertThat(usage.coresUsed["data-server"]!!).isCloseTo(0.75, within(1e-9)) // 150 ticks = 1.5 s over 2 s
         assertThat(usage.coresUsed[CpuAccounting.REAPED]!!).isCloseTo(1.0, within(1e-9)) // 200 ticks = 2 s over 2 s
-        assertThat(usage.machineBusyShare!!).isCloseTo(0.95, within(1e-9))         // 380 busy of 400
+        assertThat(usage.machineBusyShare!!).isCloseTo(0.95, within(1e-9)) // 380 busy of 400
         assertThat(usage.flags(CpuUsage.MACHINE_SATURATED).map { it.describe() })
             .containsExactly("machine 95% busy over 2 cores (limit 90%)")
         // The driver is read as a process of its own; at half the cores it starved the servers.
@@ -54,8 +54,11 @@ class SaturationTest {
         }
         val accounting = CpuAccounting(proc, ticksPerSecond = 100)
         fun threads(c2: Long, c1: Long, worker: Long, gc: Long = 0, marker: Long = 0) {
-            thread(43, "C2 CompilerThre", c2); thread(44, "C1 CompilerThre", c1); thread(45, "http-nio-exec-1", worker)
-            thread(46, "GC Thread#0", gc); thread(47, "G1 Conc#0", marker)
+            thread(43, "C2 CompilerThre", c2)
+            thread(44, "C1 CompilerThre", c1)
+            thread(45, "http-nio-exec-1", worker)
+            thread(46, "GC Thread#0", gc)
+            thread(47, "G1 Conc#0", marker)
         }
         writeProc(proc, serverTicks = 1000, childTicks = 0, busy = 10_000, idle = 10_000)
         threads(c2 = 300, c1 = 100, worker = 500, gc = 50, marker = 5)
@@ -65,8 +68,8 @@ class SaturationTest {
         val end = accounting.read(mapOf("api-server" to 42L)).copy(monotonicNs = 1_000_000_000)
 
         val usage = accounting.usage(start, end, cores = 2)
-        assertThat(usage.coresUsed["api-server"]!!).isCloseTo(2.0, within(1e-9))          // 200 ticks in 1 s
-        assertThat(usage.compilerCoresUsed["api-server"]!!).isCloseTo(0.5, within(1e-9))  // 40 + 10 ticks; the worker's 100 are not
+        assertThat(usage.coresUsed["api-server"]!!).isCloseTo(2.0, within(1e-9)) // 200 ticks in 1 s
+        assertThat(usage.compilerCoresUsed["api-server"]!!).isCloseTo(0.5, within(1e-9)) // 40 + 10 ticks; the worker's 100 are not
         assertThat(usage.collectorCoresUsed["api-server"]!!).isCloseTo(0.3, within(1e-9)) // 20 + 10 ticks of the two collector threads
     }
 
@@ -86,7 +89,7 @@ class SaturationTest {
 
         val usage = accounting.usage(start, end, cores = 2)
 
-        assertThat(usage.coresUsed[CpuAccounting.DRIVER]!!).isCloseTo(0.7, within(1e-9))       // 30 + 40 ticks in 1 s
+        assertThat(usage.coresUsed[CpuAccounting.DRIVER]!!).isCloseTo(0.7, within(1e-9)) // 30 + 40 ticks in 1 s
         assertThat(usage.kernelCoresUsed[CpuAccounting.DRIVER]!!).isCloseTo(0.4, within(1e-9)) // the 40 in stime
         val figures = io.protobench.bench.measure.TrialFigures.fromCpu(usage, 1_000.0)
         assertThat(figures[io.protobench.bench.measure.Figure.DRIVER_KERNEL_CPU_US]!!).isCloseTo(400.0, within(1e-9))

@@ -25,7 +25,6 @@ import io.protobench.driver.GrpcCalls
 import io.protobench.driver.Latency
 import io.protobench.driver.Load
 import io.protobench.driver.Plan
-import io.protobench.driver.Summary as DriverSummary
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.within
 import org.junit.jupiter.api.Test
@@ -33,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir
 import java.nio.file.Path
 import java.time.Duration
 import java.time.Instant
+import io.protobench.driver.Summary as DriverSummary
 
 class TrialFiguresTest {
     private val json = ObjectMapper()
@@ -43,8 +43,14 @@ class TrialFiguresTest {
 
     /** A driver's summary: [correct] answers in [timedMs], its latency [p50] on warm connections ([warm] calls of [calls]). */
     private fun driven(
-        correct: Long = 1000, timedMs: Long = 2000, warmUpCorrect: Long = 0, p50: Double = 1.0, calls: Long = correct, warm: Long = calls,
-        steps: Map<String, Pair<Double, Long>> = emptyMap(), firstMessage: Latency? = null,
+        correct: Long = 1000,
+        timedMs: Long = 2000,
+        warmUpCorrect: Long = 0,
+        p50: Double = 1.0,
+        calls: Long = correct,
+        warm: Long = calls,
+        steps: Map<String, Pair<Double, Long>> = emptyMap(),
+        firstMessage: Latency? = null,
     ): DriverSummary {
         fun latency(count: Long, p50: Double) = Latency(count, p50 * 1.5, p50, p50 * 2, p50 * 3, p50 * 4, p50 * 5, p50 * 5.5, p50 * 6)
         val byPlace = listOfNotNull(
@@ -60,7 +66,12 @@ class TrialFiguresTest {
     @Test
     fun `figures come from the driver's summary and the gateway window`() {
         val summary = DriverSummary(
-            Counts(10, 0, 0), Counts(2998, 2, 0), 3000, Latency(3000, 2.5, 2.0, 3.0, 4.0, 6.0, 9.0, 10.0, 12.0), emptyMap(), 4,
+            Counts(10, 0, 0),
+            Counts(2998, 2, 0),
+            3000,
+            Latency(3000, 2.5, 2.0, 3.0, 4.0, 6.0, 9.0, 10.0, 12.0),
+            emptyMap(),
+            4,
             mapOf("status 503, expected 200" to 2),
         )
         val gateway = window(usage(120.0, 5000.0, 2, 300.0), usage(80.0, 3000.0, 1, 200.0))
@@ -85,8 +96,12 @@ class TrialFiguresTest {
 
     @Test
     fun `both servers' CPU per request leaves out their JIT compiler threads`() {
-        val figures = Figures.of(Figure.API_CPU_US to 300.0, Figure.DATA_CPU_US to 200.0,
-            Figure.API_JIT_CPU_US to 40.0, Figure.DATA_JIT_CPU_US to 10.0)
+        val figures = Figures.of(
+            Figure.API_CPU_US to 300.0,
+            Figure.DATA_CPU_US to 200.0,
+            Figure.API_JIT_CPU_US to 40.0,
+            Figure.DATA_JIT_CPU_US to 10.0,
+        )
         assertThat(TrialFigures.totals(figures)[Figure.TOTAL_CPU_US]).isEqualTo(450.0)
         assertThat(TrialFigures.totals(Figures.of(figures.toMap() - Figure.API_JIT_CPU_US))[Figure.TOTAL_CPU_US]).isEqualTo(490.0)
     }
@@ -170,15 +185,20 @@ class TrialFiguresTest {
         val scenario = ScenarioParser.parse("name: t\nduration: 3s\nmembers: {images: [1kb]}\ntopology: direct", "t")
         val bodies = MemberBodies(dir)
         val targets = scenario.cells.associate { it.arm.label to DriverPlans.direct(it, bodies) }
-        assertThat(targets.mapValues { (_, t) -> listOf(t.path, t.transport, t.status, t.contentType, t.value) }).isEqualTo(mapOf(
-            "HTTP/JSON" to listOf("/api/members", "http", 201, "application/json", null),
-            "HTTP/Binary" to listOf("/api/members", "http", 201, "application/x-protobuf", null),
-            "gRPC/Unary" to listOf(GrpcCalls.CREATE_MEMBER, "grpc", 200, null, null),
-            "gRPC/Stream" to listOf(GrpcCalls.CREATE_MEMBERS, "grpc", 200, null, 1L),
-        ))
+        assertThat(targets.mapValues { (_, t) -> listOf(t.path, t.transport, t.status, t.contentType, t.value) }).isEqualTo(
+            mapOf(
+                "HTTP/JSON" to listOf("/api/members", "http", 201, "application/json", null),
+                "HTTP/Binary" to listOf("/api/members", "http", 201, "application/x-protobuf", null),
+                "gRPC/Unary" to listOf(GrpcCalls.CREATE_MEMBER, "grpc", 200, null, null),
+                "gRPC/Stream" to listOf(GrpcCalls.CREATE_MEMBERS, "grpc", 200, null, 1L),
+            ),
+        )
         assertThat(targets.getValue("HTTP/JSON").body).endsWith(".json")
         assertThat(targets.filterKeys { it != "HTTP/JSON" }.values.map { it.body }.distinct()).singleElement().asString().endsWith(".pb")
-        assertThat(targets.values).allSatisfy { assertThat(it.emails).hasSize(1); assertThat(it.problem()).isNull() }
+        assertThat(targets.values).allSatisfy {
+            assertThat(it.emails).hasSize(1)
+            assertThat(it.problem()).isNull()
+        }
     }
 
     @Test
@@ -260,8 +280,13 @@ class TrialFiguresTest {
 
     @Test
     fun `a direct trial whose calls right after the cold ones were slower than the later ones is flagged, by a margin and a floor`() {
-        fun summary(next: Double, later: Double, nextCalls: Long = 60, laterCalls: Long = 40) =
-            driven(steps = mapOf("1" to (300.0 to 20L), "next" to (next to nextCalls), "later" to (later to laterCalls)))
+        fun summary(next: Double, later: Double, nextCalls: Long = 60, laterCalls: Long = 40) = driven(
+            steps = mapOf(
+                "1" to (300.0 to 20L),
+                "next" to (next to nextCalls),
+                "later" to (later to laterCalls),
+            ),
+        )
         // Across wan, say: calls 4-6 still waited for their windows to grow.
         assertThat(TrialFigures.warmingFlags(summary(next = 95.0, later = 80.0)))
             .containsExactly(Flag.ConnectionsWarming(95.0, 60, 80.0, 40, TrialFigures.COLD_CALLS))
@@ -279,11 +304,13 @@ class TrialFiguresTest {
 
     @Test
     fun `records of k6's time still give each call place's p50 and count`() {
-        val metrics = json.readTree("""{
+        val metrics = json.readTree(
+            """{
             "http_req_duration{user_call:next}":{"values":{"med":0,"count":0}},
             "grpc_req_duration{user_call:1}":{"values":{"med":300.0,"count":20}},
             "grpc_req_duration{user_call:next}":{"values":{"med":95.0,"count":60}},
-            "grpc_req_duration{user_call:later}":{"values":{"med":80.0,"count":40}}}""")
+            "grpc_req_duration{user_call:later}":{"values":{"med":80.0,"count":40}}}""",
+        )
         // The HTTP trends were empty, so the gRPC ones were read, each place with its p50 and count.
         assertThat(CallPlaces.of(metrics).steps).isEqualTo(mapOf("1" to (300.0 to 20L), "next" to (95.0 to 60L), "later" to (80.0 to 40L)))
         assertThat(CallPlaces.of(json.readTree("""{"http_req_duration":{"values":{"med":3.0,"count":500}}}""")).steps).isEmpty()

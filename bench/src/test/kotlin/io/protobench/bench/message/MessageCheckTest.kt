@@ -51,8 +51,10 @@ class MessageCheckTest {
         }
     """.trimIndent()
 
-    private fun write(name: String, text: String): Path =
-        tmp.resolve(name).also { Files.createDirectories(it.parent); Files.writeString(it, text) }
+    private fun write(name: String, text: String): Path = tmp.resolve(name).also {
+        Files.createDirectories(it.parent)
+        Files.writeString(it, text)
+    }
 
     private fun check(
         message: String = "shop.Order",

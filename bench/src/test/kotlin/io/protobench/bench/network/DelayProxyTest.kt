@@ -19,9 +19,15 @@ class DelayProxyTest {
             Thread {
                 while (!server.isClosed) {
                     val socket = runCatching { server.accept() }.getOrNull() ?: continue
-                    Thread { socket.use { s -> s.getInputStream().copyTo(s.getOutputStream()) } }.apply { isDaemon = true; start() }
+                    Thread { socket.use { s -> s.getInputStream().copyTo(s.getOutputStream()) } }.apply {
+                        isDaemon = true
+                        start()
+                    }
                 }
-            }.apply { isDaemon = true; start() }
+            }.apply {
+                isDaemon = true
+                start()
+            }
         }
         val address get() = java.net.InetSocketAddress(server.inetAddress, server.localPort)
         override fun close() = server.close()
@@ -45,7 +51,10 @@ class DelayProxyTest {
             DelayProxy(echo.address, Duration.ofMillis(5)).use { proxy ->
                 Socket(proxy.address.address, proxy.address.port).use { socket ->
                     socket.soTimeout = 20_000
-                    val writer = Thread { socket.getOutputStream().write(sent); socket.shutdownOutput() }.apply { start() }
+                    val writer = Thread {
+                        socket.getOutputStream().write(sent)
+                        socket.shutdownOutput()
+                    }.apply { start() }
                     // The echo server ends its side only after it saw ours end, through the relay.
                     val received = socket.getInputStream().readBytes()
                     writer.join()
@@ -65,7 +74,11 @@ class DelayProxyTest {
                     val out = socket.getOutputStream()
                     val input = socket.getInputStream()
                     val started = System.nanoTime()
-                    repeat(20) { out.write(it); out.flush(); Thread.sleep(1) }
+                    repeat(20) {
+                        out.write(it)
+                        out.flush()
+                        Thread.sleep(1)
+                    }
                     val echoed = (1..20).map { input.read() }
                     val elapsedMs = (System.nanoTime() - started) / 1e6
                     assertThat(echoed).isEqualTo((0 until 20).toList())
@@ -133,7 +146,10 @@ class DelayProxyTest {
         val release = java.util.concurrent.CountDownLatch(1)
         val dials = java.util.concurrent.atomic.AtomicInteger()
         val slowFirst = { upstream: java.net.InetSocketAddress ->
-            if (dials.incrementAndGet() == 1) { firstDialed.countDown(); release.await() }
+            if (dials.incrementAndGet() == 1) {
+                firstDialed.countDown()
+                release.await()
+            }
             Socket(upstream.address, upstream.port)
         }
         EchoServer().use { echo ->

@@ -20,7 +20,9 @@ class HopNetworksTest {
         override fun route(port: Int): Pair<InetSocketAddress, AutoCloseable?> = InetSocketAddress("10.0.0.2", port) to null
         override val record get() = LinkRecord(profile)
         override val roundTripMs = 0.0
-        override fun close() { closed = true }
+        override fun close() {
+            closed = true
+        }
     }
 
     private val opened = mutableListOf<FakeLink>()
@@ -73,9 +75,11 @@ class HopNetworksTest {
     fun `a profile this machine has no mechanism for stops the run before it starts, naming what is missing and the variants it would cost`() {
         val said = mutableListOf<String>()
         val noDrop: (NetworkProfile) -> HopLink = { profile ->
-            if (profile.name == "wan") throw LinkNotApplicable(
-                "wan: loss cannot be applied here: iptables is not installed (apt-get install iptables)",
-            )
+            if (profile.name == "wan") {
+                throw LinkNotApplicable(
+                    "wan: loss cannot be applied here: iptables is not installed (apt-get install iptables)",
+                )
+            }
             FakeLink(profile.name).also { opened += it }
         }
         assertThatThrownBy { HopNetworks.open(listOf(region, wan, wanToo), null, { said += it }, noDrop) }

@@ -97,8 +97,11 @@ class NetnsLinkTest {
     fun `a sweep removes the namespaces of runs that are gone and leaves the others`() {
         val shell = FakeShell(
             output = {
-                if (it == listOf("ip", "netns", "list")) "protobench-11-0 (id: 3)\nprotobench-12-1\nsomeone-else\nprotobench-probe-7\n"
-                else ""
+                if (it == listOf("ip", "netns", "list")) {
+                    "protobench-11-0 (id: 3)\nprotobench-12-1\nsomeone-else\nprotobench-probe-7\n"
+                } else {
+                    ""
+                }
             },
         )
         val removed = NetnsLink.sweepStale(shell, alive = { it == 12L })
@@ -144,6 +147,7 @@ class NetnsLinkTest {
     @Test
     fun `a relay that adds no delay of its own does not hold, even when its overhead lands on the round trip asked`() {
         val lan = NetworkProfile.parse("lan")
+
         // projectB seed 982 on the AMD EPYC VM: the relay's wake-ups took 0.19 ms each way against 0.1 asked.
         fun check(relayOneWayMs: Double?) = LinkCheck(lan, listOf("tbf", "relay"), RttCheck(0.2, 0.204, 0.07), 943.5, 9.34, relayOneWayMs)
         assertThat(check(0.0).rtt!!.holds).isTrue()

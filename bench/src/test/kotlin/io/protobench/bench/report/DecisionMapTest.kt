@@ -77,10 +77,14 @@ class DecisionMapTest {
 
     @Test
     fun `cells sit by size across and concurrency down, and the guide prints the map`() {
-        val r = record(mapOf(
-            "size=1mb vus=50" to hops(900.0, 300.0, 200.0), "size=1kb vus=1" to hops(100.0, 150.0, 200.0),
-            "size=1kb vus=50" to hops(100.0, 150.0, 200.0), "size=1mb vus=1" to hops(900.0, 300.0, 200.0),
-        ))
+        val r = record(
+            mapOf(
+                "size=1mb vus=50" to hops(900.0, 300.0, 200.0),
+                "size=1kb vus=1" to hops(100.0, 150.0, 200.0),
+                "size=1kb vus=50" to hops(100.0, 150.0, 200.0),
+                "size=1mb vus=1" to hops(900.0, 300.0, 200.0),
+            ),
+        )
         val map = DecisionMap.of(Analysis.of(r), r).single()
         assertThat(map.across).isEqualTo("size")
         assertThat(map.down).isEqualTo("vus")

@@ -86,9 +86,8 @@ class InteractionTest {
         val narrows = record(mapOf("small" to mapOf(json to 800.0, grpc to 400.0), "large" to mapOf(json to 500.0, grpc to 400.0)), heaps)
         val widens = record(mapOf("small" to mapOf(json to 800.0, grpc to 400.0), "large" to mapOf(json to 1200.0, grpc to 400.0)), heaps)
 
-        fun interactionsOf(a: RunRecord, b: RunRecord) =
-            VerdictAgreement.of(Analysis.of(a), Analysis.of(b))
-                .filter { it.scope == Scope.INTERACTIONS && it.figure == Figure.HOP_CPU_US.key }
+        fun interactionsOf(a: RunRecord, b: RunRecord) = VerdictAgreement.of(Analysis.of(a), Analysis.of(b))
+            .filter { it.scope == Scope.INTERACTIONS && it.figure == Figure.HOP_CPU_US.key }
 
         assertThat(interactionsOf(narrows, narrows).single().agreement).isEqualTo(Agreement.AGREE)
         val contradiction = interactionsOf(narrows, widens).single()
@@ -121,7 +120,9 @@ class InteractionTest {
                 "the gap depends on the variant: ×0\\.6\\d \\[×0\\.\\d\\d, ×0\\.\\d\\d\\] under large against small \\(Holm-adjusted",
         )
         assertThat(md).contains("2 interactions (gap against gap)")
-        assertThat(md).containsPattern("\\*\\*size=1mb vus=10\\*\\*, whether a setting moved the gap between protocols: " +
-            "HTTP/JSON over gRPC/Unary on Hop CPU/req: ×0.6\\d \\[×0\\.\\d\\d, ×0\\.\\d\\d\\] under large against small")
+        assertThat(md).containsPattern(
+            "\\*\\*size=1mb vus=10\\*\\*, whether a setting moved the gap between protocols: " +
+                "HTTP/JSON over gRPC/Unary on Hop CPU/req: ×0.6\\d \\[×0\\.\\d\\d, ×0\\.\\d\\d\\] under large against small",
+        )
     }
 }

@@ -168,14 +168,16 @@ class ReportTest {
         assertThat(own.lab).isFalse()
         assertThat(own.sd).isEqualTo(hopCpu.estimate.sdLog!!).isNotEqualTo(lab)
         val report = MarkdownReport.render(r)
-        assertThat(report).contains("6 between protocols, 2 A/A, each set one Holm family",
+        assertThat(report).contains(
+            "6 between protocols, 2 A/A, each set one Holm family",
             " — at the lab's measured noise for this figure and size (per-fork sd 0.093, pooled over the published aa runs; " +
                 "this comparison's own 5 forks: sd ${Numbers.number(hopCpu.estimate.sdLog)}) would catch a 10% bias with probability " +
                 "${Numbers.percentText(sensitivity.powerForBias)}; 80% power from a bias of " +
                 "${Numbers.percentText(sensitivity.detectablePercent!! / 100)}",
             "A calibrated lab fails the check by chance in at most 5% of conditions " +
                 "(each condition's A/A comparisons are one Holm family). " +
-                "At the lab's measured noise between identical arms")
+                "At the lab's measured noise between identical arms",
+        )
             .doesNotContain("the lab's noise is not measured")
     }
 
@@ -190,7 +192,8 @@ class ReportTest {
         assertThat(MarkdownReport.render(r)).contains(
             " — the lab's noise is not measured for this figure and size; at this comparison's own 5 forks' spread " +
                 "(sd ${Numbers.number(hopCpu.estimate.sdLog)}, a rough measure)",
-            "The lab's noise is not measured at these figures and sizes; at this run's own fork spread")
+            "The lab's noise is not measured at these figures and sizes; at this run's own fork spread",
+        )
     }
 
     @Test
@@ -212,7 +215,11 @@ class ReportTest {
             val noise = java.util.SplittableRandom(11L)
             return Fixtures.record(listOf("size=1kb vus=10", "size=1mb vus=10"), listOf(grpc, NULL_HOP, aa), forks) { _, kind, arm, fork ->
                 if (kind != TrialKind.COST) return@record null
-                val hop = when (arm) { NULL_HOP -> 0.0; aa -> 100.0 * bias; else -> 100.0 }
+                val hop = when (arm) {
+                    NULL_HOP -> 0.0
+                    aa -> 100.0 * bias
+                    else -> 100.0
+                }
                 cost((300 + hop * (1 + 0.05 * (noise.nextDouble() - 0.5))) * jitter[(fork - 1) % 5], hopP50 = 1 + 0.1 * noise.nextDouble())
             }
         }
@@ -237,7 +244,13 @@ class ReportTest {
         val totals = listOf(400.0, 800.0, 500.0, 1000.0, 450.0)
         val r = Fixtures.record(listOf("size=1kb vus=10"), listOf(grpc, binary, NULL_HOP), 5) { _, kind, arm, fork ->
             if (kind != TrialKind.COST) return@record null
-            cost(when (arm) { grpc -> totals[fork - 1]; binary -> 300.0; else -> 100.0 })
+            cost(
+                when (arm) {
+                    grpc -> totals[fork - 1]
+                    binary -> 300.0
+                    else -> 100.0
+                },
+            )
         }
         val a = Analysis.of(r).single()
         val hops = totals.map { it - 100.0 }
@@ -302,11 +315,14 @@ class ReportTest {
         val claims = SeedClaims.all
         assertThat(claims.filter { it.phase == "phase4" && it.condition == "size=10kb vus=10" && it.figure == "throughput_rps" }).hasSize(1)
         val r = Fixtures.record(listOf("size=10kb vus=10"), listOf(binary, grpc), 4) { _, kind, arm, fork ->
-            if (kind != TrialKind.CAPACITY) null
-            else Figures.of(
-                Figure.THROUGHPUT to (if (arm == grpc) 5750.0 else 4000.0) * jitter[fork - 1] *
-                    (1 + 0.04 * kotlin.math.sin(arm.length * 1.9 + fork * 2.1)),
-            )
+            if (kind != TrialKind.CAPACITY) {
+                null
+            } else {
+                Figures.of(
+                    Figure.THROUGHPUT to (if (arm == grpc) 5750.0 else 4000.0) * jitter[fork - 1] *
+                        (1 + 0.04 * kotlin.math.sin(arm.length * 1.9 + fork * 2.1)),
+                )
+            }
         }
         val phase2 = r.copy(scenario = r.scenario.copy(conditions = r.scenario.conditions.map { it.copy(phases = listOf("phase2")) }))
         val checks = SeedClaims.check(Analysis.of(phase2)).filter { it.claim.figure == "throughput_rps" }
@@ -383,31 +399,56 @@ class ReportTest {
             assertThat(it.seedPercent).isCloseTo((seedPerRequest - 1) * 100, org.assertj.core.data.Offset.offset(1e-9))
             assertThat(it.outcome).isEqualTo(ClaimOutcome.REPRODUCED) // ours 8/30, theirs 0.265 per request
         }
-        assertThat(MarkdownReport.render(r)).contains("| gc_count per request | $grpc · small vs $json · small |",
-            "The seeds' collections and peak heap come from one 30 s run per protocol and level")
+        assertThat(MarkdownReport.render(r)).contains(
+            "| gc_count per request | $grpc · small vs $json · small |",
+            "The seeds' collections and peak heap come from one 30 s run per protocol and level",
+        )
     }
 
     @Test
     fun `an invalid trial is listed under problems and left out of every verdict`() {
         val base = record()
-        val broken = base.copy(forks = base.forks.map { f ->
-            if (f.index != 2) f else f.copy(trials = f.trials.map { t ->
-                val hopFailures = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0))
-                    .copy(failuresByKind = mapOf("data-server timeout" to 100L))
-                val counts = io.protobench.driver.Counts(900, 100, 0)
-                val driver = io.protobench.driver.Summary(counts, counts, 1000, null, emptyMap(), 4,
-                    failures = mapOf("status 504, expected 200" to 90L, "\"payloadSize\" was 0, expected 1024" to 10L),
-                    failureSamples = mapOf("status 504, expected 200" to "<h1>`Gateway` Timeout</h1>"))
-                if (t.arm == json) t.copy(correctAnswers = 900, wrongAnswers = 100, gateway = hopFailures, driver = driver) else t
-            })
-        })
+        val broken = base.copy(
+            forks = base.forks.map { f ->
+                if (f.index != 2) {
+                    f
+                } else {
+                    f.copy(
+                        trials = f.trials.map { t ->
+                            val hopFailures = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0))
+                                .copy(failuresByKind = mapOf("data-server timeout" to 100L))
+                            val counts = io.protobench.driver.Counts(900, 100, 0)
+                            val driver = io.protobench.driver.Summary(
+                                counts,
+                                counts,
+                                1000,
+                                null,
+                                emptyMap(),
+                                4,
+                                failures = mapOf("status 504, expected 200" to 90L, "\"payloadSize\" was 0, expected 1024" to 10L),
+                                failureSamples = mapOf("status 504, expected 200" to "<h1>`Gateway` Timeout</h1>"),
+                            )
+                            if (t.arm ==
+                                json
+                            ) {
+                                t.copy(correctAnswers = 900, wrongAnswers = 100, gateway = hopFailures, driver = driver)
+                            } else {
+                                t
+                            }
+                        },
+                    )
+                }
+            },
+        )
         val a = Analysis.of(broken).single()
         assertThat(a.cost.single { it.arm == json }.forks).isEqualTo(4)
-        assertThat(MarkdownReport.render(broken)).contains("## Problems",
+        assertThat(MarkdownReport.render(broken)).contains(
+            "## Problems",
             "is invalid and left out of every verdict: 10.00% of answers were wrong (limit 0.1%); the driver's reasons: " +
                 "status 504, expected 200 × 90 (the first answer began `<h1>'Gateway' Timeout</h1>`); " +
                 "\"payloadSize\" was 0, expected 1024 × 10; " +
-                "the gateway's failed hops: data-server timeout × 100")
+                "the gateway's failed hops: data-server timeout × 100",
+        )
     }
 
     @Test
@@ -415,15 +456,19 @@ class ReportTest {
         val base = record()
         val rateNotHeld = io.protobench.bench.measure.Flag.RateNotHeld(1210.0, 1500, 340.0)
         val busy = io.protobench.bench.measure.Flag.MachineBusy(0.8, 0.7, 2)
-        val flagged = base.copy(forks = base.forks.map { f ->
-            f.copy(trials = f.trials.map { t ->
-                when {
-                    f.index == 3 && t.arm == grpc -> t.copy(flags = listOf(busy, rateNotHeld))
-                    f.index == 4 && t.arm == json -> t.copy(flags = listOf(busy))
-                    else -> t
-                }
-            })
-        })
+        val flagged = base.copy(
+            forks = base.forks.map { f ->
+                f.copy(
+                    trials = f.trials.map { t ->
+                        when {
+                            f.index == 3 && t.arm == grpc -> t.copy(flags = listOf(busy, rateNotHeld))
+                            f.index == 4 && t.arm == json -> t.copy(flags = listOf(busy))
+                            else -> t
+                        }
+                    },
+                )
+            },
+        )
         val left = flagged.trials.single { it.flags.contains(rateNotHeld) }
         assertThat(left.valid).isFalse()
         assertThat(left.leftOutAs()).isEqualTo("rate-not-held")
@@ -436,7 +481,8 @@ class ReportTest {
         assertThat(report).contains(
             "- Flags: 2 of ${flagged.trials.size} trials carry at least one (machine-busy 2, rate-not-held 1); " +
                 "left out of the verdicts: 1 (rate-not-held 1), each listed under Problems",
-            "($grpc, size=1kb vus=10, fork 3) is invalid and left out of every verdict: achieved 1210/s of 1500/s, 340 iterations dropped")
+            "($grpc, size=1kb vus=10, fork 3) is invalid and left out of every verdict: achieved 1210/s of 1500/s, 340 iterations dropped",
+        )
         assertThat(MarkdownReport.render(base))
             .contains("- Flags: none of the ${base.trials.size} trials carries one; none is left out of the verdicts")
     }
@@ -447,27 +493,43 @@ class ReportTest {
         assertThat(MarkdownReport.render(base)).contains("topology direct").doesNotContain("Latency on warm connections")
         val metrics = """{"grpc_req_duration":{"values":{"count":40}},"grpc_req_duration{connection:warm}":{"values":{"count":10}}}"""
         val summary = com.fasterxml.jackson.databind.ObjectMapper().readTree("""{"metrics":$metrics}""")
-        val tagged = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
-            t.copy(
-                k6 = summary.path("metrics"),
-                flags = listOf(
-                    io.protobench.bench.measure.Flag.ColdConnections(10, 40, TrialFigures.COLD_CALLS, TrialFigures.MIN_TIMED_CALLS),
-                ),
-            )
-        }) })
+        val tagged = base.copy(
+            forks = base.forks.map { f ->
+                f.copy(
+                    trials = f.trials.map { t ->
+                        t.copy(
+                            k6 = summary.path("metrics"),
+                            flags = listOf(
+                                io.protobench.bench.measure.Flag.ColdConnections(
+                                    10,
+                                    40,
+                                    TrialFigures.COLD_CALLS,
+                                    TrialFigures.MIN_TIMED_CALLS,
+                                ),
+                            ),
+                        )
+                    },
+                )
+            },
+        )
         assertThat(MarkdownReport.render(tagged)).contains(
             "Latency on warm connections: each connection's first 3 calls",
-            "10 of 40 calls came after their connection's first 3")
+            "10 of 40 calls came after their connection's first 3",
+        )
         assertThat(MarkdownReport.render(tagged)).doesNotContain("warm-up before its fixed rate")
         // Since cost trials warm their users first, those calls are out of their throughput too, and the header says so.
         val warmedFirst = com.fasterxml.jackson.databind.ObjectMapper().readTree(
-            """{"metrics":${metrics.dropLast(1)},"iterations{scenario:warmup}":{"values":{"count":30}}}}""")
-        val warmed = base.copy(forks = base.forks.map { f ->
-            f.copy(trials = f.trials.map { t -> t.copy(k6 = warmedFirst.path("metrics")) })
-        })
+            """{"metrics":${metrics.dropLast(1)},"iterations{scenario:warmup}":{"values":{"count":30}}}}""",
+        )
+        val warmed = base.copy(
+            forks = base.forks.map { f ->
+                f.copy(trials = f.trials.map { t -> t.copy(k6 = warmedFirst.path("metrics")) })
+            },
+        )
         assertThat(MarkdownReport.render(warmed)).contains(
             "each connection's first 3 calls, which open and warm it, are left out of the latency figures. " +
-                "A cost trial's connections make them in a warm-up before its fixed rate is timed")
+                "A cost trial's connections make them in a warm-up before its fixed rate is timed",
+        )
         // The driver's summaries say the same: steps timed, and a warm-up's answers.
         val latency = io.protobench.driver.Latency(10, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
         val driven = io.protobench.driver.Summary(
@@ -489,14 +551,22 @@ class ReportTest {
         val base = record().let { it.copy(scenario = it.scenario.copy(topology = io.protobench.bench.scenario.Topology.DIRECT)) }
         assertThat(MarkdownReport.render(base)).doesNotContain("New connections")
         val mapper = com.fasterxml.jackson.databind.ObjectMapper()
-        fun places(first: Double, next: Double, later: Double) = mapper.readTree("""{
+        fun places(first: Double, next: Double, later: Double) = mapper.readTree(
+            """{
             "grpc_req_duration{user_call:1}":{"values":{"med":$first,"count":20}},
             "grpc_req_duration{user_call:2}":{"values":{"med":0,"count":0}},
             "grpc_req_duration{user_call:next}":{"values":{"med":$next,"count":60}},
-            "grpc_req_duration{user_call:later}":{"values":{"med":$later,"count":40}}}""")
-        val tagged = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
-            t.copy(k6 = places(first = 100.0 + f.index, next = 21.5, later = 20.0 + f.index / 10.0))
-        }) })
+            "grpc_req_duration{user_call:later}":{"values":{"med":$later,"count":40}}}""",
+        )
+        val tagged = base.copy(
+            forks = base.forks.map { f ->
+                f.copy(
+                    trials = f.trials.map { t ->
+                        t.copy(k6 = places(first = 100.0 + f.index, next = 21.5, later = 20.0 + f.index / 10.0))
+                    },
+                )
+            },
+        )
         val report = MarkdownReport.render(tagged)
         val forks = tagged.forks.map { it.index }
         assertThat(report).contains("**New connections**", "| call 1 | call 2 | call 3 | calls 4–6 | calls 7+ |")
@@ -508,9 +578,15 @@ class ReportTest {
     @Test
     fun `a figure that is not finite does not break the report`() {
         val base = record()
-        val odd = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { t ->
-            t.copy(figures = t.figures + (Figure.LATENCY_P99 to Double.POSITIVE_INFINITY) + (Figure.HOP_P50 to Double.NaN))
-        }) })
+        val odd = base.copy(
+            forks = base.forks.map { f ->
+                f.copy(
+                    trials = f.trials.map { t ->
+                        t.copy(figures = t.figures + (Figure.LATENCY_P99 to Double.POSITIVE_INFINITY) + (Figure.HOP_P50 to Double.NaN))
+                    },
+                )
+            },
+        )
         assertThat(MarkdownReport.render(odd)).contains("## size=1kb vus=10")
     }
 
@@ -521,8 +597,12 @@ class ReportTest {
         assertThat(older).contains("GCs / GC ms api", "GCs / GC ms data").doesNotContain("pause ms", "Concurrent GC CPU")
 
         val gc = Figures.of(
-            Figure.API_GC_PAUSES to 6.0, Figure.API_GC_PAUSE_TIME to 2.0, Figure.API_GC_CONCURRENT_CPU to 41.5,
-            Figure.DATA_GC_PAUSES to 4.0, Figure.DATA_GC_PAUSE_TIME to 35.0, Figure.DATA_GC_CONCURRENT_CPU to 0.0,
+            Figure.API_GC_PAUSES to 6.0,
+            Figure.API_GC_PAUSE_TIME to 2.0,
+            Figure.API_GC_CONCURRENT_CPU to 41.5,
+            Figure.DATA_GC_PAUSES to 4.0,
+            Figure.DATA_GC_PAUSE_TIME to 35.0,
+            Figure.DATA_GC_CONCURRENT_CPU to 0.0,
         )
         val newer = base.copy(forks = base.forks.map { f -> f.copy(trials = f.trials.map { it.copy(figures = it.figures + gc) }) })
         val header = MarkdownReport.render(newer).lines().first { it.startsWith("| ") && "Hop CPU" in it }
@@ -568,6 +648,7 @@ class ReportTest {
         dir.resolve("run.json").toFile().writeText("""{"schemaVersion": 1}""")
         assertThat(runCatching { RunStore.load(dir) }.exceptionOrNull()).hasMessageContaining("schema 1")
     }
+
     @Test
     fun `a rate every variant shares is given as a share of each variant's slowest capacity, flagged above utilisation`() {
         val condition = "image=1kb vus=10"

@@ -48,11 +48,14 @@ class RoundingTest {
     fun `two forks that counted the same ticks decide nothing on CPU, though their latency still can`() {
         val tick = 10_000.0 / 322
         val record = Fixtures.record(listOf("size=1kb"), listOf(Fixtures.NULL_HOP, "HTTP/JSON", "gRPC/Unary"), 2) { _, kind, arm, fork ->
-            if (kind != TrialKind.COST) null
-            else when (arm) {
-                Fixtures.NULL_HOP -> Fixtures.cost(20 * tick)
-                "HTTP/JSON" -> Fixtures.cost(47 * tick, hopP50 = 41.0 + fork * 0.01)
-                else -> Fixtures.cost(46 * tick, hopP50 = 30.0 + fork * 0.01)
+            if (kind != TrialKind.COST) {
+                null
+            } else {
+                when (arm) {
+                    Fixtures.NULL_HOP -> Fixtures.cost(20 * tick)
+                    "HTTP/JSON" -> Fixtures.cost(47 * tick, hopP50 = 41.0 + fork * 0.01)
+                    else -> Fixtures.cost(46 * tick, hopP50 = 30.0 + fork * 0.01)
+                }
             }
         }.let { r -> r.copy(forks = r.forks.map { f -> f.copy(trials = f.trials.map { it.copy(correctAnswers = 322) }) }) }
         val decisions = Analysis.of(record).single().family(TrialKind.COST)!!.decisions

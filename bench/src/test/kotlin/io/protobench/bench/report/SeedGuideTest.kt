@@ -38,7 +38,9 @@ class SeedGuideTest {
             when {
                 kind == TrialKind.CAPACITY && arm != NULL_HOP ->
                     Figures.of(Figure.THROUGHPUT to (throughput.getValue(condition)[arm] ?: 1000.0) * wobble * jitter[fork - 1])
+
                 kind == TrialKind.COST -> Fixtures.cost(300.0 * wobble * jitter[fork - 1])
+
                 else -> null
             }
         }
@@ -99,8 +101,10 @@ class SeedGuideTest {
     @Test
     fun `a crossover holds with the run's own flip, and is contradicted where the other protocol wins on the seed's side`() {
         val seedLike = mapOf(
-            "size=10kb vus=10" to rates(1600.0, 1000.0), "size=100kb vus=10" to rates(1300.0, 1000.0),
-            "size=200kb vus=10" to rates(1000.0, 1200.0), "size=500kb vus=10" to rates(1000.0, 1600.0),
+            "size=10kb vus=10" to rates(1600.0, 1000.0),
+            "size=100kb vus=10" to rates(1300.0, 1000.0),
+            "size=200kb vus=10" to rates(1000.0, 1200.0),
+            "size=500kb vus=10" to rates(1000.0, 1600.0),
         )
         val holds = throughputOf(SeedGuide.crossover(crossover("size"), Analysis.of(record(seedLike))))
         assertThat(holds.label).isEqualTo(GuideLabel.HOLDS)
@@ -125,15 +129,28 @@ class SeedGuideTest {
     @Test
     fun `a size that misses the seed's range where decided labels the row, whatever its open conditions decide later`() {
         // 1 KB: gRPC/Unary 10% ahead, decided, short of the seed's 30-67%; 10 KB: gRPC/Unary's every other fork at 70%, undecided.
-        val mixed = Analysis.of(record(mapOf(
-            "size=1kb vus=10" to rates(1100.0, 1000.0),
-            "size=10kb vus=10" to rates(1080.0, 1000.0),
-        )).let { rec ->
-            rec.copy(forks = rec.forks.map { f -> f.copy(trials = f.trials.map { t ->
-                if (t.condition == "size=10kb vus=10" && t.kind == TrialKind.CAPACITY && t.arm == grpc && t.fork % 2 == 0)
-                    t.copy(figures = Figures.of(Figure.THROUGHPUT to 700.0)) else t
-            }) })
-        })
+        val mixed = Analysis.of(
+            record(
+                mapOf(
+                    "size=1kb vus=10" to rates(1100.0, 1000.0),
+                    "size=10kb vus=10" to rates(1080.0, 1000.0),
+                ),
+            ).let { rec ->
+                rec.copy(
+                    forks = rec.forks.map { f ->
+                        f.copy(
+                            trials = f.trials.map { t ->
+                                if (t.condition == "size=10kb vus=10" && t.kind == TrialKind.CAPACITY && t.arm == grpc && t.fork % 2 == 0) {
+                                    t.copy(figures = Figures.of(Figure.THROUGHPUT to 700.0))
+                                } else {
+                                    t
+                                }
+                            },
+                        )
+                    },
+                )
+            },
+        )
         val open = throughputOf(SeedGuide.row(row(1), mixed))
         assertThat(open.points.map { it.label }).containsExactly(GuideLabel.SMALLER, GuideLabel.OPEN)
         assertThat(open.label).isEqualTo(GuideLabel.SMALLER)
@@ -143,8 +160,13 @@ class SeedGuideTest {
     fun `the report of a run of seed phases carries the guide line by line in both languages, and a run without phases does not`() {
         val r = record(mapOf("size=1kb vus=10" to rates(1500.0, 1000.0), "size=10kb vus=10" to rates(1450.0, 1000.0)))
         val en = MarkdownReport.render(r)
-        assertThat(en).contains("## The seed's guide, line by line", "| 1 | Small APIs (≤ 100 KB): gRPC/Unary 30–67% faster",
-            "size=1kb vus=10: gRPC/Unary faster by", "| *holds* |", "a need, not judged")
+        assertThat(en).contains(
+            "## The seed's guide, line by line",
+            "| 1 | Small APIs (≤ 100 KB): gRPC/Unary 30–67% faster",
+            "size=1kb vus=10: gRPC/Unary faster by",
+            "| *holds* |",
+            "a need, not judged",
+        )
         val ko = MarkdownReport.render(r, Texts.of(io.protobench.bench.text.Lang.KO))
         assertThat(ko).contains("## 시드의 가이드, 한 줄씩", "「소용량 API (≤100KB)", "*성립*").doesNotContain("Small APIs (≤ 100 KB)")
         assertThat(MarkdownReport.render(record(mapOf("size=1kb vus=10" to rates(1500.0, 1000.0)), phases = false)))

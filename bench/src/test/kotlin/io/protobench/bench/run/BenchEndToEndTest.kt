@@ -53,15 +53,14 @@ class BenchEndToEndTest {
     /** Surefire runs in bench/; the project root holds the server modules and tools/. */
     private val projectDir: Path = Path.of("").toAbsolutePath().parent
 
-    private fun options(results: Path, seed: Long) =
-        RunOptions(
-            results,
-            listOf("-Xms256m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError"),
-            emptyList(),
-            emptyList(),
-            seed,
-            given = mapOf("test" to "e2e"),
-        )
+    private fun options(results: Path, seed: Long) = RunOptions(
+        results,
+        listOf("-Xms256m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError"),
+        emptyList(),
+        emptyList(),
+        seed,
+        given = mapOf("test" to "e2e"),
+    )
 
     @Test
     fun `a tiny cost-mode scenario runs two forks with the null hop and a calibrated rate`(@TempDir results: Path) {
@@ -75,8 +74,12 @@ class BenchEndToEndTest {
             assertThat(fork.status).isEqualTo(ForkStatus.COMPLETE)
             assertThat(fork.soak!!.windows).isNotEmpty
             assertThat(fork.trials.map { it.kind to it.arm }).containsExactlyInAnyOrder(
-                TrialKind.CAPACITY to "HTTP/JSON", TrialKind.CAPACITY to "gRPC/Unary",
-                TrialKind.COST to "HTTP/JSON", TrialKind.COST to "gRPC/Unary", TrialKind.COST to "Null hop")
+                TrialKind.CAPACITY to "HTTP/JSON",
+                TrialKind.CAPACITY to "gRPC/Unary",
+                TrialKind.COST to "HTTP/JSON",
+                TrialKind.COST to "gRPC/Unary",
+                TrialKind.COST to "Null hop",
+            )
         }
         val rate = record.calibrations.single().ratePerSecond
         record.trials.forEach { trial ->
@@ -112,7 +115,13 @@ class BenchEndToEndTest {
 
         val report = Files.readString(ReportWriter.write(store.dir, record))
         assertThat(report).contains(
-            "## size=1kb vus=2", "| HTTP/JSON |", "Null hop", "Hop CPU", "Protocol selection guide", "## Forks", "Driver send delay p99",
+            "## size=1kb vus=2",
+            "| HTTP/JSON |",
+            "Null hop",
+            "Hop CPU",
+            "Protocol selection guide",
+            "## Forks",
+            "Driver send delay p99",
             "**New connections**: end-to-end p50 ms by the call's place on the driver's connection to the gateway",
         ).doesNotContain("(topology direct)")
         // report.html draws the real run: the gateway's per-second timeline of every cost trial among its charts.
@@ -129,8 +138,7 @@ class BenchEndToEndTest {
      * the relay ran them, which it shortens by its own measured wake-ups (`Shaped.calibrated`),
      * or the [asked] RTT where netem delays instead.
      */
-    private fun leastRoundTrip(network: LinkRecord, asked: Double): Double =
-        network.relayOneWayMs?.let { 2 * it } ?: asked
+    private fun leastRoundTrip(network: LinkRecord, asked: Double): Double = network.relayOneWayMs?.let { 2 * it } ?: asked
 
     /** A short run of [workload] with the driver calling the data-server itself, and its record. */
     private fun runDirect(
@@ -140,7 +148,8 @@ class BenchEndToEndTest {
         extra: String = "",
         network: NetworkProfile? = null,
     ): Pair<RunStore, RunRecord> {
-        val scenario = ScenarioParser.parse("""
+        val scenario = ScenarioParser.parse(
+            """
             name: e2e-direct
             $workload
             $extra
@@ -151,7 +160,9 @@ class BenchEndToEndTest {
             probes: first-fork
             topology: direct
             soak: {window: 1s, min: 2s, max: 3s}
-        """.trimIndent(), "e2e direct test")
+            """.trimIndent(),
+            "e2e direct test",
+        )
         val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {})
             .run(scenario, options(results, seed).copy(network = network))
         return store to RunStore.load(store.dir)
@@ -162,7 +173,8 @@ class BenchEndToEndTest {
      * crosses the round trip at least once, and so does a stream before its first message,
      * which the driver times.
      */
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `topology direct across a shaped link - every call crosses its round trip, and a stream's first message is timed`(
         @TempDir results: Path,
     ) {
@@ -206,7 +218,8 @@ class BenchEndToEndTest {
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `topology direct - the driver calls the data-server itself over all four protocols, no gateway started`(@TempDir results: Path) {
         val (store, record) = runDirect("sizes: [1kb]", results, 11)
 
@@ -244,17 +257,22 @@ class BenchEndToEndTest {
         assertThat(hopCpu.values).allSatisfy { assertThat(it!!.mean).isPositive() }
         assertThat(store.dir.resolve("logs/api-server.log")).doesNotExist()
         assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains(
-            "topology direct", "## size=1kb vus=2", "| gRPC/Stream |",
-            "A cost trial's connections make them in a warm-up before its fixed rate is timed", "**New connections**",
+            "topology direct",
+            "## size=1kb vus=2",
+            "| gRPC/Stream |",
+            "A cost trial's connections make them in a warm-up before its fixed rate is timed",
+            "**New connections**",
         )
         assertThat(store.dir.resolve(ChildProcesses.FILE_NAME)).content().hasLineCount(1)
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `member creation - every confirmed creation is a row, checked after each trial, and the null hop writes none`(
         @TempDir results: Path,
     ) {
-        val scenario = ScenarioParser.parse("""
+        val scenario = ScenarioParser.parse(
+            """
             name: e2e-writes
             members: {images: [1kb], batch: 3}
             protocols: [HTTP/JSON, gRPC/Stream]
@@ -264,7 +282,9 @@ class BenchEndToEndTest {
             maxForks: 2
             probes: first-fork
             soak: {window: 1s, min: 2s, max: 3s}
-        """.trimIndent(), "e2e writes test")
+            """.trimIndent(),
+            "e2e writes test",
+        )
 
         val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 13))
         val record = RunStore.load(store.dir)
@@ -286,7 +306,8 @@ class BenchEndToEndTest {
             .contains("Member creation (seed 003): each request creates 3", "DB time/req")
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `topology direct creates members on the data-server itself over all four protocols, every creation a row, and the seed's tools too`(
         @TempDir results: Path,
     ) {
@@ -326,7 +347,8 @@ class BenchEndToEndTest {
      * path of each protocol is tested apart), at a fixed rate: no capacity probes and no null hop
      * (the member test of the gateway has both), what is asserted is where the rows land.
      */
-    private fun h2AndPostgres(name: String, protocol: String) = ScenarioParser.parse("""
+    private fun h2AndPostgres(name: String, protocol: String) = ScenarioParser.parse(
+        """
         name: $name
         members: {images: [1kb]}
         protocols: [$protocol]
@@ -340,7 +362,9 @@ class BenchEndToEndTest {
         variants:
           - {name: h2, database: h2}
           - {name: pg, database: postgresql}
-    """.trimIndent(), "e2e $name test")
+        """.trimIndent(),
+        "e2e $name test",
+    )
 
     /** The run of [h2AndPostgres] completed, and every creation its cost trials confirmed is a row; returns those trials. */
     private fun everyCreationLanded(record: RunRecord, protocol: String): List<io.protobench.bench.measure.TrialRecord> {
@@ -355,7 +379,8 @@ class BenchEndToEndTest {
         return written
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `a PostgreSQL variant writes into the run's throw-away cluster, stopped when the run ends, beside H2`(@TempDir results: Path) {
         val postgres = runCatching { PostgresBinaries.find() }.getOrNull()
         assumeTrue(postgres != null, "PostgreSQL's server programs are not installed (Debian package postgresql)")
@@ -366,8 +391,11 @@ class BenchEndToEndTest {
         everyCreationLanded(record, "gRPC/Stream").forEach { trial ->
             // PostgreSQL's processes are counted with the servers; H2 has none apart from the data-server.
             val database = trial.figures[Figure.DB_CPU_US]
-            if (trial.arm.endsWith("pg")) assertThat(database).describedAs(trial.arm).isPositive()
-            else assertThat(database).describedAs(trial.arm).isNull()
+            if (trial.arm.endsWith("pg")) {
+                assertThat(database).describedAs(trial.arm).isPositive()
+            } else {
+                assertThat(database).describedAs(trial.arm).isNull()
+            }
         }
         // The pg variant's data-servers were pointed at the cluster, its password kept out of the recorded commands.
         val commands = record.environment.serverCommands.toString()
@@ -386,7 +414,8 @@ class BenchEndToEndTest {
             .contains("different databases are compared on CPU too", "PostgreSQL CPU µs/req")
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `with --db-url the pairs write to that database in a schema of their own, emptied at the end, and H2 stays H2`(
         @TempDir results: Path,
     ) {
@@ -398,7 +427,16 @@ class BenchEndToEndTest {
         val cluster = io.protobench.bench.database.PostgresCluster(postgres!!).start(home.resolve("db"))
         try {
             fun query(sql: String): Long = java.sql.DriverManager.getConnection(cluster.jdbcUrl, cluster.user, cluster.password).use { c ->
-                c.createStatement().use { st -> if (st.execute(sql)) st.resultSet.use { it.next(); it.getLong(1) } else 0 }
+                c.createStatement().use { st ->
+                    if (st.execute(sql)) {
+                        st.resultSet.use {
+                            it.next()
+                            it.getLong(1)
+                        }
+                    } else {
+                        0
+                    }
+                }
             }
             query("CREATE TABLE public.members (id int)")
             query("INSERT INTO public.members VALUES (42)")
@@ -422,17 +460,21 @@ class BenchEndToEndTest {
             assertThat(query("SELECT count(*) FROM lab_run.flyway_schema_history")).isPositive()
             assertThat(query("SELECT count(*) FROM lab_run.members")).isZero()
             assertThat(query("SELECT count(*) FROM public.members")).isEqualTo(1)
-            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains("an external database (`--db-url`)",
-                "A variant writing to the external database is compared on CPU only with another writing there")
+            assertThat(Files.readString(ReportWriter.write(store.dir, record))).contains(
+                "an external database (`--db-url`)",
+                "A variant writing to the external database is compared on CPU only with another writing there",
+            )
         } finally {
             cluster.stop()
             home.toFile().deleteRecursively()
         }
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `an open-model condition runs at its given rate without probes and checks the level's exact size`(@TempDir results: Path) {
-        val scenario = ScenarioParser.parse("""
+        val scenario = ScenarioParser.parse(
+            """
             name: e2e-open
             complexities: [medium]
             protocols: [gRPC/Unary]
@@ -442,7 +484,9 @@ class BenchEndToEndTest {
             maxForks: 2
             nullHop: false
             soak: {window: 1s, min: 2s, max: 3s}
-        """.trimIndent(), "e2e open test")
+            """.trimIndent(),
+            "e2e open test",
+        )
 
         val record = RunStore.load(
             BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 3)).dir,
@@ -459,11 +503,13 @@ class BenchEndToEndTest {
         }
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `variants run on their own server pairs, read back from the real servers, and a refused JVM option rejects only its variant`(
         @TempDir results: Path,
     ) {
-        val scenario = ScenarioParser.parse("""
+        val scenario = ScenarioParser.parse(
+            """
             name: e2e-variants
             sizes: [1kb]
             protocols: [gRPC/Unary]
@@ -478,7 +524,9 @@ class BenchEndToEndTest {
               - {name: shared, dataServer: {protobench.data.grpc-payload-mode: shared}}
               - {name: copy-serial, dataServer: {protobench.data.grpc-payload-mode: copy}, jvm: [-XX:+UseSerialGC], heap: 384m}
               - {name: broken, jvm: [-XX:+UseZGCX]}
-        """.trimIndent(), "e2e variants test")
+            """.trimIndent(),
+            "e2e variants test",
+        )
 
         val record = RunStore.load(
             BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options(results, 11)).dir,
@@ -506,7 +554,8 @@ class BenchEndToEndTest {
      * (or netem): every call of the gateway to it crosses the profile's round trip at least
      * once, so each protocol's hop latency is at least the RTT, whatever the machine's speed.
      */
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `with a network profile the data-server runs behind the shaped link and every hop crosses its round trip`(@TempDir results: Path) {
         val caps = NetworkCapabilities.detect()
         assumeTrue(
@@ -519,7 +568,8 @@ class BenchEndToEndTest {
         // hop (it never crosses the link) and no minimum of requests: at 20/s the default 200 would
         // stretch each cost trial from 2 s to 10 s, and what is asserted holds for any count.
         // A variant's delayed link is the run's own code (HopNetwork.open): the direct shaped-link test crosses one too.
-        val scenario = ScenarioParser.parse("""
+        val scenario = ScenarioParser.parse(
+            """
             name: e2e-network
             sizes: [1kb]
             protocols: [HTTP/Binary, gRPC/Unary]
@@ -534,7 +584,9 @@ class BenchEndToEndTest {
               - {name: run-link}
               - {name: bare, network: "rtt=0ms,bandwidth=200mbit"}
               - {name: too-near, network: "rtt=0.05ms"}
-        """.trimIndent(), "e2e network test")
+            """.trimIndent(),
+            "e2e network test",
+        )
         val options = options(results, 11).copy(network = NetworkProfile.parse("rtt=20ms,bandwidth=100mbit"))
 
         val record = RunStore.load(BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {}).run(scenario, options).dir)
@@ -575,7 +627,8 @@ class BenchEndToEndTest {
      * way): without netem the link measures off the profile and the run is refused, with the
      * figures, before anything is created.
      */
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `remote - each fork starts only a gateway here, in front of a data-server another process serves`(@TempDir dir: Path) {
         val (httpPort, grpcPort) = List(2) { java.net.ServerSocket(0).use { it.localPort } }
         val served = serve(dir, "data-server", "--port", "$httpPort", "--grpc-port", "$grpcPort")
@@ -615,7 +668,8 @@ class BenchEndToEndTest {
         awaitTrue(Duration.ofSeconds(20)) { RemoteCheck(Duration.ofMillis(500)).problem(remote) != null }
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `remote - with a served gateway nothing but the load driver runs here, and every figure comes from the two JVMs`(
         @TempDir dir: Path,
     ) {
@@ -645,12 +699,16 @@ class BenchEndToEndTest {
             assertThat(servedStarts(remote)).isEqualTo(3)
             assertThat(servedStarts(Remote.DataServer("127.0.0.1", httpPort, grpcPort))).isEqualTo(3)
         } finally {
-            listOf(gateway, data).forEach { it.destroy(); it.waitFor(20, java.util.concurrent.TimeUnit.SECONDS) }
+            listOf(gateway, data).forEach {
+                it.destroy()
+                it.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)
+            }
         }
     }
 
     /** Two protocols at 1 KB, two forks of a few seconds: the least a run can be and still compare. */
-    private val tinyScenario = ScenarioParser.parse("""
+    private val tinyScenario = ScenarioParser.parse(
+        """
         name: e2e
         sizes: [1kb]
         protocols: [HTTP/JSON, gRPC/Unary]
@@ -659,19 +717,29 @@ class BenchEndToEndTest {
         forks: 2
         maxForks: 2
         soak: {window: 1s, min: 2s, max: 3s}
-    """.trimIndent(), "e2e test")
+        """.trimIndent(),
+        "e2e test",
+    )
 
     /** How many JVMs the `serve` of [remote] has started, from its control. */
     private fun servedStarts(remote: Remote): Int =
         io.protobench.contract.Json.newMapper().readTree(ControlHttp(remote.controlUrl).get("/serve").body()).path("starts").asInt()
 
     /** `protobench serve SERVER ARGS` in a process of its own, as on another host. */
-    private fun serve(dir: Path, server: String, vararg args: String): Process =
-        ProcessBuilder(listOf(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "io.protobench.bench.cli.MainKt",
-            "serve", server, "--jvm-opt", "-Xmx512m") + args)
-            .also { it.environment()["PROTOBENCH_HOME"] = projectDir.toString() }
-            .redirectErrorStream(true).redirectOutput(dir.resolve("serve-$server.log").toFile()).start()
+    private fun serve(dir: Path, server: String, vararg args: String): Process = ProcessBuilder(
+        listOf(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            "io.protobench.bench.cli.MainKt",
+            "serve",
+            server,
+            "--jvm-opt",
+            "-Xmx512m",
+        ) + args,
+    )
+        .also { it.environment()["PROTOBENCH_HOME"] = projectDir.toString() }
+        .redirectErrorStream(true).redirectOutput(dir.resolve("serve-$server.log").toFile()).start()
 
     @Test
     fun `a remote data-server that does not answer stops the run before a results folder exists`(@TempDir dir: Path) {
@@ -700,7 +768,8 @@ class BenchEndToEndTest {
         assertThat(namespaces).doesNotContain("protobench-${ProcessHandle.current().pid()}-")
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `a mistyped server setting stops the run at once naming the nearest valid one`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse("name: typo\nsizes: [1kb]\nduration: 1s", "typo test")
         val options = options(results, 1).copy(gatewayArguments = listOf("--protobench.gateway.http.verison=H2C"))
@@ -724,7 +793,8 @@ class BenchEndToEndTest {
         }
     }
 
-    @Test @Tag(SLOW)
+    @Test
+    @Tag(SLOW)
     fun `a runner stopped by SIGTERM reports its run as interrupted, as run_json says, and leaves no child`(@TempDir dir: Path) {
         val cli = startRun(dir)
         try {
@@ -749,7 +819,9 @@ class BenchEndToEndTest {
     /** The CLI running a small two-arm scenario into dir/results, its output in dir/cli.log. */
     private fun startRun(dir: Path): Process {
         val scenarioFile = dir.resolve("stop.yaml")
-        Files.writeString(scenarioFile, """
+        Files.writeString(
+            scenarioFile,
+            """
             name: stop
             sizes: [1kb]
             protocols: [gRPC/Unary, HTTP/JSON]
@@ -757,10 +829,13 @@ class BenchEndToEndTest {
             duration: 20s
             forks: 2
             soak: {window: 1s, min: 2s, max: 3s}
-        """.trimIndent())
-        return ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            """.trimIndent(),
+        )
+        return ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"), "io.protobench.bench.cli.MainKt",
-            "run", scenarioFile.toString(), "--results", dir.resolve("results").toString(), "--jvm-opt", "-Xmx256m")
+            "run", scenarioFile.toString(), "--results", dir.resolve("results").toString(), "--jvm-opt", "-Xmx256m",
+        )
             .also { it.environment()["PROTOBENCH_HOME"] = projectDir.toString() }
             .redirectErrorStream(true).redirectOutput(dir.resolve("cli.log").toFile()).start()
     }
@@ -788,9 +863,13 @@ class BenchEndToEndTest {
     private fun awaitFile(root: Path, name: String): Path {
         var found: Path? = null
         awaitTrue(Duration.ofSeconds(60)) {
-            found = if (Files.isDirectory(root)) Files.walk(root).use { s ->
-                s.filter { it.fileName.toString() == name }.findFirst().orElse(null)
-            } else null
+            found = if (Files.isDirectory(root)) {
+                Files.walk(root).use { s ->
+                    s.filter { it.fileName.toString() == name }.findFirst().orElse(null)
+                }
+            } else {
+                null
+            }
             found != null
         }
         return found!!

@@ -32,7 +32,8 @@ class BenchmarkRunnerTest {
 
     private val results get() = tmp.resolve("results")
 
-    private val scenario = ScenarioParser.parse("""
+    private val scenario = ScenarioParser.parse(
+        """
         name: shell
         sizes: [1kb]
         protocols: [HTTP/JSON, gRPC/Unary]
@@ -41,7 +42,9 @@ class BenchmarkRunnerTest {
         forks: 2
         maxForks: 2
         soak: {window: 3s, min: 6s, max: 30s}
-    """.trimIndent(), "shell.yaml")
+        """.trimIndent(),
+        "shell.yaml",
+    )
 
     private fun options(seed: Long = 5) =
         RunOptions(results, listOf("-Xmx512m"), emptyList(), emptyList(), seed, given = mapOf("test" to "shell"))
@@ -52,8 +55,7 @@ class BenchmarkRunnerTest {
         clock: StepClock,
         finished: MutableList<RunRecord> = mutableListOf(),
         hooks: ShutdownHooks = HeldHooks(),
-    ) =
-        BenchmarkRunner(labs, Analysis.judge, clock, progress = {}, onFinished = { _, record -> finished += record }, hooks = hooks)
+    ) = BenchmarkRunner(labs, Analysis.judge, clock, progress = {}, onFinished = { _, record -> finished += record }, hooks = hooks)
 
     private fun runFolders(): List<Path> = if (Files.isDirectory(results)) Files.list(results).use { it.toList() } else emptyList()
 
@@ -129,10 +131,9 @@ class BenchmarkRunnerTest {
     fun `a server that refuses its settings fails the run, sealed, and is thrown for the command to report`() {
         val clock = StepClock()
         val refusing = object : Lab {
-            override fun startFork(index: Int, variant: io.protobench.bench.scenario.Variant?): Fork =
-                throw ServerSettingRejected(
-                    "unknown setting protobench.gateway.http.verison: did you mean protobench.gateway.http.version?",
-                )
+            override fun startFork(index: Int, variant: io.protobench.bench.scenario.Variant?): Fork = throw ServerSettingRejected(
+                "unknown setting protobench.gateway.http.verison: did you mean protobench.gateway.http.version?",
+            )
         }
         val finished = mutableListOf<RunRecord>()
 
@@ -170,7 +171,12 @@ class BenchmarkRunnerTest {
         val inThirdTrial = CountDownLatch(1)
         val released = CountDownLatch(1)
         // The third trial blocks until the children are stopped, as a trial does whose k6 is killed.
-        val lab = SyntheticLab(clock, beforeTrial = { n -> if (n == 3) { inThirdTrial.countDown(); released.await(10, TimeUnit.SECONDS) } })
+        val lab = SyntheticLab(clock, beforeTrial = { n ->
+            if (n == 3) {
+                inThirdTrial.countDown()
+                released.await(10, TimeUnit.SECONDS)
+            }
+        })
         val finished = java.util.Collections.synchronizedList(mutableListOf<RunRecord>())
         val stores = mutableListOf<RunStore>()
         val run = Thread { stores += runner(FakeLabSource(lab), clock, finished, hooks).run(scenario, options()) }

@@ -13,8 +13,14 @@ import kotlin.concurrent.thread
 
 class RunStoreTest {
     private fun record(status: RunStatus, failure: String? = null) = RunRecord(
-        runId = "r", scenario = Fixtures.scenario(listOf("c"), listOf("p")),
-        options = emptyMap(), environment = RunEnvironment.NONE, startedAt = "t", status = status, failure = failure, seed = 1,
+        runId = "r",
+        scenario = Fixtures.scenario(listOf("c"), listOf("p")),
+        options = emptyMap(),
+        environment = RunEnvironment.NONE,
+        startedAt = "t",
+        status = status,
+        failure = failure,
+        seed = 1,
     )
 
     @Test

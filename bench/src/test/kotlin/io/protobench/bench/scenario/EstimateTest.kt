@@ -23,8 +23,14 @@ class EstimateTest {
      * and seeds a and b (the same VM, 16 conditions in 5 forks, probes in every fork, no A/A copy).
      */
     private val calibrating = listOf(
-        "2026-11-29-aa-2core-a", "2026-11-29-aa-2core-b", "2026-12-02-quick-2core-v", "2026-12-02-quick-2core-w",
-        "2026-12-02-quick-2core-x", "2026-12-02-quick-2core-y", "2026-12-02-seeds-2core-a", "2026-12-02-seeds-2core-b",
+        "2026-11-29-aa-2core-a",
+        "2026-11-29-aa-2core-b",
+        "2026-12-02-quick-2core-v",
+        "2026-12-02-quick-2core-w",
+        "2026-12-02-quick-2core-x",
+        "2026-12-02-quick-2core-y",
+        "2026-12-02-seeds-2core-a",
+        "2026-12-02-seeds-2core-b",
     )
 
     @Test

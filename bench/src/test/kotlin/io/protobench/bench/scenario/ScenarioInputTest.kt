@@ -40,7 +40,8 @@ class ScenarioInputTest {
 
     @Test
     fun `unknown, misplaced and retired fields are all reported with a suggestion`() {
-        val v = violations("""
+        val v = violations(
+            """
             name: x
             duration: 5s
             sizes: [1kb]
@@ -53,9 +54,11 @@ class ScenarioInputTest {
             protocol: [grpc]
             load: {model: closed, vus: [10], windw: 1s}
             soak: {min: 5s, rates: [3]}
-        """)
+        """,
+        )
         assertThat(v.map { it.field }).containsExactlyInAnyOrder(
-            "vus", "maxVus", "window", "repetitions", "warmup", "warmupRounds", "protocol", "load.windw", "soak.rates")
+            "vus", "maxVus", "window", "repetitions", "warmup", "warmupRounds", "protocol", "load.windw", "soak.rates",
+        )
         assertThat(v.at("vus").toString()).contains("unknown field 'vus' (did you mean load.vus?)")
         assertThat(v.at("maxVus").toString()).contains("did you mean load.maxVus?")
         assertThat(v.at("window").toString()).contains("did you mean soak.window?")
@@ -72,7 +75,8 @@ class ScenarioInputTest {
 
     @Test
     fun `wrong types are all reported, and not again as missing`() {
-        val v = violations("""
+        val v = violations(
+            """
             name: x
             duration: [5s]
             sizes: 1kb
@@ -81,9 +85,18 @@ class ScenarioInputTest {
             load: {vus: 10, maxVus: 2.5}
             noiseControl: maybe
             soak: 5s
-        """)
+        """,
+        )
         assertThat(v.map { it.field }).containsExactlyInAnyOrder(
-            "duration", "sizes", "protocols", "forks", "load.vus", "load.maxVus", "noiseControl", "soak")
+            "duration",
+            "sizes",
+            "protocols",
+            "forks",
+            "load.vus",
+            "load.maxVus",
+            "noiseControl",
+            "soak",
+        )
         assertThat(v.at("sizes").value).isEqualTo("1kb")
         assertThat(v.at("sizes").accepted).contains("list of payload sizes")
         assertThat(v.at("forks").value).isEqualTo("[3]")
@@ -103,13 +116,15 @@ class ScenarioInputTest {
 
     @Test
     fun `null entries and null fields are reported where they are, once`() {
-        val v = violations("""
+        val v = violations(
+            """
             name: x
             duration: ~
             sizes: [~, 9gb]
             protocols: [~]
             load: {vus: [~]}
-        """)
+        """,
+        )
         assertThat(v.map { it.field }).containsExactlyInAnyOrder("duration", "sizes[0]", "sizes[1]", "protocols[0]", "load.vus[0]")
         assertThat(v.at("protocols[0]").toString()).contains("field 'protocols[0]' is empty (null)")
         assertThat(v.at("duration").toString()).contains("is empty (null)").doesNotContain("is missing")
@@ -139,7 +154,10 @@ class ScenarioInputTest {
         val v = violations(yaml).single()
         assertThat(v.field).isEqualTo("load.vus")
         assertThat(v.toString()).contains(
-            "8mb × 500 VUs needs about 16 GiB of heap in flight; the servers have 1 GiB", "--jvm-opt -Xmx16g", "or lower load.vus")
+            "8mb × 500 VUs needs about 16 GiB of heap in flight; the servers have 1 GiB",
+            "--jvm-opt -Xmx16g",
+            "or lower load.vus",
+        )
         val fits = ScenarioParser.parse(yaml, "t", serverHeapBytes = 16 * ServerHeap.GIB)
         assertThat(ServerHeap.inFlightBytes(fits)).isEqualTo(8L * 1024 * 1024 * 500 * ServerHeap.COPIES_IN_FLIGHT)
 
@@ -204,8 +222,7 @@ class ScenarioInputTest {
         assertThat(ScenarioFields.byMapping.getValue("variants")).containsExactlyElementsOf(fields(VariantFile::class))
     }
 
-    private fun protobench(vararg argv: String) =
-        Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand()).test(argv.toList())
+    private fun protobench(vararg argv: String) = Protobench().subcommands(RunCommand(), ListCommand(), ReportCommand()).test(argv.toList())
 
     @Test
     fun `bad flag values and scenarios exit 2 with the message, before any results folder exists`() {

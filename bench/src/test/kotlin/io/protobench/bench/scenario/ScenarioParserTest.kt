@@ -1,5 +1,6 @@
 package io.protobench.bench.scenario
 
+import io.protobench.bench.run.toRecord
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.Load
 import io.protobench.bench.scenario.MembersFile
@@ -10,7 +11,6 @@ import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Workload
 import io.protobench.bench.scenario.toFile
 import io.protobench.contract.Protocol
-import io.protobench.bench.run.toRecord
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
 import org.junit.jupiter.api.Test
@@ -81,7 +81,8 @@ class ScenarioParserTest {
 
     @Test
     fun `a valid file becomes a scenario with conditions times protocols cells`() {
-        val s = ScenarioParser.parse("""
+        val s = ScenarioParser.parse(
+            """
             name: mine
             sizes: [1kb, 2mb]
             protocols: [grpc, HTTP/JSON]
@@ -90,7 +91,9 @@ class ScenarioParserTest {
             forks: 4
             margin: 3%
             soak: {window: 2s, min: 4s, max: 20s}
-        """.trimIndent(), "mine.yaml")
+            """.trimIndent(),
+            "mine.yaml",
+        )
         assertThat(s.protocols).containsExactly(Protocol.GRPC_UNARY, Protocol.HTTP_JSON)
         assertThat(s.conditions.map { it.label }).containsExactly("size=1kb vus=1", "size=1kb vus=5", "size=2mb vus=1", "size=2mb vus=5")
         assertThat(s.cells).hasSize(4 * 3)
@@ -102,7 +105,9 @@ class ScenarioParserTest {
 
     @Test
     fun `every problem of a file is reported at once with field, value and what is accepted`() {
-        val v = violations("""
+        val v =
+            violations(
+                """
             name: "bad name!"
             sizes: [1kb, 9gb]
             protocols: [gRPC/Unary, SOAP]
@@ -111,7 +116,8 @@ class ScenarioParserTest {
             forks: 1
             margin: 80%
             minRequests: -1
-        """.trimIndent())
+                """.trimIndent(),
+            )
         assertThat(v.map { it.field })
             .containsExactlyInAnyOrder("name", "sizes[1]", "protocols[1]", "load.vus", "duration", "forks", "margin", "minRequests")
         assertThat(v.first { it.field == "minRequests" }.accepted).contains("0 (no minimum)")
@@ -213,8 +219,11 @@ class ScenarioParserTest {
 
     @Test
     fun `a target may have fewer forks and other rounds of its own, and keeps them through the round trip`() {
-        val own = ScenarioParser.parse("name: x\nduration: 1s\nsizes: [1kb, 1mb]\nforks: 5\nmaxForks: 7\nrounds: 3\n" +
-            "forksByTarget: {1mb: 4}\nroundsByTarget: {1mb: 2}", "t")
+        val own = ScenarioParser.parse(
+            "name: x\nduration: 1s\nsizes: [1kb, 1mb]\nforks: 5\nmaxForks: 7\nrounds: 3\n" +
+                "forksByTarget: {1mb: 4}\nroundsByTarget: {1mb: 2}",
+            "t",
+        )
         val (small, large) = own.conditions
         assertThat(listOf(own.forksOf(small), own.maxForksOf(small), own.roundsOf(small))).containsExactly(5, 7, 3)
         // The maximum keeps the scenario's distance from the minimum: the same looks in every condition.

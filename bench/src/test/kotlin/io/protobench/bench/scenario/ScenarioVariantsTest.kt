@@ -20,8 +20,9 @@ class ScenarioVariantsTest {
     private fun parse(variants: String, serverHeapBytes: Long = ServerHeap.DEFAULT_BYTES) =
         ScenarioParser.parse(head + variants.trimIndent(), "test.yaml", serverHeapBytes)
 
-    private fun violations(variants: String): List<Violation> =
-        catchThrowableOfType(InvalidScenario::class.java) { parse(variants) }.violations
+    private fun violations(variants: String): List<Violation> = catchThrowableOfType(InvalidScenario::class.java) {
+        parse(variants)
+    }.violations
 
     private fun List<Violation>.at(field: String) = single { it.field == field }
 
@@ -42,31 +43,38 @@ class ScenarioVariantsTest {
         assertThat(variants.map { it.name }).containsExactly("zero-copy", "copyFrom", "big-heap-zgc")
         assertThat(variants[1].dataServer).containsExactlyEntriesOf(mapOf("protobench.data.grpc-payload-mode" to "copy"))
         // Numbers are text, and a closed set's value is kept in one spelling.
-        assertThat(variants[2]).isEqualTo(Variant(
-            name = "big-heap-zgc",
-            gateway = mapOf("protobench.gateway.grpc.channels" to "4", "protobench.gateway.http.version" to "H2C"),
-            jvmOptions = listOf("-XX:+UseZGC", "-XX:+ZGenerational"),
-            heap = "2g",
-            jdk = "25",
-        ))
+        assertThat(variants[2]).isEqualTo(
+            Variant(
+                name = "big-heap-zgc",
+                gateway = mapOf("protobench.gateway.grpc.channels" to "4", "protobench.gateway.http.version" to "H2C"),
+                jvmOptions = listOf("-XX:+UseZGC", "-XX:+ZGenerational"),
+                heap = "2g",
+                jdk = "25",
+            ),
+        )
         assertThat(parse(twoVariants).armLabels).contains("gRPC/Unary · copyFrom", "Null hop · big-heap-zgc")
     }
 
     @Test
     fun `a property name not settable is refused, misspelt, set by the lab or the other server's`() {
-        val v = violations("""
+        val v =
+            violations(
+                """
             variants:
               - {name: a, dataServer: {protobench.data.grpc-payload-mod: copy}}
               - {name: b, dataServer: {protobench.data.grpc.port: 9999}}
               - {name: c, dataServer: {protobench.gateway.grpc.channels: 2}}
-        """)
+        """,
+            )
         assertThat(v.map { it.field }).containsExactly(
             "variants[0].dataServer.protobench.data.grpc-payload-mod",
             "variants[1].dataServer.protobench.data.grpc.port",
             "variants[2].dataServer.protobench.gateway.grpc.channels",
         )
-        assertThat(v[0].toString()).contains("variants[0].dataServer: unknown setting 'protobench.data.grpc-payload-mod' " +
-            "(did you mean protobench.data.grpc-payload-mode?)")
+        assertThat(v[0].toString()).contains(
+            "variants[0].dataServer: unknown setting 'protobench.data.grpc-payload-mod' " +
+                "(did you mean protobench.data.grpc-payload-mode?)",
+        )
         assertThat(v[0].accepted).contains("protobench.data.complex-encoding")
         assertThat(v[1].toString()).contains("'protobench.data.grpc.port' is set by the lab, not by a scenario")
         assertThat(v[2].toString()).contains("a gateway setting: write it under gateway")
@@ -74,11 +82,14 @@ class ScenarioVariantsTest {
 
     @Test
     fun `a value not accepted says what is`() {
-        val v = violations("""
+        val v =
+            violations(
+                """
             variants:
               - {name: a, dataServer: {protobench.data.grpc-payload-mode: copyy}}
               - {name: b, gateway: {protobench.gateway.grpc.channels: 65, protobench.gateway.http.pool-size: [1]}}
-        """)
+        """,
+            )
         assertThat(v.at("variants[0].dataServer.protobench.data.grpc-payload-mode").toString())
             .contains("= 'copyy': accepted shared or copy")
         assertThat(v.at("variants[1].gateway.protobench.gateway.grpc.channels").accepted).isEqualTo("1..64")
@@ -87,13 +98,16 @@ class ScenarioVariantsTest {
 
     @Test
     fun `names are valid and unique, letter case aside`() {
-        val v = violations("""
+        val v =
+            violations(
+                """
             variants:
               - {name: copy, dataServer: {protobench.data.grpc-payload-mode: copy}}
               - {name: Copy, dataServer: {protobench.data.grpc-payload-mode: shared}}
               - {name: "a · b", heap: 2g}
               - {heap: 4g}
-        """)
+        """,
+            )
         assertThat(v.map { it.field }).containsExactlyInAnyOrder("variants", "variants[2].name", "variants[3].name")
         assertThat(v.at("variants").accepted).contains("at most once", "copy and Copy")
         assertThat(v.at("variants[3].name").toString()).contains("is missing")
@@ -101,13 +115,16 @@ class ScenarioVariantsTest {
 
     @Test
     fun `variants that set the same are refused`() {
-        val v = violations("""
+        val v =
+            violations(
+                """
             variants:
               - {name: a, gateway: {protobench.gateway.http.version: H2C}}
               - {name: b, gateway: {protobench.gateway.http.version: h2c}}
               - {name: c}
               - {name: d, jvm: []}
-        """)
+        """,
+            )
         assertThat(v.map { it.problem }).containsExactly("variants a and b differ in nothing", "variants c and d differ in nothing")
     }
 
@@ -148,7 +165,9 @@ class ScenarioVariantsTest {
 
     @Test
     fun `heap, JVM options and JDK are checked`() {
-        val v = violations("""
+        val v =
+            violations(
+                """
             variants:
               - {name: a, heap: 2gb}
               - {name: b, heap: 32m}
@@ -156,11 +175,17 @@ class ScenarioVariantsTest {
               - {name: d, jdk: 16}
               - {name: e, jdk: jdks/25}
               - {name: f, jdk: /opt/jdk-25, heap: 512M}
-        """)
+        """,
+            )
         assertThat(v.map { it.field }).containsExactly(
-            "variants[0].heap", "variants[1].heap",
-            "variants[2].jvm[0]", "variants[2].jvm[1]", "variants[2].jvm[2]", "variants[2].jvm[3]",
-            "variants[3].jdk", "variants[4].jdk",
+            "variants[0].heap",
+            "variants[1].heap",
+            "variants[2].jvm[0]",
+            "variants[2].jvm[1]",
+            "variants[2].jvm[2]",
+            "variants[2].jvm[3]",
+            "variants[3].jdk",
+            "variants[4].jdk",
         )
         assertThat(v.at("variants[1].heap").accepted).contains("at least 64m")
         assertThat(v.at("variants[2].jvm[0]").toString()).contains("variants[2].jvm[0]: '-Xmx4g' sizes the heap; use heap")
@@ -171,11 +196,14 @@ class ScenarioVariantsTest {
 
     @Test
     fun `unknown fields in a variant, entries that are not variants and too many are reported`() {
-        val v = violations("""
+        val v =
+            violations(
+                """
             variants:
               - copy
               - {name: a, dataserver: {protobench.data.grpc-payload-mode: copy}, heap: 1x}
-        """)
+        """,
+            )
         assertThat(v.map { it.field }).containsExactlyInAnyOrder("variants[0]", "variants[1].dataserver", "variants[1].heap")
         assertThat(v.at("variants[1].dataserver").toString())
             .contains("unknown field 'variants[1].dataserver' (did you mean variants.dataServer?)")

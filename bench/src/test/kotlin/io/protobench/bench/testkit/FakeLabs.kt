@@ -66,11 +66,8 @@ internal abstract class SyntheticFork(private val clock: StepClock) : Fork {
  * scales both by its own luck and each trial adds noise. [beforeTrial] sees every trial's
  * number in the run (from 1) before it is measured; [forkFailure] makes every fork fail to start.
  */
-internal class SyntheticLab(
-    val clock: StepClock,
-    private val forkFailure: String? = null,
-    private val beforeTrial: (Int) -> Unit = {},
-) : Lab {
+internal class SyntheticLab(val clock: StepClock, private val forkFailure: String? = null, private val beforeTrial: (Int) -> Unit = {}) :
+    Lab {
     private val random = java.util.Random(3)
     val trials = AtomicInteger()
     private val hopCost = mapOf("HTTP/JSON" to 400.0, "gRPC/Unary" to 150.0)
@@ -86,8 +83,16 @@ internal class SyntheticLab(
                 val arm = run.cell.arm
                 val hop = ((arm as? Arm.Of)?.let { hopCost.getValue(it.protocol.label) } ?: 0.0) * luck * (1 + 0.02 * random.nextGaussian())
                 val total = 300 + hop
-                return Sample(Figures.of(Figure.THROUGHPUT to 2e6 / (total + 150), Figure.TOTAL_CPU_US to total,
-                    Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to hop / 100), Fixtures.FINE_ANSWERS, 0)
+                return Sample(
+                    Figures.of(
+                        Figure.THROUGHPUT to 2e6 / (total + 150),
+                        Figure.TOTAL_CPU_US to total,
+                        Figure.DRIVER_CPU_US to 150.0,
+                        Figure.HOP_P50 to hop / 100,
+                    ),
+                    Fixtures.FINE_ANSWERS,
+                    0,
+                )
             }
         }
     }

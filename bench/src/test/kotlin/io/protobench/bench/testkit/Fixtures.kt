@@ -34,11 +34,16 @@ object Fixtures {
      */
     const val FINE_ANSWERS = 1_000_000L
 
-    fun scenario(conditions: List<String>, arms: List<String>, protocols: List<String> = arms.filter { it != NULL_HOP && "(A/A)" !in it }) =
-        ScenarioRecord(
-            "fixed", "A fixed run", io.protobench.bench.scenario.Mode.COST, conditions.map { ConditionRecord(it, emptyList()) },
-            protocols, arms, 5_000, 3, 3, 0.05, 0.5, null, SoakSettings("5s", "10s", "60s", 0.05, 2),
-        )
+    fun scenario(
+        conditions: List<String>,
+        arms: List<String>,
+        protocols: List<String> = arms.filter {
+            it != NULL_HOP && "(A/A)" !in it
+        },
+    ) = ScenarioRecord(
+        "fixed", "A fixed run", io.protobench.bench.scenario.Mode.COST, conditions.map { ConditionRecord(it, emptyList()) },
+        protocols, arms, 5_000, 3, 3, 0.05, 0.5, null, SoakSettings("5s", "10s", "60s", 0.05, 2),
+    )
 
     /**
      * A run whose trial in fork i of (condition, kind, arm) has the figures [figures] gives for
@@ -81,12 +86,17 @@ object Fixtures {
     )
 
     /** One process's usage over a window, as the servers report it. */
-    fun usage(cpuUs: Double, allocated: Double = 0.0, gcs: Long = 0, peakHeapMb: Double = 0.0) =
-        ProcessUsage(1.0, cpuUs, 0, allocated, gcs, gcs * 3, 0.0, 0.0, peakHeapMb, 0.0)
+    fun usage(cpuUs: Double, allocated: Double = 0.0, gcs: Long = 0, peakHeapMb: Double = 0.0) = ProcessUsage(
+        1.0, cpuUs, 0, allocated, gcs,
+        gcs * 3, 0.0, 0.0, peakHeapMb, 0.0,
+    )
 
     /** Cost-trial figures of an arm whose servers spend [totalCpuUs] per request. */
     fun cost(totalCpuUs: Double, hopP50: Double = 1.0) = Figures.of(
-        Figure.TOTAL_CPU_US to totalCpuUs, Figure.API_CPU_US to totalCpuUs * 0.7, Figure.DATA_CPU_US to totalCpuUs * 0.3,
-        Figure.DRIVER_CPU_US to 150.0, Figure.HOP_P50 to hopP50,
+        Figure.TOTAL_CPU_US to totalCpuUs,
+        Figure.API_CPU_US to totalCpuUs * 0.7,
+        Figure.DATA_CPU_US to totalCpuUs * 0.3,
+        Figure.DRIVER_CPU_US to 150.0,
+        Figure.HOP_P50 to hopP50,
     )
 }

@@ -51,8 +51,9 @@ class CatalogueTest {
         val source = Path.of("src/main/kotlin")
         val named = Files.walk(source).use { files ->
             files.filter { it.toString().endsWith(".kt") }.toList().flatMap { file ->
-                // t("key") in reports, Texts.EN("key") and en("key") where a sentence is recorded in English.
-                Regex("""(?:\bt|\bTexts\.EN|\ben)\("([a-z0-9.-]+)"""").findAll(Files.readString(file)).map { it.groupValues[1] }.toList()
+                // t("key") in reports, Texts.EN("key") and en("key") where a sentence is recorded in English;
+                // the key may start the next line, where the formatter puts a long call's arguments.
+                Regex("""(?:\bt|\bTexts\.EN|\ben)\(\s*"([a-z0-9.-]+)"""").findAll(Files.readString(file)).map { it.groupValues[1] }.toList()
             }
         }.toSet()
         assertThat(named).hasSizeGreaterThan(100)
@@ -72,7 +73,15 @@ class CatalogueTest {
             5,
         ) { c, kind, arm, fork ->
             if (kind != TrialKind.COST) return@record null
-            val hop = if (arm == NULL_HOP) 0.0 else if (arm == "gRPC/Unary") 100.0 else if (c.contains("1kb")) 50.0 else 900.0
+            val hop = if (arm == NULL_HOP) {
+                0.0
+            } else if (arm == "gRPC/Unary") {
+                100.0
+            } else if (c.contains("1kb")) {
+                50.0
+            } else {
+                900.0
+            }
             cost((300 + hop) * (1 + 0.02 * fork) * (1 + 0.01 * kotlin.math.sin(arm.length + fork * 1.7)))
         }
         val korean = Texts.of(Lang.KO)

@@ -42,8 +42,11 @@ class KoreanPagesBrowserTest {
         )
         val fonts = runCatching { ProcessBuilder("fc-list", ":lang=ko", "family").start().inputStream.bufferedReader().readText() }
             .getOrDefault("")
-        assumeTrue(fonts.isNotBlank(), "no font with Hangul is installed: the Korean pages are not checked in a browser " +
-            "(`./protobench test` installs fonts-noto-cjk where apt-get can)")
+        assumeTrue(
+            fonts.isNotBlank(),
+            "no font with Hangul is installed: the Korean pages are not checked in a browser " +
+                "(`./protobench test` installs fonts-noto-cjk where apt-get can)",
+        )
     }
 
     /** quick s's report.html and s against t's compare.html, in Korean, written into [dir]. */
@@ -96,8 +99,11 @@ class KoreanPagesBrowserTest {
         val page = Files.createTempFile(dir, "glyphs", ".html")
         fun line(top: Int, text: String) =
             """<div style="position:absolute;top:${top}px;left:0;font:48px sans-serif;color:#000">$text</div>"""
-        Files.writeString(page, """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff">""" +
-            line(0, first) + line(LINE, second) + "</body></html>")
+        Files.writeString(
+            page,
+            """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff">""" +
+                line(0, first) + line(LINE, second) + "</body></html>",
+        )
         val image = ImageIO.read(chromium!!.visit(page, dir.resolve("${page.fileName}.png"), 400, 2 * LINE).screenshot.toFile())
         fun ink(y0: Int) =
             (0 until LINE).sumOf { y -> (0 until image.width).count { x -> image.getRGB(x, y0 + y) and 0xffffff != 0xffffff } }

@@ -61,9 +61,11 @@ class KoreanTextTest {
         val md = MarkdownReport.render(s, korean)
         // run.json keeps the planner's reason, the open comparisons and the CPU placement in English.
         assertThat(s.planning!!.stoppedBecause).isEqualTo("1 condition(s) reached the most forks allowed (5) with comparisons still open")
-        assertThat(md).contains("중단 이유: 조건 1개가 허용된 최대 포크 수(5)에 이르렀지만 아직 판정되지 않은 비교가 남음.",
+        assertThat(md).contains(
+            "중단 이유: 조건 1개가 허용된 최대 포크 수(5)에 이르렀지만 아직 판정되지 않은 비교가 남음.",
             "- size=1kb vus=10: 홉 CPU/요청의 HTTP/JSON vs HTTP/Binary — ",
-            "CPU 배치: 고정하지 않음: 코어 2개로는 driver, api-server, data-server에 서로 겹치지 않는 CPU 집합을 줄 수 없어")
+            "CPU 배치: 고정하지 않음: 코어 2개로는 driver, api-server, data-server에 서로 겹치지 않는 CPU 집합을 줄 수 없어",
+        )
         val html = Jsoup.parse(HtmlReport.render(s, korean)).body().text()
         assertThat(EnglishSentences.foundIn(html)).isEmpty()
         assertThat(html).contains("프로토콜 선택 가이드")
@@ -83,9 +85,14 @@ class KoreanTextTest {
     fun `a refusal, an identical pair and a comparison with notes are said in Korean`() {
         val s = run("2026-11-29-quick-2core-s")
         val t = run("2026-11-29-quick-2core-t")
-        val other = t.copy(runId = "other", environment = t.environment.copy(cpuCores = 4, gitDirty = true),
-            scenario = t.scenario.copy(margin = 0.1), status = io.protobench.bench.measure.RunStatus.INTERRUPTED,
-            failure = Texts.EN("failure.signal"), calibrations = t.calibrations.map { it.copy(ratePerSecond = it.ratePerSecond / 2) })
+        val other = t.copy(
+            runId = "other",
+            environment = t.environment.copy(cpuCores = 4, gitDirty = true),
+            scenario = t.scenario.copy(margin = 0.1),
+            status = io.protobench.bench.measure.RunStatus.INTERRUPTED,
+            failure = Texts.EN("failure.signal"),
+            calibrations = t.calibrations.map { it.copy(ratePerSecond = it.ratePerSecond / 2) },
+        )
         val refused = RunComparison.of(s, other) as CompareResult.Refused
         val refusal = CompareConsole.refusal(refused, s.runId, "other", korean).joinToString("\n")
         assertThat(refusal).contains("두 실행의 머신이나 설정이 다름:", "cpuCores: A=2 B=4", "--force")
@@ -164,14 +171,21 @@ class KoreanTextTest {
             assertThat(read(text, en)).isEqualTo(text)
         }
         assertThat(Recorded.failure(en("rejected.network", "lan", check.describe()), korean))
-            .isEqualTo("네트워크 lan을(를) 이 머신에서 요청대로 적용하지 못함: RTT 0.37 ms (요청 0.20, 릴레이 없이 0.11), " +
-                "대역폭 데이터 947 Mbit/s (요청 1000, 그중 데이터 956), 잠시 쉰 뒤 1 MiB 응답 하나 8.87 ms (속도만으로는 8.77): 프로파일의 지연이 아님: " +
-                "릴레이 자체의 깨어남이 요청한 지연보다 길어 지연을 더하지 못하고, 왕복 시간은 릴레이의 오버헤드임")
+            .isEqualTo(
+                "네트워크 lan을(를) 이 머신에서 요청대로 적용하지 못함: RTT 0.37 ms (요청 0.20, 릴레이 없이 0.11), " +
+                    "대역폭 데이터 947 Mbit/s (요청 1000, 그중 데이터 956), 잠시 쉰 뒤 1 MiB 응답 하나 8.87 ms (속도만으로는 8.77): 프로파일의 지연이 아님: " +
+                    "릴레이 자체의 깨어남이 요청한 지연보다 길어 지연을 더하지 못하고, 왕복 시간은 릴레이의 오버헤드임",
+            )
         // Text that is no sentence of the code goes through every shape a field may take (each found in the catalogue)
         // and stays as recorded.
         val unknown = "no sentence of the code"
         for (read in listOf(
-            Recorded::stopReason, Recorded::openComparison, Recorded::decision, Recorded::placement, Recorded::failure, Recorded::applied,
+            Recorded::stopReason,
+            Recorded::openComparison,
+            Recorded::decision,
+            Recorded::placement,
+            Recorded::failure,
+            Recorded::applied,
         )) {
             assertThat(read(unknown, korean)).isEqualTo(unknown)
         }

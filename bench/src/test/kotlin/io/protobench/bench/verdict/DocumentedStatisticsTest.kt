@@ -54,10 +54,12 @@ class DocumentedStatisticsTest {
 
     @Test
     fun `the t thresholds statistics_md quotes are the engine's, at its split of alpha over the looks`() {
-        val q = quoted("statistics.md",
+        val q = quoted(
+            "statistics.md",
             """at the first look \((\d+) forks, (\d+) degrees of freedom\), with α/(\d+) shared by a family of (\d+), """ +
                 """the comparison at Holm's first step needs \|t\| above ([0-9.]+) \(two-sided at 0\.05/\((\d+)·(\d+)\)\), """ +
-                """and even the last step \(0\.05/(\d+)\) needs ([0-9.]+);""")
+                """and even the last step \(0\.05/(\d+)\) needs ([0-9.]+);""",
+        )
         val (forks, df, lookShare, family, first) = q
         val (looks, size, lastLooks, last) = q.drop(5)
         // The design of 3 to 5 forks quick had before it was fixed at 5: one look per fork from the minimum on.
@@ -67,8 +69,10 @@ class DocumentedStatisticsTest {
         assertThat(first).isEqualTo(asQuoted(Verdicts.threshold(3, quickFamily, step = 1, looks = k), first))
         assertThat(last).isEqualTo(asQuoted(Verdicts.threshold(3, quickFamily, step = quickFamily, looks = k), last))
 
-        val (fixedForks, fixedDf, fixedFirst, fixedLast) = quoted("statistics.md",
-            """with one look \((\d+) forks fixed, (\d+) degrees of freedom\) the first step needs ([0-9.]+) and the last ([0-9.]+)\.""")
+        val (fixedForks, fixedDf, fixedFirst, fixedLast) = quoted(
+            "statistics.md",
+            """with one look \((\d+) forks fixed, (\d+) degrees of freedom\) the first step needs ([0-9.]+) and the last ([0-9.]+)\.""",
+        )
         assertThat(fixedForks).isEqualTo("${quick.forks}")
         assertThat(fixedDf).isEqualTo("${quick.forks - 1}")
         val one = Verdicts.looks(quick.forks, quick.maxForks)
@@ -79,10 +83,12 @@ class DocumentedStatisticsTest {
 
     @Test
     fun `the t thresholds methodology_md quotes are the engine's, and the difference they take at the simulation's spread`() {
-        val q = quoted("methodology.md",
+        val q = quoted(
+            "methodology.md",
             """the first Holm step of quick's family of (\d+) needs \|t\| above ([0-9.]+) at (\d+) degrees of freedom """ +
                 """\((\d+) forks: ([0-9.]+)\), and of projectB's family of (\d+) above ([0-9.]+); at the per-fork log-ratio sd of """ +
-                """([0-9.]+) that the planner simulation assumes, ([0-9.]+) means a difference of about ×([0-9.]+)""")
+                """([0-9.]+) that the planner simulation assumes, ([0-9.]+) means a difference of about ×([0-9.]+)""",
+        )
         val (family, first, df, forks, atForks) = q
         val (bFamily, bFirst, sd, again, factor) = q.drop(5)
         assertThat(family).isEqualTo("$quickFamily")
@@ -99,12 +105,14 @@ class DocumentedStatisticsTest {
 
     @Test
     fun `a comparison just past the threshold is decided and one just short of it is not, at each Holm step and look`() {
-        for ((forks, looks) in listOf(3 to Verdicts.looks(3, 5), 3 to 1, 5 to 1)) for (step in listOf(1, 6, quickFamily)) {
-            val t = Verdicts.threshold(forks, quickFamily, step, looks)
-            assertThat(decided(forks, quickFamily, step, looks, t * 1.001))
-                .describedAs("$forks forks, $looks looks, step $step, above").isTrue()
-            assertThat(decided(forks, quickFamily, step, looks, t * 0.999))
-                .describedAs("$forks forks, $looks looks, step $step, below").isFalse()
+        for ((forks, looks) in listOf(3 to Verdicts.looks(3, 5), 3 to 1, 5 to 1)) {
+            for (step in listOf(1, 6, quickFamily)) {
+                val t = Verdicts.threshold(forks, quickFamily, step, looks)
+                assertThat(decided(forks, quickFamily, step, looks, t * 1.001))
+                    .describedAs("$forks forks, $looks looks, step $step, above").isTrue()
+                assertThat(decided(forks, quickFamily, step, looks, t * 0.999))
+                    .describedAs("$forks forks, $looks looks, step $step, below").isFalse()
+            }
         }
     }
 
@@ -159,10 +167,12 @@ class DocumentedStatisticsTest {
 
     @Test
     fun `the A-A power ranges methodology_md quotes follow from the lab's pooled noise in the code`() {
-        val q = quoted("methodology.md",
+        val q = quoted(
+            "methodology.md",
             """per-fork log-ratio sd ([0-9.]+)–([0-9.]+), pooled over both runs\), quick's (\d+)-fork check catches a 10% bias in """ +
                 """(\d+)–(\d+)% of conditions, depending on the figure, and with 80% power only biases of ([0-9.]+)–([0-9.]+)%; """ +
-                """10 forks catch it in (\d+)–(\d+)%, 20 forks in (\d+)–(\d+)%""")
+                """10 forks catch it in (\d+)–(\d+)%, 20 forks in (\d+)–(\d+)%""",
+        )
         val sds = LabNoise.POOLED_SD.values
         assertThat(q[0]).isEqualTo(asQuoted(sds.min(), q[0]))
         assertThat(q[1]).isEqualTo(asQuoted(sds.max(), q[1]))

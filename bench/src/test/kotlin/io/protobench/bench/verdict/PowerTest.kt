@@ -50,7 +50,9 @@ class PowerTest {
 
     private fun SplittableRandom.gaussian(): Double {
         var u: Double
-        do { u = nextDouble() } while (u == 0.0)
+        do {
+            u = nextDouble()
+        } while (u == 0.0)
         return sqrt(-2 * ln(u)) * cos(2 * Math.PI * nextDouble())
     }
 }

@@ -56,8 +56,12 @@ class VerdictTest {
         assertThat(same.pValue).isEqualTo(1.0)
         assertThat(same.tostPValue(0.05)).isEqualTo(0.0)
 
-        val d = Verdicts.decide(listOf(ComparisonInput("A", "B", "throughput", true, exact),
-            ComparisonInput("C", "D", "throughput", true, same)))
+        val d = Verdicts.decide(
+            listOf(
+                ComparisonInput("A", "B", "throughput", true, exact),
+                ComparisonInput("C", "D", "throughput", true, same),
+            ),
+        )
         assertThat(d[0].outcome).isInstanceOf(Outcome.Better::class.java)
         assertThat((d[0].outcome as Outcome.Better).sizePercent).isCloseTo(10.0, within(1e-9))
         assertThat(d[1].outcome).isEqualTo(Outcome.Equivalent)
@@ -116,8 +120,9 @@ class VerdictTest {
         val decisions = Verdicts.decide(family)
         assertThat(decisions).allSatisfy { assertThat(it.outcome).isEqualTo(Outcome.Equivalent) }
         assertThat(Verdicts.falsePositiveRate(decisions)).isEqualTo(0.0)
-        assertThat(decisions[0].describe()).isEqualTo(
-            "A vs B equivalent within ±5%: +0.0% [0.0%, 0.0%] (Holm-adjusted 98.3% interval, 3 forks; family of 6)")
+        assertThat(
+            decisions[0].describe(),
+        ).isEqualTo("A vs B equivalent within ±5%: +0.0% [0.0%, 0.0%] (Holm-adjusted 98.3% interval, 3 forks; family of 6)")
     }
 
     @Test
@@ -215,8 +220,8 @@ class VerdictTest {
     fun `a comparison the step-down never reached is inconclusive and its interval says so by containing no difference`() {
         // Ranks 1 and 2 have nearly equal p-values: the first fails at 0.05/2, so the second is
         // not rejected though its own step level (0.05/1) would have excluded a ratio of 1.
-        val first = input("A", "B", listOf(0.10, 0.135, 0.065))   // p 0.038
-        val second = input("A", "C", listOf(0.10, 0.137, 0.063))  // p 0.043
+        val first = input("A", "B", listOf(0.10, 0.135, 0.065)) // p 0.038
+        val second = input("A", "C", listOf(0.10, 0.137, 0.063)) // p 0.043
         val holm = Holm.of(listOf(first, second).map { it.estimate.pValue!! })
         assertThat(holm.pValues[1]).isLessThan(0.05).isGreaterThan(holm.pValues[0]).isGreaterThan(0.025)
         assertThat(first.estimate.interval(1 - holm.stepLevel(1, 0.05))!!.low).isGreaterThan(1.0)
@@ -252,7 +257,8 @@ class VerdictTest {
         assertThat(d.describe()).isEqualTo(
             "A vs B inconclusive: ${formatPercent(d.estimate.percent, true)} " +
                 "[${formatPercent(d.interval!!.lowPercent)}, ${formatPercent(d.interval!!.highPercent)}] " +
-                "(Holm-adjusted 95.0% interval, 5 forks; family of 1); about ${need - 5} more forks would decide it")
+                "(Holm-adjusted 95.0% interval, 5 forks; family of 1); about ${need - 5} more forks would decide it",
+        )
     }
 
     @Test

@@ -129,8 +129,7 @@ object ProtoMapping {
 
     private fun PItem.toRecord() = Item(sku, name, quantity, unitPrice, category, tagsList.toList())
 
-    private fun POrder.toRecord() =
-        Order(orderId, createdAt, status, totalAmount, currency, itemsList.map { it.toRecord() })
+    private fun POrder.toRecord() = Order(orderId, createdAt, status, totalAmount, currency, itemsList.map { it.toRecord() })
 
     private fun PComplex.toRecord() = ComplexRecord(
         id, name, age, score, active, email, phone, createdAt, updatedAt, status,

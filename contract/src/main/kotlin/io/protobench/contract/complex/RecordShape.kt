@@ -53,11 +53,9 @@ data class RecordShape(
             )
         }
 
-        private fun isNestedMessage(field: FieldDescriptor) =
-            field.javaType == FieldDescriptor.JavaType.MESSAGE && !field.isMapField
+        private fun isNestedMessage(field: FieldDescriptor) = field.javaType == FieldDescriptor.JavaType.MESSAGE && !field.isMapField
 
-        private fun fieldPaths(type: Descriptor): Int =
-            type.fields.sumOf { if (isNestedMessage(it)) fieldPaths(it.messageType) else 1 }
+        private fun fieldPaths(type: Descriptor): Int = type.fields.sumOf { if (isNestedMessage(it)) fieldPaths(it.messageType) else 1 }
     }
 
     private class InstanceCounts {
@@ -71,13 +69,17 @@ data class RecordShape(
             for (field in message.descriptorForType.fields) {
                 when {
                     field.isMapField -> leafValues += 2 * message.getRepeatedFieldCount(field)
+
                     isNestedMessage(field) && field.isRepeated ->
                         repeat(message.getRepeatedFieldCount(field)) {
                             visit(message.getRepeatedField(field, it) as Message, depth + 1)
                         }
+
                     isNestedMessage(field) ->
                         if (message.hasField(field)) visit(message.getField(field) as Message, depth + 1)
+
                     field.isRepeated -> leafValues += message.getRepeatedFieldCount(field)
+
                     else -> leafValues++
                 }
             }

@@ -7,21 +7,9 @@ package io.protobench.contract.complex
 /** Any of the five level roots. */
 sealed interface LevelRecord
 
-data class SimpleRecord(
-    val id: Long,
-    val name: String,
-    val age: Int,
-    val score: Double,
-    val active: Boolean,
-) : LevelRecord
+data class SimpleRecord(val id: Long, val name: String, val age: Int, val score: Double, val active: Boolean) : LevelRecord
 
-data class Address(
-    val street: String,
-    val city: String,
-    val state: String,
-    val zipCode: String,
-    val country: String,
-)
+data class Address(val street: String, val city: String, val state: String, val zipCode: String, val country: String)
 
 data class MediumRecord(
     val id: Long,
@@ -39,14 +27,7 @@ data class MediumRecord(
     val metadata: Map<String, String>,
 ) : LevelRecord
 
-data class Item(
-    val sku: String,
-    val name: String,
-    val quantity: Int,
-    val unitPrice: Double,
-    val category: String,
-    val tags: List<String>,
-)
+data class Item(val sku: String, val name: String, val quantity: Int, val unitPrice: Double, val category: String, val tags: List<String>)
 
 data class Order(
     val orderId: String,
@@ -91,27 +72,11 @@ data class Person(
     val active: Boolean,
 )
 
-data class Audit(
-    val createdAt: Long,
-    val createdBy: String,
-    val updatedAt: Long,
-    val updatedBy: String,
-)
+data class Audit(val createdAt: Long, val createdBy: String, val updatedAt: Long, val updatedBy: String)
 
-data class Metric(
-    val name: String,
-    val value: Double,
-    val unit: String,
-    val timestampMs: Long,
-    val min: Double,
-    val max: Double,
-)
+data class Metric(val name: String, val value: Double, val unit: String, val timestampMs: Long, val min: Double, val max: Double)
 
-data class MetricSet(
-    val window: String,
-    val aggregation: String,
-    val metrics: List<Metric>,
-)
+data class MetricSet(val window: String, val aggregation: String, val metrics: List<Metric>)
 
 data class Section(
     val id: String,

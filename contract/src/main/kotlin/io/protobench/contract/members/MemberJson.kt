@@ -40,13 +40,7 @@ data class MemberCounts(
  * value per transaction: a unary creation, or a whole stream batch. From an HdrHistogram
  * of microseconds, 3 significant digits.
  */
-data class DbTimeStats(
-    val count: Long,
-    val meanMs: Double,
-    val p50Ms: Double,
-    val p99Ms: Double,
-    val maxMs: Double,
-) {
+data class DbTimeStats(val count: Long, val meanMs: Double, val p50Ms: Double, val p99Ms: Double, val maxMs: Double) {
     companion object {
         /** An interval without committed transactions. */
         val EMPTY = DbTimeStats(0, 0.0, 0.0, 0.0, 0.0)

@@ -10,13 +10,7 @@ import java.util.Base64
  * sent: the rows are synthetic benchmark data, and a real password hash (bcrypt: tens of
  * milliseconds of CPU) would swamp the protocol difference this path measures.
  */
-class NewMember(
-    val email: String,
-    val password: String,
-    val name: String,
-    val profileImage: ByteArray,
-    val etcInfo: String,
-)
+class NewMember(val email: String, val password: String, val name: String, val profileImage: ByteArray, val etcInfo: String)
 
 /**
  * What a member creation accepts, field by field, for both servers and every protocol:
@@ -73,14 +67,13 @@ object MemberRules {
         checked(request.email, request.password, request.name, { validImage(request.profileImage) }, request.etcInfo)
 
     /** Each field checked in request order; [image] gives the checked image bytes. */
-    private inline fun checked(email: String?, password: String?, name: String?, image: () -> ByteArray, etcInfo: String?) =
-        NewMember(
-            email = validEmail(email),
-            password = validPassword(password),
-            name = validName(name),
-            profileImage = image(),
-            etcInfo = validEtcInfo(etcInfo),
-        )
+    private inline fun checked(email: String?, password: String?, name: String?, image: () -> ByteArray, etcInfo: String?) = NewMember(
+        email = validEmail(email),
+        password = validPassword(password),
+        name = validName(name),
+        profileImage = image(),
+        etcInfo = validEtcInfo(etcInfo),
+    )
 
     /**
      * [check] of the member at [index] (0-based) of a stream: a bad field is named with its

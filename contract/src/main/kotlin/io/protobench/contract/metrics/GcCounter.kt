@@ -12,7 +12,9 @@ import javax.management.openmbean.CompositeData
  * Shenandoah's, which run beside the application; the pauses inside a cycle are notified apart).
  */
 enum class GcEventKind {
-    PAUSE, CYCLE;
+    PAUSE,
+    CYCLE,
+    ;
 
     companion object {
         /**
@@ -108,6 +110,7 @@ class GcCounter {
                 pauseTimeMs += event.durationMs.coerceAtLeast(0)
                 heapAfterPause = event.heapAfterBytes
             }
+
             GcEventKind.CYCLE -> {
                 cycles++
                 heapAfterCycle = event.heapAfterBytes

@@ -83,8 +83,9 @@ object GcThreads {
             null
         }
 
-        private fun isConcurrent(task: Path): Boolean =
-            runCatching { CONCURRENT.matches(Files.readString(task.resolve("comm")).trim()) }.getOrDefault(false)
+        private fun isConcurrent(task: Path): Boolean = runCatching {
+            CONCURRENT.matches(Files.readString(task.resolve("comm")).trim())
+        }.getOrDefault(false)
 
         /**
          * `schedstat`'s first field: time spent on a CPU, nanoseconds; 0 for a thread that ended

@@ -17,8 +17,4 @@ data class HeapCollected(
  * `/internal/gc`), with [dataServerProblem] saying why; [gateway] is null only where the
  * runner asked the data-server alone (topology direct: there is no gateway).
  */
-data class HeapsCollected(
-    val gateway: HeapCollected?,
-    val dataServer: HeapCollected?,
-    val dataServerProblem: String? = null,
-)
+data class HeapsCollected(val gateway: HeapCollected?, val dataServer: HeapCollected?, val dataServerProblem: String? = null)

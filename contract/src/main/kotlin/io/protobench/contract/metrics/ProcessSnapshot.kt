@@ -74,12 +74,17 @@ data class JvmFacts(
 
         /** The VM option that chooses each collector, and the name [collector] gives it. */
         private val COLLECTOR_OPTIONS = linkedMapOf(
-            "UseSerialGC" to "Serial", "UseParallelGC" to "Parallel", "UseG1GC" to "G1", "UseZGC" to "ZGC",
-            "UseShenandoahGC" to "Shenandoah", "UseEpsilonGC" to "Epsilon",
+            "UseSerialGC" to "Serial",
+            "UseParallelGC" to "Parallel",
+            "UseG1GC" to "G1",
+            "UseZGC" to "ZGC",
+            "UseShenandoahGC" to "Shenandoah",
+            "UseEpsilonGC" to "Epsilon",
         )
 
         private fun collector(): String? {
             val hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean::class.java) ?: return null
+
             // A JVM without an option (Shenandoah's on some builds, Epsilon's while locked) answers IllegalArgumentException.
             fun option(name: String): String? = runCatching { hotspot.getVMOption(name).value }.getOrNull()
             val chosen = COLLECTOR_OPTIONS.entries.firstOrNull { option(it.key) == "true" }?.value ?: return null

@@ -104,7 +104,6 @@ class ParentWatch(
         /** An orderly end: the server did what it must when its parent left. */
         const val EXIT_STATUS = 0
 
-        private fun daemon(name: String, body: () -> Unit) =
-            Thread({ runCatching(body) }, name).apply { isDaemon = true }.start()
+        private fun daemon(name: String, body: () -> Unit) = Thread({ runCatching(body) }, name).apply { isDaemon = true }.start()
     }
 }

@@ -32,11 +32,10 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
     }
 
     /** Every leaf property the `protobench` settings classes of this context declare. */
-    private fun declaredNames(): List<String> =
-        ConfigurationPropertiesBean.getAll(context).values
-            .filter { ConfigurationPropertyName.of(PREFIX).let { root -> root == name(it) || root.isAncestorOf(name(it)) } }
-            .flatMap { declaredBy(it.annotation.prefix, it.asBindTarget().type.resolve()!!.kotlin) }
-            .distinct()
+    private fun declaredNames(): List<String> = ConfigurationPropertiesBean.getAll(context).values
+        .filter { ConfigurationPropertyName.of(PREFIX).let { root -> root == name(it) || root.isAncestorOf(name(it)) } }
+        .flatMap { declaredBy(it.annotation.prefix, it.asBindTarget().type.resolve()!!.kotlin) }
+        .distinct()
 
     private fun name(bean: ConfigurationPropertiesBean) = ConfigurationPropertyName.of(bean.annotation.prefix)
 
@@ -51,8 +50,7 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
             .sortedBy { it.toString() }
     }
 
-    private fun systemEnvironment() =
-        context.environment.propertySources.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
+    private fun systemEnvironment() = context.environment.propertySources.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
 
     companion object {
         const val PREFIX = "protobench"
@@ -61,12 +59,11 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
          * The leaf property names of a constructor-bound settings class under [prefix], in
          * kebab case: nested data classes are walked, anything else is one leaf.
          */
-        fun declaredBy(prefix: String, type: KClass<*>): List<String> =
-            type.primaryConstructor!!.parameters.flatMap { parameter ->
-                val name = "$prefix.${PropertyNames.kebab(parameter.name!!)}"
-                val nested = parameter.type.classifier as? KClass<*>
-                if (nested != null && nested.isData) declaredBy(name, nested) else listOf(name)
-            }
+        fun declaredBy(prefix: String, type: KClass<*>): List<String> = type.primaryConstructor!!.parameters.flatMap { parameter ->
+            val name = "$prefix.${PropertyNames.kebab(parameter.name!!)}"
+            val nested = parameter.type.classifier as? KClass<*>
+            if (nested != null && nested.isData) declaredBy(name, nested) else listOf(name)
+        }
 
         /**
          * The line reporting [name]: the nearest known name when it is a plausible typo
@@ -86,6 +83,5 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
 
         /** Levenshtein distance (see [EditDistance]). */
         fun editDistance(a: String, b: String): Int = EditDistance.between(a, b)
-
     }
 }

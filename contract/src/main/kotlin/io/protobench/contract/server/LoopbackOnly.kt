@@ -29,11 +29,15 @@ object LoopbackOnly {
      */
     fun refusal(host: String?, origin: String?, secFetchSite: String?, extraHosts: Set<String> = emptySet()): String? = when {
         host == null -> "the request has no Host header; accepted ${accepted(extraHosts)}"
+
         !isLoopbackHost(host) && !isExtraHost(host, extraHosts) ->
             "Host '${host.take(MAX_LENGTH)}' is not a loopback name; accepted ${accepted(extraHosts)}"
+
         origin != null && !isLoopbackOrigin(origin) ->
             "cross-site browser request (Origin '${origin.take(MAX_LENGTH)}'); accepted no Origin or a loopback one"
+
         secFetchSite.equals("cross-site", ignoreCase = true) -> "cross-site browser request (Sec-Fetch-Site: cross-site)"
+
         else -> null
     }
 
@@ -44,9 +48,12 @@ object LoopbackOnly {
         return (port == null || isPort(port)) && isLoopbackName(host)
     }
 
-    private fun accepted(extraHosts: Set<String>) =
-        if (extraHosts.isEmpty()) ACCEPTED_HOSTS else "$ACCEPTED_HOSTS, or ${extraHosts.sorted().joinToString()} " +
+    private fun accepted(extraHosts: Set<String>) = if (extraHosts.isEmpty()) {
+        ACCEPTED_HOSTS
+    } else {
+        "$ACCEPTED_HOSTS, or ${extraHosts.sorted().joinToString()} " +
             "(protobench.internal-hosts)"
+    }
 
     private fun isExtraHost(hostAndPort: String, extraHosts: Set<String>): Boolean {
         if (extraHosts.isEmpty() || hostAndPort.length > MAX_LENGTH) return false
@@ -55,9 +62,8 @@ object LoopbackOnly {
     }
 
     /** A name `protobench.internal-hosts` may list: an IPv4 address or DNS name, or a bracketed IPv6 address; no port. */
-    fun isHostName(text: String): Boolean =
-        text.length in 1..MAX_LENGTH &&
-            (HOST_NAME.matches(text) || (text.startsWith("[") && text.endsWith("]") && IPV6.matches(text.drop(1).dropLast(1))))
+    fun isHostName(text: String): Boolean = text.length in 1..MAX_LENGTH &&
+        (HOST_NAME.matches(text) || (text.startsWith("[") && text.endsWith("]") && IPV6.matches(text.drop(1).dropLast(1))))
 
     private val HOST_NAME = Regex("[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")
     private val IPV6 = Regex("[0-9A-Fa-f:.]+")

@@ -17,7 +17,9 @@ import reactor.core.publisher.Mono
  * [LoopbackOnly] refuses; everything else passes untouched. Runs first, so a refused
  * request reaches no handler. [extraHosts]: `protobench.internal-hosts`.
  */
-class LoopbackOnlyFilter(private val extraHosts: Set<String> = emptySet()) : WebFilter, Ordered {
+class LoopbackOnlyFilter(private val extraHosts: Set<String> = emptySet()) :
+    WebFilter,
+    Ordered {
     private val mapper: ObjectMapper = Json.newMapper()
 
     override fun getOrder() = Ordered.HIGHEST_PRECEDENCE

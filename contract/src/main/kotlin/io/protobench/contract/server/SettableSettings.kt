@@ -24,12 +24,7 @@ object SettableSettings {
      * One settable property: its full [name], what it [accepted] in words, and either the
      * [choices] of a closed set (accepted in any letter case) or the [ranges] of a whole number.
      */
-    class Setting private constructor(
-        val name: String,
-        val accepted: String,
-        val choices: List<String>,
-        val ranges: List<LongRange>,
-    ) {
+    class Setting private constructor(val name: String, val accepted: String, val choices: List<String>, val ranges: List<LongRange>) {
         /** [value] in the one spelling the catalogue keeps (h2c → H2C, 010 → 10), or null when it is not accepted. */
         fun normalised(value: String): String? =
             if (choices.isNotEmpty()) choices.firstOrNull { it.equals(value, ignoreCase = true) } else wholeNumber(value)
@@ -41,15 +36,18 @@ object SettableSettings {
          * case and a near miss; each range's ends and their neighbours), for the tests that
          * hold this catalogue against a server's own checks.
          */
-        fun edges(): List<String> =
-            if (choices.isNotEmpty()) {
-                (choices + choices.map { it.lowercase() } + choices.map { it.uppercase() } + "${choices.first()}x").distinct()
-            } else {
-                ranges.flatMap { listOf(it.first - 1, it.first, it.last, it.last + 1) }.distinct().map { it.toString() }
-            }
+        fun edges(): List<String> = if (choices.isNotEmpty()) {
+            (choices + choices.map { it.lowercase() } + choices.map { it.uppercase() } + "${choices.first()}x").distinct()
+        } else {
+            ranges.flatMap { listOf(it.first - 1, it.first, it.last, it.last + 1) }.distinct().map { it.toString() }
+        }
 
-        private fun wholeNumber(value: String): String? =
-            value.takeIf { WHOLE_NUMBER.matches(it) }?.toLongOrNull()?.takeIf { n -> ranges.any { n in it } }?.toString()
+        private fun wholeNumber(value: String): String? = value.takeIf { WHOLE_NUMBER.matches(it) }?.toLongOrNull()?.takeIf { n ->
+            ranges.any {
+                n in
+                    it
+            }
+        }?.toString()
 
         override fun toString() = "$name ($accepted)"
 
@@ -95,7 +93,9 @@ object SettableSettings {
                 Setting.wholeNumber(property("http.pending-acquire-max"), "-1 (no limit) or 1..1000000", -1L..-1L, 1L..1_000_000),
                 Setting.wholeNumber(property("grpc.channels"), "1..64", 1L..64),
                 Setting.wholeNumber(
-                    property("grpc.max-inbound-message-bytes"), "$MIN_INBOUND (9 MiB) to ${Int.MAX_VALUE}", MIN_INBOUND..Int.MAX_VALUE,
+                    property("grpc.max-inbound-message-bytes"),
+                    "$MIN_INBOUND (9 MiB) to ${Int.MAX_VALUE}",
+                    MIN_INBOUND..Int.MAX_VALUE,
                 ),
                 Setting.wholeNumber(property("timeouts.connect-ms"), "1..600000", 1L..600_000),
                 Setting.wholeNumber(property("timeouts.request-ms"), "1..3600000", 1L..3_600_000),
@@ -120,8 +120,12 @@ object SettableSettings {
         },
         Server.GATEWAY to with(Server.GATEWAY) {
             listOf(
-                property("data-server.host"), property("data-server.http-port"), property("data-server.grpc-port"),
-                property("timeouts.control-ms"), PARENT_PID, INTERNAL_HOSTS,
+                property("data-server.host"),
+                property("data-server.http-port"),
+                property("data-server.grpc-port"),
+                property("timeouts.control-ms"),
+                PARENT_PID,
+                INTERNAL_HOSTS,
             )
         },
     )

@@ -24,6 +24,8 @@ object EditDistance {
      * The name of [known] that [name] is a plausible typo of: the nearest (the first of
      * equals), when at most a third of its characters differ; else null.
      */
-    fun suggestion(name: String, known: Collection<String>): String? =
-        known.minByOrNull { between(name, it) }?.takeIf { between(name, it) <= name.length / 3 }
+    fun suggestion(name: String, known: Collection<String>): String? = known.minByOrNull { between(name, it) }?.takeIf {
+        between(name, it) <=
+            name.length / 3
+    }
 }

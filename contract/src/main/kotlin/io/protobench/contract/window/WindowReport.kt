@@ -13,12 +13,7 @@ import java.time.Instant
 // added, none removed.
 
 /** The answer to `POST /benchmark/start`. */
-data class WindowStarted(
-    val status: String,
-    val protocol: String?,
-    val testName: String?,
-    val startedAt: Instant,
-)
+data class WindowStarted(val status: String, val protocol: String?, val testName: String?, val startedAt: Instant)
 
 /** The answer to `POST /benchmark/end`: what the gateway measured over one window. */
 data class WindowReport(
@@ -105,11 +100,7 @@ data class DataTransfer(val totalBytes: Long, val avgResponseBytes: Double)
  * per request dividing by totalRequests. [dataServer] is null when its metrics could
  * not be read; [dataServerError] then says why.
  */
-data class Processes(
-    val apiServer: ProcessUsage,
-    val dataServer: ProcessUsage?,
-    val dataServerError: String? = null,
-)
+data class Processes(val apiServer: ProcessUsage, val dataServer: ProcessUsage?, val dataServerError: String? = null)
 
 /** Completed requests per [intervalMs] interval since the window opened. */
 data class TimelineReport(val intervalMs: Long, val completed: List<Long>)

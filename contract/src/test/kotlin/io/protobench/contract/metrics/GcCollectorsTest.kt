@@ -54,10 +54,12 @@ class GcCollectorsTest {
 
         val summedCount = result.beans.values.sumOf { it.count }
         val summedTimeMs = result.beans.values.sumOf { it.timeMs }
-        println("$case (${result.javaVersion}): ${t.pauses} pauses, ${t.pauseTimeMs} ms; ${t.cycles} cycles; concurrent CPU " +
-            "${t.concurrentCpuNs!! / 1_000_000} ms; heap after GC ${t.heapAfterGcBytes!! shr 20} MB; " +
-            "the beans summed: $summedCount, $summedTimeMs ms; " +
-            "heard ${result.notifications}")
+        println(
+            "$case (${result.javaVersion}): ${t.pauses} pauses, ${t.pauseTimeMs} ms; ${t.cycles} cycles; concurrent CPU " +
+                "${t.concurrentCpuNs!! / 1_000_000} ms; heap after GC ${t.heapAfterGcBytes!! shr 20} MB; " +
+                "the beans summed: $summedCount, $summedTimeMs ms; " +
+                "heard ${result.notifications}",
+        )
         if (case.cycles.isEmpty()) {
             // G1 and Parallel: the beans count pauses only, so their sum is the pause count.
             assertThat(summedCount).isEqualTo(t.pauses)
@@ -75,8 +77,13 @@ class GcCollectorsTest {
     private fun run(case: Case): GcLoadResult {
         val java = jdk(case.feature).resolve("bin/java").toString()
         val command = listOf(
-            java, "-Xmx64m", "-XX:+${case.option}", "-cp", System.getProperty("java.class.path"),
-            GcLoad::class.java.name, LOAD_MS.toString(),
+            java,
+            "-Xmx64m",
+            "-XX:+${case.option}",
+            "-cp",
+            System.getProperty("java.class.path"),
+            GcLoad::class.java.name,
+            LOAD_MS.toString(),
         )
         val child = ProcessBuilder(command).redirectErrorStream(true).start()
         val output = child.inputStream.bufferedReader().readText()
@@ -102,7 +109,9 @@ class GcCollectorsTest {
             Case(25, "UseG1GC", "G1", G1_17 + ("G1 Concurrent GC" to "end of concurrent GC pause")),
             Case(25, "UseParallelGC", "Parallel", PARALLEL),
             Case(
-                25, "UseZGC", "ZGC generational",
+                25,
+                "UseZGC",
+                "ZGC generational",
                 mapOf("ZGC Minor Pauses" to "end of GC pause", "ZGC Major Pauses" to "end of GC pause"),
                 mapOf("ZGC Minor Cycles" to "end of GC cycle", "ZGC Major Cycles" to "end of GC cycle"),
             ),

@@ -9,8 +9,14 @@ class GcCounterTest {
     @Test
     fun `every action the collectors were seen to send is a pause but the concurrent cycle's`() {
         val pauses = listOf(
-            "end of minor GC", "end of major GC", "end of concurrent GC pause", "end of GC pause",
-            "Init Mark", "Final Mark", "Init Update Refs", "Final Update Refs",
+            "end of minor GC",
+            "end of major GC",
+            "end of concurrent GC pause",
+            "end of GC pause",
+            "Init Mark",
+            "Final Mark",
+            "Init Update Refs",
+            "Final Update Refs",
         )
 
         assertThat(pauses.map(GcEventKind::of)).containsOnly(PAUSE)

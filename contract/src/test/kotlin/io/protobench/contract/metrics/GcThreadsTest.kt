@@ -14,7 +14,13 @@ class GcThreadsTest {
         "ZWorker#0", "ZWorkerOld#0", "ZWorkerYoung#0", "Shenandoah Cont", "Shenandoah GC T",
     )
     private val others = listOf(
-        "VM Thread", "RuntimeWorker#0", "C2 CompilerThre", "Notification Th", "java", "reactor-http-ni", "grpc-default-ex",
+        "VM Thread",
+        "RuntimeWorker#0",
+        "C2 CompilerThre",
+        "Notification Th",
+        "java",
+        "reactor-http-ni",
+        "grpc-default-ex",
     )
 
     @Test

@@ -1,7 +1,7 @@
 package io.protobench.contract.process
 
-import org.junit.jupiter.api.Tag
 import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import java.time.Duration
 import java.util.concurrent.CountDownLatch
@@ -18,7 +18,10 @@ class ParentWatchTest {
         val actions = AtomicInteger()
         val done = CountDownLatch(1)
         // Alive for the first three checks, gone from the fourth on.
-        val watch = ParentWatch(42, onParentGone = { actions.incrementAndGet(); done.countDown() }, period = period) {
+        val watch = ParentWatch(42, onParentGone = {
+            actions.incrementAndGet()
+            done.countDown()
+        }, period = period) {
             assertThat(it).isEqualTo(42)
             checks.incrementAndGet() <= 3
         }.start()
@@ -100,8 +103,11 @@ class ParentWatchTest {
         deadParent.waitFor()
 
         val child = ProcessBuilder(
-            javaBin(), "-cp", System.getProperty("java.class.path"),
-            OrphanCandidate::class.java.name, deadParent.pid().toString(),
+            javaBin(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            OrphanCandidate::class.java.name,
+            deadParent.pid().toString(),
         ).redirectErrorStream(true).start()
         val exited = child.waitFor(30, TimeUnit.SECONDS)
         if (!exited) child.destroyForcibly()

@@ -11,7 +11,10 @@ class KnownSettingsTest {
     @Test
     fun `declared names walk nested data classes in kebab case`() {
         assertThat(KnownSettings.declaredBy("protobench.x", Outer::class)).containsExactly(
-            "protobench.x.http.pool-size", "protobench.x.http.version", "protobench.x.grpc-port", "protobench.x.parent-pid",
+            "protobench.x.http.pool-size",
+            "protobench.x.http.version",
+            "protobench.x.grpc-port",
+            "protobench.x.parent-pid",
         )
     }
 

@@ -1,9 +1,9 @@
 package io.protobench.contract.server
 
 import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.ValueSource
-import org.junit.jupiter.api.Test
 
 class LoopbackOnlyTest {
     @ParameterizedTest

@@ -15,9 +15,11 @@ class SettableSettingsTest {
             assertThat(names(server)).doesNotContainAnyElementsOf(SettableSettings.setByLab(server))
         }
         assertThat(names(Server.DATA_SERVER))
-            .containsExactly("protobench.data.grpc-payload-mode", "protobench.data.complex-encoding", "protobench.data.chunk-size-bytes",
+            .containsExactly(
+                "protobench.data.grpc-payload-mode", "protobench.data.complex-encoding", "protobench.data.chunk-size-bytes",
                 "protobench.data.compression", "protobench.data.http-binary-payload-mode", "protobench.data.grpc.executor",
-                "protobench.data.grpc.event-loop-threads", "protobench.data.db.pool-size", "protobench.data.db.connection-timeout-ms")
+                "protobench.data.grpc.event-loop-threads", "protobench.data.db.pool-size", "protobench.data.db.connection-timeout-ms",
+            )
     }
 
     @Test

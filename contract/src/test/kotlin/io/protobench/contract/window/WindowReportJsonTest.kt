@@ -1,8 +1,8 @@
 package io.protobench.contract.window
 
 import com.fasterxml.jackson.databind.JsonNode
-import io.protobench.contract.Json
 import com.fasterxml.jackson.databind.node.ObjectNode
+import io.protobench.contract.Json
 import io.protobench.contract.metrics.GcTotals
 import io.protobench.contract.metrics.GcUsage
 import io.protobench.contract.metrics.JvmFacts
@@ -84,7 +84,10 @@ class WindowReportJsonTest {
 
         assertThat(mapper.readValue(mapper.writeValueAsString(full), WindowReport::class.java)).isEqualTo(full)
 
-        val older = mapper.valueToTree<ObjectNode>(withGc).apply { remove("gc"); (get("jvm") as ObjectNode).remove("collector") }
+        val older = mapper.valueToTree<ObjectNode>(withGc).apply {
+            remove("gc")
+            (get("jvm") as ObjectNode).remove("collector")
+        }
         val read = mapper.treeToValue(older, ProcessUsage::class.java)
         assertThat(read.gc).isNull()
         assertThat(read.jvm?.collector).isNull()

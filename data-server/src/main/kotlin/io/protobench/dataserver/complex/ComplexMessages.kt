@@ -21,6 +21,7 @@ class ComplexMessages(private val levels: LevelCatalog, settings: DataServerSett
 
     private val prebuilt: Map<ComplexityLevel, ComplexData> = when (encoding) {
         ComplexEncoding.PER_REQUEST -> emptyMap()
+
         ComplexEncoding.PREBUILT -> ComplexityLevel.entries.associateWithTo(EnumMap(ComplexityLevel::class.java)) {
             ProtoMapping.toProto(levels.recordFor(it))
         }

@@ -94,9 +94,8 @@ data class DataServerSettings(
         }
 
         /** Never the password: settings end up in logs and failure reports. */
-        override fun toString() =
-            "Db(url=$url, user=$user, password=(${password.length} characters), poolSize=$poolSize, " +
-                "connectionTimeoutMs=$connectionTimeoutMs, schema=$schema)"
+        override fun toString() = "Db(url=$url, user=$user, password=(${password.length} characters), poolSize=$poolSize, " +
+            "connectionTimeoutMs=$connectionTimeoutMs, schema=$schema)"
 
         companion object {
             /** HikariCP's own default. */

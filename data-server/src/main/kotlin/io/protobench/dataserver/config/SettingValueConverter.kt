@@ -17,11 +17,11 @@ class SettingValueConverter : GenericConverter {
     private val types =
         listOf(GrpcPayloadMode::class.java, ComplexEncoding::class.java, Compression::class.java, GrpcExecutor::class.java)
 
-    override fun getConvertibleTypes(): Set<ConvertiblePair> =
-        types.map { ConvertiblePair(String::class.java, it) }.toSet()
+    override fun getConvertibleTypes(): Set<ConvertiblePair> = types.map { ConvertiblePair(String::class.java, it) }.toSet()
 
     override fun convert(source: Any?, sourceType: TypeDescriptor, targetType: TypeDescriptor): Any? {
         val text = (source as String?)?.trim() ?: return null
+
         @Suppress("UNCHECKED_CAST")
         val values = targetType.type.enumConstants as Array<out Enum<*>>
         return values.firstOrNull { (it as SettingValue).id.equals(text, true) || it.name.equals(text, true) }

@@ -26,10 +26,9 @@ class GrpcPayloads(
     fun whole(size: PayloadSize): ByteString = range(0, size.bytes)
 
     /** The payload of [size] in order, as slices of at most [chunkSizeBytes]; produced lazily. */
-    fun chunks(size: PayloadSize): Sequence<ByteString> =
-        (0 until size.bytes step chunkSizeBytes).asSequence().map { offset ->
-            range(offset, minOf(chunkSizeBytes, size.bytes - offset))
-        }
+    fun chunks(size: PayloadSize): Sequence<ByteString> = (0 until size.bytes step chunkSizeBytes).asSequence().map { offset ->
+        range(offset, minOf(chunkSizeBytes, size.bytes - offset))
+    }
 
     /** Number of chunks [chunks] yields for [size]. */
     fun chunkCount(size: PayloadSize): Int = (size.bytes + chunkSizeBytes - 1) / chunkSizeBytes

@@ -14,11 +14,7 @@ import io.grpc.ServerInterceptor
 object GzipResponses : ServerInterceptor {
     const val ENCODING = "gzip"
 
-    override fun <Q, R> interceptCall(
-        call: ServerCall<Q, R>,
-        headers: Metadata,
-        next: ServerCallHandler<Q, R>,
-    ): ServerCall.Listener<Q> {
+    override fun <Q, R> interceptCall(call: ServerCall<Q, R>, headers: Metadata, next: ServerCallHandler<Q, R>): ServerCall.Listener<Q> {
         call.setCompression(ENCODING)
         return next.startCall(call, headers)
     }

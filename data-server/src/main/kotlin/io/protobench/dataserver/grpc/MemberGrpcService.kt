@@ -22,10 +22,8 @@ import kotlin.coroutines.CoroutineContext
  * nothing. Handlers run in [handlerContext] (see GrpcConfig); the database calls leave it
  * for [MemberStore]'s JDBC threads.
  */
-class MemberGrpcService(
-    private val store: MemberStore,
-    handlerContext: CoroutineContext,
-) : MemberServiceGrpcKt.MemberServiceCoroutineImplBase(handlerContext) {
+class MemberGrpcService(private val store: MemberStore, handlerContext: CoroutineContext) :
+    MemberServiceGrpcKt.MemberServiceCoroutineImplBase(handlerContext) {
 
     override suspend fun createMember(request: CreateMemberRequest): CreateMemberResponse = answering {
         CreateMemberResponse.newBuilder().setId(store.create(MemberRules.fromProto(request))).build()

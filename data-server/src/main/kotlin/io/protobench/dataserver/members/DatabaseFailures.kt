@@ -12,8 +12,11 @@ class DuplicateEmail(
     /** The email of a single creation; null for a stream batch, which names no member. */
     val email: String?,
 ) : RuntimeException(
-    if (email != null) "a member with email '$email' already exists"
-    else "an email of this stream already belongs to a member, or is repeated in the stream; nothing was created",
+    if (email != null) {
+        "a member with email '$email' already exists"
+    } else {
+        "an email of this stream already belongs to a member, or is repeated in the stream; nothing was created"
+    },
 )
 
 /** The database could not be reached (no connection within the timeout, or one lost mid-call): 503 / UNAVAILABLE. */

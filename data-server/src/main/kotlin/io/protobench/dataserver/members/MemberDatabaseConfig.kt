@@ -76,14 +76,18 @@ class MemberDatabaseConfig {
     @Bean
     fun emailIndex(settings: DataServerSettings) = FlywayMigrationStrategy { flyway ->
         flyway.migrate()
-        val sql = if (settings.members.uniqueEmails) "CREATE UNIQUE INDEX IF NOT EXISTS $EMAIL_INDEX ON members (email)"
-            else "DROP INDEX IF EXISTS $EMAIL_INDEX"
+        val sql = if (settings.members.uniqueEmails) {
+            "CREATE UNIQUE INDEX IF NOT EXISTS $EMAIL_INDEX ON members (email)"
+        } else {
+            "DROP INDEX IF EXISTS $EMAIL_INDEX"
+        }
         JdbcTemplate(flyway.configuration.dataSource).execute(sql)
     }
 
     companion object {
         /** Names the pool's threads and metrics. */
         const val POOL_NAME = "members"
+
         /** The unique index on email (db/migration/V1__members.sql) that answers a duplicate 409 / ALREADY_EXISTS. */
         const val EMAIL_INDEX = "members_email_key"
     }

@@ -10,13 +10,7 @@ import jakarta.persistence.Table
 /** A row of `members` (schema: db/migration); columns by Spring's naming, `profileImage` → `profile_image`. */
 @Entity
 @Table(name = "members")
-class MemberEntity(
-    val email: String,
-    val password: String,
-    val name: String,
-    val profileImage: ByteArray,
-    val etcInfo: String,
-) {
+class MemberEntity(val email: String, val password: String, val name: String, val profileImage: ByteArray, val etcInfo: String) {
     /** Assigned by the database's identity column when the row is inserted. */
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

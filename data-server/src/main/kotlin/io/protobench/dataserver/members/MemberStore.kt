@@ -25,11 +25,7 @@ import java.util.concurrent.atomic.AtomicLong
  */
 @Component
 @MembersEnabled
-class MemberStore(
-    private val repository: MemberRepository,
-    transactionManager: PlatformTransactionManager,
-    settings: DataServerSettings,
-) {
+class MemberStore(private val repository: MemberRepository, transactionManager: PlatformTransactionManager, settings: DataServerSettings) {
     private val jdbc: CoroutineDispatcher = Dispatchers.IO.limitedParallelism(settings.db.poolSize)
     private val transactions = TransactionTemplate(transactionManager)
     private val dbTimes = DbTimes()

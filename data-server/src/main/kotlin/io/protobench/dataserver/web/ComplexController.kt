@@ -1,12 +1,12 @@
 package io.protobench.dataserver.web
 
-import io.protobench.dataserver.info.ServedRequests
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.complex.LevelRecord
 import io.protobench.contract.complex.RecordShape
 import io.protobench.contract.proto.ComplexData
 import io.protobench.dataserver.complex.ComplexMessages
 import io.protobench.dataserver.complex.LevelCatalog
+import io.protobench.dataserver.info.ServedRequests
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.RequestMapping
@@ -19,11 +19,7 @@ import org.springframework.web.bind.annotation.RestController
  */
 @RestController
 @RequestMapping("/complex")
-class ComplexController(
-    private val levels: LevelCatalog,
-    private val messages: ComplexMessages,
-    private val served: ServedRequests,
-) {
+class ComplexController(private val levels: LevelCatalog, private val messages: ComplexMessages, private val served: ServedRequests) {
     // requestId is accepted for symmetry with /data and ignored: the level objects carry none.
 
     @GetMapping("/json", produces = [MediaType.APPLICATION_JSON_VALUE])

@@ -19,7 +19,8 @@ import org.springframework.boot.web.server.Compression as ServerCompression
  */
 @Component
 class HttpCompression(private val settings: DataServerSettings) :
-    WebServerFactoryCustomizer<ConfigurableWebServerFactory>, Ordered {
+    WebServerFactoryCustomizer<ConfigurableWebServerFactory>,
+    Ordered {
 
     override fun customize(factory: ConfigurableWebServerFactory) = factory.setCompression(forSetting(settings.compression))
 
@@ -33,7 +34,9 @@ class HttpCompression(private val settings: DataServerSettings) :
 
     private companion object {
         val COMPRESSED_TYPES = arrayOf(
-            MediaType.APPLICATION_JSON_VALUE, APPLICATION_PROTOBUF, MediaType.APPLICATION_OCTET_STREAM_VALUE,
+            MediaType.APPLICATION_JSON_VALUE,
+            APPLICATION_PROTOBUF,
+            MediaType.APPLICATION_OCTET_STREAM_VALUE,
         )
     }
 }

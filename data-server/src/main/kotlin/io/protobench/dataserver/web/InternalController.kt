@@ -2,13 +2,13 @@ package io.protobench.dataserver.web
 
 import io.protobench.contract.metrics.HeapCollected
 import io.protobench.contract.metrics.ProcessMetrics
-import kotlinx.coroutines.Dispatchers
-import kotlinx.coroutines.withContext
 import io.protobench.contract.metrics.ProcessSnapshot
 import io.protobench.dataserver.info.EffectiveSettings
 import io.protobench.dataserver.info.EffectiveSettingsReader
 import io.protobench.dataserver.info.ServedCount
 import io.protobench.dataserver.info.ServedRequests
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
 import org.springframework.http.HttpStatus
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping

@@ -27,21 +27,14 @@ import org.springframework.web.server.ServerWebExchange
 @RestController
 @MembersEnabled
 @RequestMapping("/api/members")
-class MemberController(
-    private val store: MemberStore,
-    private val contentTypes: RequestedContentTypeResolver,
-) {
+class MemberController(private val store: MemberStore, private val contentTypes: RequestedContentTypeResolver) {
     @PostMapping(consumes = [MediaType.APPLICATION_JSON_VALUE], produces = [MediaType.APPLICATION_JSON_VALUE, APPLICATION_PROTOBUF])
-    suspend fun createFromJson(
-        @RequestBody body: CreateMemberJson,
-        exchange: ServerWebExchange,
-    ): ResponseEntity<Any> = created(store.create(MemberRules.fromJson(body)), MemberBody.JSON, exchange)
+    suspend fun createFromJson(@RequestBody body: CreateMemberJson, exchange: ServerWebExchange): ResponseEntity<Any> =
+        created(store.create(MemberRules.fromJson(body)), MemberBody.JSON, exchange)
 
     @PostMapping(consumes = [APPLICATION_PROTOBUF], produces = [MediaType.APPLICATION_JSON_VALUE, APPLICATION_PROTOBUF])
-    suspend fun createFromProtobuf(
-        @RequestBody body: CreateMemberRequest,
-        exchange: ServerWebExchange,
-    ): ResponseEntity<Any> = created(store.create(MemberRules.fromProto(body)), MemberBody.PROTOBUF, exchange)
+    suspend fun createFromProtobuf(@RequestBody body: CreateMemberRequest, exchange: ServerWebExchange): ResponseEntity<Any> =
+        created(store.create(MemberRules.fromProto(body)), MemberBody.PROTOBUF, exchange)
 
     /** 201 with [id], in the form `Accept` asks for, else in the form of the request's body ([sent]). */
     private fun created(id: Long, sent: MemberBody, exchange: ServerWebExchange): ResponseEntity<Any> {

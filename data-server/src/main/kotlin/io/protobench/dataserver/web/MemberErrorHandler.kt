@@ -31,8 +31,7 @@ class MemberErrorHandler(
     @Value("\${spring.codec.max-in-memory-size}") private val maxBody: DataSize,
 ) {
     @ExceptionHandler(DuplicateEmail::class)
-    fun duplicate(e: DuplicateEmail) =
-        json(HttpStatus.CONFLICT, ParameterError(e.message!!, "email", e.email, UNUSED_EMAIL))
+    fun duplicate(e: DuplicateEmail) = json(HttpStatus.CONFLICT, ParameterError(e.message!!, "email", e.email, UNUSED_EMAIL))
 
     @ExceptionHandler(DatabaseUnavailable::class)
     fun unavailable(e: DatabaseUnavailable) = json(HttpStatus.SERVICE_UNAVAILABLE, UnavailableError(e.message!!))

@@ -1,9 +1,9 @@
 package io.protobench.dataserver.web
 
-import io.protobench.dataserver.info.ServedRequests
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.DataResponse
 import io.protobench.dataserver.config.DataServerSettings
+import io.protobench.dataserver.info.ServedRequests
 import io.protobench.dataserver.payload.PayloadCatalog
 import io.protobench.dataserver.payload.PayloadJson
 import io.protobench.dataserver.payload.RequestIds
@@ -37,10 +37,7 @@ class PayloadController(
     private val binaryPayloadMode = settings.httpBinaryPayloadMode
 
     @GetMapping("/json", produces = [MediaType.APPLICATION_JSON_VALUE])
-    suspend fun json(
-        @RequestParam(required = false) size: String?,
-        @RequestParam(defaultValue = "") requestId: String,
-    ): PayloadJson {
+    suspend fun json(@RequestParam(required = false) size: String?, @RequestParam(defaultValue = "") requestId: String): PayloadJson {
         served.count()
         return catalog.jsonBody(RequestIds.bounded(requestId), PayloadSize.parse(size))
     }
@@ -62,6 +59,7 @@ class PayloadController(
                 .setSize(payloadSize.bytes)
                 .setPayload(payload)
                 .build()
+
             BinaryBody.RAW -> payload.asReadOnlyByteBuffer()
         }
         return ResponseEntity.ok().contentType(form.mediaType).body(body)

@@ -82,8 +82,11 @@ class MemberCreationTest : MemberServerTest() {
     fun `seed 003's profileImageBase64 field name is read as profileImage`() {
         val member = TestMember()
         val seedBody = mapOf(
-            "email" to member.email, "password" to member.password, "name" to member.name,
-            "profileImageBase64" to member.json().profileImage, "etcInfo" to member.etcInfo,
+            "email" to member.email,
+            "password" to member.password,
+            "name" to member.name,
+            "profileImageBase64" to member.json().profileImage,
+            "etcInfo" to member.etcInfo,
         )
         val id = web.postMember(seedBody, MediaType.APPLICATION_JSON).expectStatus().isCreated
             .expectBody(MemberCreated::class.java).returnResult().responseBody!!.id
@@ -195,10 +198,9 @@ class MemberCreationTest : MemberServerTest() {
         return error
     }
 
-    private fun protobufAnswer(response: WebTestClient.ResponseSpec): CreateMemberResponse =
-        CreateMemberResponse.parseFrom(
-            response.expectStatus().isCreated
-                .expectHeader().contentType(PROTOBUF)
-                .expectBody(ByteArray::class.java).returnResult().responseBody!!,
-        )
+    private fun protobufAnswer(response: WebTestClient.ResponseSpec): CreateMemberResponse = CreateMemberResponse.parseFrom(
+        response.expectStatus().isCreated
+            .expectHeader().contentType(PROTOBUF)
+            .expectBody(ByteArray::class.java).returnResult().responseBody!!,
+    )
 }

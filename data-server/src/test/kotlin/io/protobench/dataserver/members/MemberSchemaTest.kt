@@ -31,7 +31,9 @@ class MemberSchemaTest : MemberServerTest() {
     private val jdbc by lazy { JdbcTemplate(dataSource) }
 
     private fun tablesIn(schema: String): List<String> = jdbc.queryForList(
-        "SELECT LOWER(table_name) FROM information_schema.tables WHERE table_schema = ? ORDER BY 1", String::class.java, schema,
+        "SELECT LOWER(table_name) FROM information_schema.tables WHERE table_schema = ? ORDER BY 1",
+        String::class.java,
+        schema,
     )
 
     @Test

@@ -2,14 +2,16 @@ package io.protobench.dataserver.members
 
 import io.grpc.Status
 import io.grpc.StatusRuntimeException
+import io.protobench.contract.proto.DataRequest
 import io.protobench.dataserver.grpc.GrpcServer
 import io.protobench.dataserver.support.GrpcTestClient
 import io.protobench.dataserver.support.TestMember
 import io.protobench.dataserver.support.postMember
 import io.protobench.dataserver.web.MembersOffController
-import io.protobench.contract.proto.DataRequest
+import jakarta.persistence.EntityManagerFactory
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
+import org.flywaydb.core.Flyway
 import org.junit.jupiter.api.Test
 import org.springframework.beans.factory.annotation.Autowired
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability
@@ -17,8 +19,6 @@ import org.springframework.boot.test.context.SpringBootTest
 import org.springframework.context.ApplicationContext
 import org.springframework.http.MediaType
 import org.springframework.test.web.reactive.server.WebTestClient
-import jakarta.persistence.EntityManagerFactory
-import org.flywaydb.core.Flyway
 import javax.sql.DataSource
 
 /**

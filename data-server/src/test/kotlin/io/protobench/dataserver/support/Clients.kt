@@ -29,8 +29,7 @@ class GrpcTestClient(port: Int) : AutoCloseable {
 }
 
 /** WebTestClient that buffers bodies up to 16 MiB (the default 256 KiB is below a 1mb payload). */
-fun WebTestClient.withLargeBodies(): WebTestClient =
-    mutate().codecs { it.defaultCodecs().maxInMemorySize(16 * 1024 * 1024) }.build()
+fun WebTestClient.withLargeBodies(): WebTestClient = mutate().codecs { it.defaultCodecs().maxInMemorySize(16 * 1024 * 1024) }.build()
 
 /** GET [uri] (with [headers]) and return the body of a 200 with [contentType]. */
 fun WebTestClient.bodyOf(uri: String, contentType: String, vararg headers: Pair<String, String>): ByteArray =

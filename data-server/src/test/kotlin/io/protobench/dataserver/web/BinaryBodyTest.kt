@@ -23,5 +23,4 @@ class BinaryBodyTest {
     fun `the first accepted type that admits one body decides, wildcards keep protobuf`(accept: String, body: BinaryBody) {
         assertThat(BinaryBody.negotiate(MediaType.parseMediaTypes(accept))).isEqualTo(body)
     }
-
 }

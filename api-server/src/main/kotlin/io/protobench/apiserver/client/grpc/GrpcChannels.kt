@@ -4,9 +4,9 @@ import io.grpc.Codec
 import io.grpc.ConnectivityState
 import io.grpc.DecompressorRegistry
 import io.grpc.ManagedChannel
-import io.grpc.stub.AbstractStub
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption
+import io.grpc.stub.AbstractStub
 import io.protobench.apiserver.config.GatewaySettings
 import io.protobench.apiserver.config.GatewaySettings.Compression
 import io.protobench.apiserver.config.GatewaySettings.GrpcExecutor

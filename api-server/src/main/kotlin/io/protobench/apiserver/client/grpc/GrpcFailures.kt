@@ -9,14 +9,13 @@ import io.protobench.contract.members.MemberFailures
 import kotlin.coroutines.cancellation.CancellationException
 
 /** Runs one gRPC call, turning its failure status into a [HopFailure]. */
-internal suspend fun <T> GrpcChannels.call(block: suspend (GrpcChannels) -> T): T =
-    try {
-        block(this)
-    } catch (e: CancellationException) {
-        throw e
-    } catch (e: Throwable) {
-        throw translate(e)
-    }
+internal suspend fun <T> GrpcChannels.call(block: suspend (GrpcChannels) -> T): T = try {
+    block(this)
+} catch (e: CancellationException) {
+    throw e
+} catch (e: Throwable) {
+    throw translate(e)
+}
 
 /**
  * [call] for the write path: the data-server's refusals keep their meaning. INVALID_ARGUMENT
@@ -24,21 +23,23 @@ internal suspend fun <T> GrpcChannels.call(block: suspend (GrpcChannels) -> T): 
  * data-server cannot reach when its description says so (else, as on the read paths, no
  * connection to the data-server).
  */
-internal suspend fun <T> GrpcChannels.memberCall(block: suspend (GrpcChannels) -> T): T =
-    try {
-        call(block)
-    } catch (e: HopFailure) {
-        throw e.asMemberFailure()
-    }
+internal suspend fun <T> GrpcChannels.memberCall(block: suspend (GrpcChannels) -> T): T = try {
+    call(block)
+} catch (e: HopFailure) {
+    throw e.asMemberFailure()
+}
 
 private fun HopFailure.asMemberFailure(): HopFailure {
     val status = Status.fromThrowable(cause ?: return this)
     val description = status.description.orEmpty()
     return when {
         status.code == Status.Code.INVALID_ARGUMENT -> HopFailure.MemberRejected(parameterNamedIn(description), detail, cause)
+
         status.code == Status.Code.ALREADY_EXISTS -> HopFailure.DuplicateEmail(detail, cause)
+
         status.code == Status.Code.UNAVAILABLE && description.startsWith(MemberFailures.DATABASE_UNAVAILABLE) ->
             HopFailure.DatabaseUnavailable(detail, cause)
+
         else -> this
     }
 }

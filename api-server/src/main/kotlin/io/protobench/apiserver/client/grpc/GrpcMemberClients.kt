@@ -13,12 +13,11 @@ import kotlinx.coroutines.flow.asFlow
 class GrpcUnaryMemberClient(private val channels: GrpcChannels) : MemberClient {
     override val oneCallPerMember = true
 
-    override suspend fun create(members: List<NewMember>, created: CreatedMembers) =
-        created.oneCallEach(members) { member ->
-            val request = member.toProto()
-            created.sent(request.serializedSize)
-            channels.memberCall { it.memberStub().createMember(request) }.id
-        }
+    override suspend fun create(members: List<NewMember>, created: CreatedMembers) = created.oneCallEach(members) { member ->
+        val request = member.toProto()
+        created.sent(request.serializedSize)
+        channels.memberCall { it.memberStub().createMember(request) }.id
+    }
 }
 
 /**

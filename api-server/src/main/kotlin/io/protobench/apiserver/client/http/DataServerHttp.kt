@@ -68,8 +68,9 @@ class DataServerHttp(
     /** One configured client per Accept value, so no request copies the client configuration. */
     private val clientsByAccept = ConcurrentHashMap<String, HttpClient>()
 
-    private fun clientAccepting(accept: String): HttpClient =
-        clientsByAccept.computeIfAbsent(accept) { value -> client.headers { it.set(HttpHeaderNames.ACCEPT, value) } }
+    private fun clientAccepting(accept: String): HttpClient = clientsByAccept.computeIfAbsent(accept) { value ->
+        client.headers { it.set(HttpHeaderNames.ACCEPT, value) }
+    }
 
     /** One configured client per body type sent (and accepted back), for the same reason. */
     private val clientsBySentType = ConcurrentHashMap<String, HttpClient>()
@@ -102,19 +103,18 @@ class DataServerHttp(
     }
 
     /** The whole answer to [request] within the deadline; transport failures as [HopFailure]s. */
-    private suspend inline fun awaitReply(request: () -> HttpClient.ResponseReceiver<*>): HttpReply =
-        try {
-            request()
-                .responseSingle { response, body ->
-                    body.asByteArray().defaultIfEmpty(EMPTY).map { HttpReply(response.status().code(), it) }
-                }
-                .timeout(timeout)
-                .awaitSingle()
-        } catch (e: CancellationException) {
-            throw e
-        } catch (e: Throwable) {
-            throw translate(Exceptions.unwrap(e))
-        }
+    private suspend inline fun awaitReply(request: () -> HttpClient.ResponseReceiver<*>): HttpReply = try {
+        request()
+            .responseSingle { response, body ->
+                body.asByteArray().defaultIfEmpty(EMPTY).map { HttpReply(response.status().code(), it) }
+            }
+            .timeout(timeout)
+            .awaitSingle()
+    } catch (e: CancellationException) {
+        throw e
+    } catch (e: Throwable) {
+        throw translate(Exceptions.unwrap(e))
+    }
 
     private fun translate(e: Throwable): HopFailure = when (e) {
         is HopFailure -> e
@@ -137,12 +137,11 @@ class DataServerHttp(
         }
 
         /** A JSON error body as a tree; null when it is not JSON. */
-        fun errorJson(body: ByteArray): JsonNode? =
-            try {
-                errorReader.readTree(body)
-            } catch (e: IOException) {
-                null
-            }
+        fun errorJson(body: ByteArray): JsonNode? = try {
+            errorReader.readTree(body)
+        } catch (e: IOException) {
+            null
+        }
 
         private val EMPTY = ByteArray(0)
         private val errorReader = Json.newMapper().reader()
@@ -150,14 +149,24 @@ class DataServerHttp(
 
         /** The client of the HTTP/JSON and HTTP/Binary hops: the configured version, pool, deadline and compression. */
         fun forHop(settings: GatewaySettings) = DataServerHttp(
-            settings, "data-server-hop", settings.http.version, settings.http.poolSize,
-            settings.http.pendingAcquireMax, settings.timeouts.requestMs,
+            settings,
+            "data-server-hop",
+            settings.http.version,
+            settings.http.poolSize,
+            settings.http.pendingAcquireMax,
+            settings.timeouts.requestMs,
             gzip = settings.compression == GatewaySettings.Compression.GZIP,
         )
 
         /** A small plain HTTP/1.1 client for the gateway's own calls (health, /internal), apart from the pool under test. */
         fun forControl(settings: GatewaySettings) = DataServerHttp(
-            settings, "data-server-control", HttpVersion.HTTP_1_1, 4, 100, settings.timeouts.controlMs, gzip = false,
+            settings,
+            "data-server-control",
+            HttpVersion.HTTP_1_1,
+            4,
+            100,
+            settings.timeouts.controlMs,
+            gzip = false,
         )
     }
 }

@@ -54,12 +54,11 @@ class HttpBinaryClient(private val http: DataServerHttp, settings: GatewaySettin
 
     private fun dataUri(size: PayloadSize, requestId: String) = "/data/binary?size=$size&requestId=$requestId"
 
-    private fun <T> parse(body: ByteArray, parser: (ByteArray) -> T): T =
-        try {
-            parser(body)
-        } catch (e: InvalidProtocolBufferException) {
-            throw HopFailure.BadResponse("undecodable protobuf body (${body.size} bytes): ${e.message}", e)
-        }
+    private fun <T> parse(body: ByteArray, parser: (ByteArray) -> T): T = try {
+        parser(body)
+    } catch (e: InvalidProtocolBufferException) {
+        throw HopFailure.BadResponse("undecodable protobuf body (${body.size} bytes): ${e.message}", e)
+    }
 
     private companion object {
         const val PROTOBUF = "application/x-protobuf"

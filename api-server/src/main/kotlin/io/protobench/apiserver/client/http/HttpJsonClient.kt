@@ -35,12 +35,11 @@ class HttpJsonClient(private val http: DataServerHttp) : DataClient {
         return FetchedComplex(ComplexBody.Objects(record)) { body.size.toLong() }
     }
 
-    private fun <T> decode(body: ByteArray, reader: ObjectReader): T =
-        try {
-            reader.readValue(body)
-        } catch (e: Exception) {
-            throw HopFailure.BadResponse("undecodable JSON (${body.size} bytes): ${e.message?.lineSequence()?.first()}", e)
-        }
+    private fun <T> decode(body: ByteArray, reader: ObjectReader): T = try {
+        reader.readValue(body)
+    } catch (e: Exception) {
+        throw HopFailure.BadResponse("undecodable JSON (${body.size} bytes): ${e.message?.lineSequence()?.first()}", e)
+    }
 
     private companion object {
         const val JSON = "application/json"

@@ -20,24 +20,22 @@ import io.protobench.contract.proto.CreateMemberResponse
 class HttpMemberClient(private val http: DataServerHttp, private val format: MemberBodyFormat) : MemberClient {
     override val oneCallPerMember = true
 
-    override suspend fun create(members: List<NewMember>, created: CreatedMembers) =
-        created.oneCallEach(members) { member ->
-            val body = format.encode(member)
-            created.sent(body.size)
-            val reply = http.post(MEMBERS, body, format.mediaType)
-            if (reply.status !in 200..299) throw failureOf(reply)
-            decoded(reply.body)
-        }
+    override suspend fun create(members: List<NewMember>, created: CreatedMembers) = created.oneCallEach(members) { member ->
+        val body = format.encode(member)
+        created.sent(body.size)
+        val reply = http.post(MEMBERS, body, format.mediaType)
+        if (reply.status !in 200..299) throw failureOf(reply)
+        decoded(reply.body)
+    }
 
-    private fun decoded(body: ByteArray): Long =
-        try {
-            format.idOf(body)
-        } catch (e: Exception) {
-            throw HopFailure.BadResponse(
-                "undecodable answer to POST $MEMBERS (${body.size} bytes): ${e.message?.lineSequence()?.first()}",
-                e,
-            )
-        }
+    private fun decoded(body: ByteArray): Long = try {
+        format.idOf(body)
+    } catch (e: Exception) {
+        throw HopFailure.BadResponse(
+            "undecodable answer to POST $MEMBERS (${body.size} bytes): ${e.message?.lineSequence()?.first()}",
+            e,
+        )
+    }
 
     private fun failureOf(reply: HttpReply): HopFailure {
         val detail = "HTTP ${reply.status} from ${http.target}$MEMBERS: ${DataServerHttp.errorMessage(reply.body)}"
@@ -72,7 +70,7 @@ enum class MemberBodyFormat(val mediaType: String) {
         override fun encode(member: NewMember): ByteArray = member.toProto().toByteArray()
 
         override fun idOf(body: ByteArray): Long = CreateMemberResponse.parseFrom(body).id
-    };
+    }, ;
 
     abstract fun encode(member: NewMember): ByteArray
 

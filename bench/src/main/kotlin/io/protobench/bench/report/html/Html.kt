@@ -45,13 +45,15 @@ object Html {
     }
 
     fun escape(text: String): String = buildString(text.length) {
-        for (c in text) when (c) {
-            '<' -> append("&lt;")
-            '>' -> append("&gt;")
-            '&' -> append("&amp;")
-            '"' -> append("&quot;")
-            '\'' -> append("&#39;")
-            else -> append(c)
+        for (c in text) {
+            when (c) {
+                '<' -> append("&lt;")
+                '>' -> append("&gt;")
+                '&' -> append("&amp;")
+                '"' -> append("&quot;")
+                '\'' -> append("&#39;")
+                else -> append(c)
+            }
         }
     }
 

@@ -45,8 +45,12 @@ object MarkdownHtml {
 
     /** CommonMark's block types but the HTML block. */
     private val blocks: Set<Class<out Block>> = setOf(
-        Heading::class.java, BlockQuote::class.java, ListBlock::class.java,
-        FencedCodeBlock::class.java, IndentedCodeBlock::class.java, ThematicBreak::class.java,
+        Heading::class.java,
+        BlockQuote::class.java,
+        ListBlock::class.java,
+        FencedCodeBlock::class.java,
+        IndentedCodeBlock::class.java,
+        ThematicBreak::class.java,
     )
 
     // Both are immutable once built and safe to share between threads.
@@ -75,8 +79,12 @@ object MarkdownHtml {
     /** The words of [node] without their markup: its text and code spans. */
     private fun plainText(node: Node): String = buildString {
         node.accept(object : AbstractVisitor() {
-            override fun visit(text: Text) { append(text.literal) }
-            override fun visit(code: Code) { append(code.literal) }
+            override fun visit(text: Text) {
+                append(text.literal)
+            }
+            override fun visit(code: Code) {
+                append(code.literal)
+            }
         })
     }
 

@@ -1,6 +1,5 @@
 package io.protobench.bench.report.html
 
-import io.protobench.bench.scenario.Mode
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
@@ -11,6 +10,7 @@ import io.protobench.bench.report.DecisionMap
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.SelectionGuide
 import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.text.Texts
 import kotlin.math.sqrt
@@ -74,8 +74,11 @@ object ReportCharts {
                     call.leastAdvantagePercent >= 10 -> 0.7
                     else -> 0.4
                 }
+
                 is Call.Equivalent -> "#9aa5b1" to 0.5
+
                 is Call.Open -> "#ffffff" to 1.0
+
                 Call.Untrusted -> "#b00000" to 0.25
             }
             MapCell(map.word(call, t, compact = true), fill, if (call is Call.Open) 0.0 else opacity, "$condition: ${map.word(call, t)}")
@@ -90,8 +93,14 @@ object ReportCharts {
         )
     }
 
-    private fun axisChart(axis: String, fixed: Map<String, String>, members: List<Pair<Map<String, String>, ConditionAnalysis>>,
-                          figure: Figure, capacityMode: Boolean, t: Texts): String {
+    private fun axisChart(
+        axis: String,
+        fixed: Map<String, String>,
+        members: List<Pair<Map<String, String>, ConditionAnalysis>>,
+        figure: Figure,
+        capacityMode: Boolean,
+        t: Texts,
+    ): String {
         val named = axis == "complexity"
         val values = members.map { it.first.getValue(axis) }
         fun x(i: Int) = if (named) i.toDouble() else DecisionMap.position(axis, values[i])
@@ -99,9 +108,12 @@ object ReportCharts {
         val arms = summaries.flatten().map { it.arm }
             .filter { it.isProtocol() && Arm.replicated(Variant.split(it).first) == null }.distinct()
         val series = arms.map { arm ->
-            Series(arm, summaries.mapIndexedNotNull { i, s ->
-                s.firstOrNull { it.arm == arm }?.estimates?.get(figure)?.let { e -> Point(x(i), e.mean, e.ciLow, e.ciHigh) }
-            })
+            Series(
+                arm,
+                summaries.mapIndexedNotNull { i, s ->
+                    s.firstOrNull { it.arm == arm }?.estimates?.get(figure)?.let { e -> Point(x(i), e.mean, e.ciLow, e.ciHigh) }
+                },
+            )
         }
         val kind = if (capacityMode) TrialKind.CAPACITY else TrialKind.COST
         val winners = members.map { (_, a) ->
@@ -110,14 +122,25 @@ object ReportCharts {
         val markers = winners.indices.zipWithNext().mapNotNull { (i, j) ->
             val from = winners[i]
             val to = winners[j]
-            if (from == null || to == null || from == to) null
-            else Marker(if (named) (i + j) / 2.0 else sqrt(x(i) * x(j)), t("chart.flip", Variant.split(to).first))
+            if (from == null || to == null || from == to) {
+                null
+            } else {
+                Marker(if (named) (i + j) / 2.0 else sqrt(x(i) * x(j)), t("chart.flip", Variant.split(to).first))
+            }
         }
         val context = fixed.entries.joinToString(" ") { "${it.key}=${it.value}" }
         val xAxis = if (named) XAxis.Named(values) else XAxis.Numeric(log = true, marks = values.indices.map { x(it) to values[it] })
         val title = MarkdownReport.figureTitle(figure.key, t)
-        return Svg.lines("axis", t("chart.along", title, axis, context), xAxis, axis, "$title (${figure.unit})", series,
-            yLog = true, markers = markers)
+        return Svg.lines(
+            "axis",
+            t("chart.along", title, axis, context),
+            xAxis,
+            axis,
+            "$title (${figure.unit})",
+            series,
+            yLog = true,
+            markers = markers,
+        )
     }
 
     private fun intervals(kind: String, title: String, unit: String, arms: List<ArmSummary>, figure: Figure): String? {
@@ -127,7 +150,9 @@ object ReportCharts {
 
     /** Where each arm's CPU per request goes: the load generator, the gateway and the data-server. */
     private fun cpuByProcess(arms: List<ArmSummary>, t: Texts): String = Svg.stacked(
-        "cpu-by-process", t("chart.cpu-by-process"), "µs",
+        "cpu-by-process",
+        t("chart.cpu-by-process"),
+        "µs",
         listOf(t("chart.part.driver"), t("chart.part.api"), t("chart.part.data")),
         arms.map { it.arm to listOf(it.mean(Figure.DRIVER_CPU_US), it.mean(Figure.API_CPU_US), it.mean(Figure.DATA_CPU_US)) },
     )
@@ -141,8 +166,15 @@ object ReportCharts {
             Series(arm.arm, SPECTRUM.mapIndexedNotNull { i, f -> arm.mean(f)?.let { Point(i.toDouble(), it) } })
         }.filter { it.points.isNotEmpty() }
         if (series.isEmpty()) return null
-        return Svg.lines("latency-spectrum", t("chart.spectrum"),
-            XAxis.Named(listOf("p50", "p90", "p95", "p99", "p99.9")), t("chart.percentile"), t("chart.latency-ms"), series, yLog = true)
+        return Svg.lines(
+            "latency-spectrum",
+            t("chart.spectrum"),
+            XAxis.Named(listOf("p50", "p90", "p95", "p99", "p99.9")),
+            t("chart.percentile"),
+            t("chart.latency-ms"),
+            series,
+            yLog = true,
+        )
     }
 
     /** Requests completed per second in each trial, as the gateway counted them: flat lines are steady trials. */

@@ -53,8 +53,7 @@ class Scale private constructor(val low: Double, val high: Double, private val f
         }
 
         /** Positions for named categories, evenly spaced with half a step of margin at each end. */
-        fun categories(count: Int, from: Double, to: Double): Scale =
-            Scale(-0.5, count - 0.5, from, to, log = false)
+        fun categories(count: Int, from: Double, to: Double): Scale = Scale(-0.5, count - 0.5, from, to, log = false)
 
         private fun niceStep(raw: Double): Double {
             if (raw <= 0 || !raw.isFinite()) return 1.0

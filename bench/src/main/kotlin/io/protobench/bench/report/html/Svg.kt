@@ -25,11 +25,8 @@ data class MapCell(val word: String, val fill: String, val opacity: Double, val 
 /** How a line chart's x axis reads: numbers (linear or log) or named categories at 0, 1, 2, … */
 sealed class XAxis {
     /** [marks]: ticks at these values with these names (e.g. the measured sizes) instead of round numbers. */
-    data class Numeric(
-        val log: Boolean,
-        val format: (Double) -> String = Numbers::number,
-        val marks: List<Pair<Double, String>>? = null,
-    ) : XAxis()
+    data class Numeric(val log: Boolean, val format: (Double) -> String = Numbers::number, val marks: List<Pair<Double, String>>? = null) :
+        XAxis()
     data class Named(val names: List<String>) : XAxis()
 }
 
@@ -59,9 +56,13 @@ object Svg {
                     append(line(x.at(row.low), y - 5, x.at(row.low), y + 5, color))
                     append(line(x.at(row.high), y - 5, x.at(row.high), y + 5, color))
                 }
-                append("""<circle cx="${f(x.at(row.mean))}" cy="${f(y)}" r="4.5" fill="$color"><title>${esc(row.label)}: ${Numbers.number(row.mean)} $unit""" +
-                    (if (row.low != null && row.high != null) " [${Numbers.number(row.low)}, ${Numbers.number(row.high)}]" else "") +
-                    "</title></circle>")
+                append(
+                    """<circle cx="${f(
+                        x.at(row.mean),
+                    )}" cy="${f(y)}" r="4.5" fill="$color"><title>${esc(row.label)}: ${Numbers.number(row.mean)} $unit""" +
+                        (if (row.low != null && row.high != null) " [${Numbers.number(row.low)}, ${Numbers.number(row.high)}]" else "") +
+                        "</title></circle>",
+                )
                 append(text(WIDTH - RIGHT - 52, y + 4, Numbers.number(row.mean), cls = "value"))
             }
         }
@@ -72,8 +73,16 @@ object Svg {
      * Lines over a numeric or named x axis, one per series, with whiskers where points have
      * intervals and dashed [markers]; the y axis is logarithmic when [yLog].
      */
-    fun lines(kind: String, title: String, xAxis: XAxis, xTitle: String, yTitle: String, series: List<Series>,
-              yLog: Boolean = false, markers: List<Marker> = emptyList()): String {
+    fun lines(
+        kind: String,
+        title: String,
+        xAxis: XAxis,
+        xTitle: String,
+        yTitle: String,
+        series: List<Series>,
+        yLog: Boolean = false,
+        markers: List<Marker> = emptyList(),
+    ): String {
         val top = 40.0
         val bottom = 300.0
         val height = bottom + 44 + legendHeight(series.map { it.name }.distinct())
@@ -81,8 +90,12 @@ object Svg {
         val points = series.flatMap { it.points }
         val x = when (xAxis) {
             is XAxis.Named -> Scale.categories(xAxis.names.size, left, WIDTH - RIGHT)
-            is XAxis.Numeric -> if (xAxis.log) Scale.log(points.map { it.x }, left, WIDTH - RIGHT)
-                else Scale.linear(points.map { it.x }, left, WIDTH - RIGHT)
+
+            is XAxis.Numeric -> if (xAxis.log) {
+                Scale.log(points.map { it.x }, left, WIDTH - RIGHT)
+            } else {
+                Scale.linear(points.map { it.x }, left, WIDTH - RIGHT)
+            }
         }
         val yValues = points.flatMap { listOfNotNull(it.y, it.low, it.high) }
         val y = if (yLog) Scale.log(yValues, bottom, top) else Scale.linear(yValues, bottom, top)
@@ -98,22 +111,35 @@ object Svg {
             for ((value, name) in xTicks) append(text(x.at(value), bottom + 16, name, anchor = "middle", cls = "tick"))
             append(line(left, bottom, WIDTH - RIGHT, bottom, "#888"))
             append(text((left + WIDTH - RIGHT) / 2, bottom + 34, xTitle, anchor = "middle", cls = "axis"))
-            append("""<text x="14" y="${f((top + bottom) / 2)}" text-anchor="middle" class="axis" transform="rotate(-90 14 ${f((top + bottom) / 2)})">${esc(yTitle)}</text>""")
+            append(
+                """<text x="14" y="${f(
+                    (top + bottom) / 2,
+                )}" text-anchor="middle" class="axis" transform="rotate(-90 14 ${f((top + bottom) / 2)})">${esc(yTitle)}</text>""",
+            )
             for (m in markers) {
-                append("""<line x1="${f(x.at(m.x))}" y1="${f(top)}" x2="${f(x.at(m.x))}" y2="${f(bottom)}" stroke="#b00" stroke-dasharray="5 4"/>""")
+                append(
+                    """<line x1="${f(
+                        x.at(m.x),
+                    )}" y1="${f(top)}" x2="${f(x.at(m.x))}" y2="${f(bottom)}" stroke="#b00" stroke-dasharray="5 4"/>""",
+                )
                 append(text(x.at(m.x) + 4, top - 4, m.label, cls = "marker"))
             }
             val names = series.map { it.name }.distinct()
             for (s in series) {
                 val color = Palette.color(s.name, names.indexOf(s.name))
                 val path = s.points.joinToString(" ") { "${f(x.at(it.x))},${f(y.at(it.y))}" }
-                if (s.points.size > 1)
+                if (s.points.size > 1) {
                     append("""<polyline points="$path" fill="none" stroke="$color" stroke-width="2"${Palette.dash(s.name)}/>""")
+                }
                 for (p in s.points) {
                     if (p.low != null && p.high != null) append(line(x.at(p.x), y.at(p.low), x.at(p.x), y.at(p.high), color))
-                    append("""<circle cx="${f(x.at(p.x))}" cy="${f(y.at(p.y))}" r="3" fill="$color"><title>${esc(s.name)}: ${Numbers.number(p.y)}""" +
-                        (if (p.low != null && p.high != null) " [${Numbers.number(p.low)}, ${Numbers.number(p.high)}]" else "") +
-                        "</title></circle>")
+                    append(
+                        """<circle cx="${f(
+                            x.at(p.x),
+                        )}" cy="${f(y.at(p.y))}" r="3" fill="$color"><title>${esc(s.name)}: ${Numbers.number(p.y)}""" +
+                            (if (p.low != null && p.high != null) " [${Numbers.number(p.low)}, ${Numbers.number(p.high)}]" else "") +
+                            "</title></circle>",
+                    )
                 }
             }
             append(legend(names, bottom + 44))
@@ -134,8 +160,10 @@ object Svg {
         val x = Scale.linear(listOf(-reach, reach), labelEnd + 10, WIDTH - RIGHT - 60)
         fun at(v: Double) = x.at(v.coerceIn(x.low, x.high))
         val body = buildString {
-            append("""<rect x="${f(x.at(-marginPercent))}" y="40" width="${f(x.at(marginPercent) - x.at(-marginPercent))}" """ +
-                """height="${f(rows.size * ROW + 8)}" fill="#dfe6f0"/>""")
+            append(
+                """<rect x="${f(x.at(-marginPercent))}" y="40" width="${f(x.at(marginPercent) - x.at(-marginPercent))}" """ +
+                    """height="${f(rows.size * ROW + 8)}" fill="#dfe6f0"/>""",
+            )
             append(xGrid(x, 40.0, 48 + rows.size * ROW, "%"))
             append(line(x.at(0.0), 40.0, x.at(0.0), 48 + rows.size * ROW, "#888"))
             rows.forEachIndexed { i, row ->
@@ -143,7 +171,11 @@ object Svg {
                 append(text(labelEnd, y + 4, row.label, anchor = "end", cls = "tick"))
                 if (row.low != null && row.high != null) append(line(at(row.low), y, at(row.high), y, row.color, width = 2.0))
                 if (row.percent.isFinite()) {
-                    append("""<circle cx="${f(at(row.percent))}" cy="${f(y)}" r="4.5" fill="${row.color}"><title>${esc(row.label)}: ${esc(row.text)}</title></circle>""")
+                    append(
+                        """<circle cx="${f(
+                            at(row.percent),
+                        )}" cy="${f(y)}" r="4.5" fill="${row.color}"><title>${esc(row.label)}: ${esc(row.text)}</title></circle>""",
+                    )
                 }
                 append(text(WIDTH - RIGHT - 52, y + 4, row.text.substringBefore(" "), cls = "value"))
             }
@@ -164,8 +196,12 @@ object Svg {
                 var at = 0.0
                 values.forEachIndexed { k, v ->
                     if (v != null && v > 0) {
-                        append("""<rect x="${f(x.at(at))}" y="${f(y + 4)}" width="${f(x.at(at + v) - x.at(at))}" height="${f(ROW - 8)}" """ +
-                            """fill="${Palette.part(k)}"><title>${esc(label)}, ${esc(parts[k])}: ${Numbers.number(v)} $unit</title></rect>""")
+                        append(
+                            """<rect x="${f(x.at(at))}" y="${f(y + 4)}" width="${f(x.at(at + v) - x.at(at))}" height="${f(ROW - 8)}" """ +
+                                """fill="${Palette.part(
+                                    k,
+                                )}"><title>${esc(label)}, ${esc(parts[k])}: ${Numbers.number(v)} $unit</title></rect>""",
+                        )
                         at += v
                     }
                 }
@@ -180,8 +216,17 @@ object Svg {
      * A grid of named columns and rows; each [MapCell] is a filled box with a word or two,
      * used for the decision map (size or complexity across, concurrency down).
      */
-    fun grid(kind: String, title: String, columnTitle: String, rowTitle: String, columns: List<String>, rows: List<String>,
-             cells: Map<Pair<Int, Int>, MapCell>, legend: List<Pair<String, String>>, caption: String): String {
+    fun grid(
+        kind: String,
+        title: String,
+        columnTitle: String,
+        rowTitle: String,
+        columns: List<String>,
+        rows: List<String>,
+        cells: Map<Pair<Int, Int>, MapCell>,
+        legend: List<Pair<String, String>>,
+        caption: String,
+    ): String {
         val cellWidth = ((WIDTH - 90) / columns.size.coerceAtLeast(1)).coerceAtMost(130.0)
         val cellHeight = 40.0
         val top = 56.0
@@ -196,10 +241,21 @@ object Svg {
                 val (c, r) = at
                 val x = left + c * cellWidth
                 val y = top + r * cellHeight
-                append("""<rect x="${f(x + 1)}" y="${f(y + 1)}" width="${f(cellWidth - 2)}" height="${f(cellHeight - 2)}" fill="${cell.fill}" """ +
-                    """fill-opacity="${f(cell.opacity)}" stroke="#bbb"><title>${esc(cell.detail)}</title></rect>""")
-                append(text(x + cellWidth / 2, y + cellHeight / 2 + 4, cell.word, anchor = "middle",
-                    cls = if (cell.opacity >= 0.9) "cell-dark" else "cell"))
+                append(
+                    """<rect x="${f(
+                        x + 1,
+                    )}" y="${f(y + 1)}" width="${f(cellWidth - 2)}" height="${f(cellHeight - 2)}" fill="${cell.fill}" """ +
+                        """fill-opacity="${f(cell.opacity)}" stroke="#bbb"><title>${esc(cell.detail)}</title></rect>""",
+                )
+                append(
+                    text(
+                        x + cellWidth / 2,
+                        y + cellHeight / 2 + 4,
+                        cell.word,
+                        anchor = "middle",
+                        cls = if (cell.opacity >= 0.9) "cell-dark" else "cell",
+                    ),
+                )
             }
             append(legend(legend.map { it.first }, top + rows.size * cellHeight + 30) { i -> legend[i].second })
         }
@@ -221,7 +277,10 @@ object Svg {
         return names.map { name ->
             // About 6.6 px a Latin character at the legend's 12 px; a Hangul syllable takes two.
             val width = 26 + Texts.columns(name) * 6.6
-            if (x + width > WIDTH - RIGHT && x > 70.0) { x = 70.0; line++ }
+            if (x + width > WIDTH - RIGHT && x > 70.0) {
+                x = 70.0
+                line++
+            }
             (x to line).also { x += width }
         }
     }
@@ -240,7 +299,9 @@ object Svg {
 
     private fun figure(kind: String, title: String, height: Double, body: String, caption: String? = null): String {
         val id = "c" + Integer.toHexString((kind + title).hashCode())
-        return """<figure class="chart" data-chart="$kind"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${f(WIDTH)} ${f(height)}" """ +
+        return """<figure class="chart" data-chart="$kind"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${f(
+            WIDTH,
+        )} ${f(height)}" """ +
             """width="${f(WIDTH)}" height="${f(height)}" role="img" aria-labelledby="$id"><title id="$id">${esc(title)}</title>""" +
             text(8.0, 20.0, title, cls = "title") + body + "</svg>" +
             (caption?.let { "<figcaption>${esc(it)}</figcaption>" } ?: "") + "</figure>\n"
@@ -263,7 +324,10 @@ object Svg {
  */
 object Palette {
     private val protocols = mapOf(
-        "HTTP/JSON" to "#d95f02", "HTTP/Binary" to "#7570b3", "gRPC/Unary" to "#1b9e77", "gRPC/Stream" to "#e7298a",
+        "HTTP/JSON" to "#d95f02",
+        "HTTP/Binary" to "#7570b3",
+        "gRPC/Unary" to "#1b9e77",
+        "gRPC/Stream" to "#e7298a",
         "Null hop" to "#888888",
     )
     private val others = listOf("#66a61e", "#e6ab02", "#a6761d", "#1f78b4", "#666666")

@@ -25,8 +25,10 @@ import kotlin.math.abs
 class HtmlReportBrowserTest {
     private val chromium = HeadlessChromium.find()
 
-    private fun requireChromium() = assumeTrue(chromium != null,
-        "chromium is not installed: the browser check of report.html is skipped (`./protobench test` installs it where apt-get can)")
+    private fun requireChromium() = assumeTrue(
+        chromium != null,
+        "chromium is not installed: the browser check of report.html is skipped (`./protobench test` installs it where apt-get can)",
+    )
 
     private val record = Fixtures.record(
         listOf("size=1kb vus=10", "size=1mb vus=10"),
@@ -34,7 +36,15 @@ class HtmlReportBrowserTest {
         3,
     ) { c, kind, arm, fork ->
         if (kind != TrialKind.COST) return@record null
-        val hop = if (arm == NULL_HOP) 0.0 else if (arm == "gRPC/Unary") 100.0 else if (c.contains("1kb")) 150.0 else 900.0
+        val hop = if (arm == NULL_HOP) {
+            0.0
+        } else if (arm == "gRPC/Unary") {
+            100.0
+        } else if (c.contains("1kb")) {
+            150.0
+        } else {
+            900.0
+        }
         cost((300 + hop) * (1 + 0.02 * fork), hopP50 = hop / 100 + 0.01) + Figures.of(Figure.LATENCY_P50 to 1.0, Figure.LATENCY_P99 to 3.0)
     }
 
@@ -56,8 +66,11 @@ class HtmlReportBrowserTest {
     fun `a page that breaks its own policy is caught by the console check`(@TempDir dir: Path) {
         requireChromium()
         val page = dir.resolve("bad.html")
-        Files.writeString(page, """<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'">""" +
-            """</head><body><p style="color:blue">styled</p></body></html>""")
+        Files.writeString(
+            page,
+            """<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'">""" +
+                """</head><body><p style="color:blue">styled</p></body></html>""",
+        )
         val visit = chromium!!.visit(page, dir.resolve("bad.png"), 400, 300)
         assertThat(visit.console).singleElement().asString().contains("Content Security Policy")
     }

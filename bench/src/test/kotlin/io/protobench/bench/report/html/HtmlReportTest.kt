@@ -34,7 +34,9 @@ class HtmlReportTest {
         when {
             kind == TrialKind.CAPACITY && fork == 1 && arm != NULL_HOP ->
                 Figures.of(Figure.THROUGHPUT to if (arm == grpc) 4000.0 else 3500.0)
+
             kind == TrialKind.CAPACITY -> null
+
             else -> {
                 val hop = when (arm) {
                     NULL_HOP -> 0.0
@@ -43,16 +45,25 @@ class HtmlReportTest {
                 }
                 val wobble = 1 + 0.02 * kotlin.math.sin(arm.hashCode() * 0.7 + fork * 2.3)
                 cost((300 + hop * wobble) * jitter[fork - 1], hopP50 = hop / 100 + 0.01) +
-                    Figures.of(Figure.LATENCY_P50 to 1.0, Figure.LATENCY_P90 to 1.5, Figure.LATENCY_P95 to 2.0,
-                        Figure.LATENCY_P99 to 4.0, Figure.LATENCY_P999 to 9.0)
+                    Figures.of(
+                        Figure.LATENCY_P50 to 1.0,
+                        Figure.LATENCY_P90 to 1.5,
+                        Figure.LATENCY_P95 to 2.0,
+                        Figure.LATENCY_P99 to 4.0,
+                        Figure.LATENCY_P999 to 9.0,
+                    )
             }
         }
     }.let { r ->
-        r.copy(forks = r.forks.map { f ->
-            f.copy(trials = f.trials.map { t ->
-                t.copy(gateway = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0), listOf(990, 1000, 1010)))
-            })
-        })
+        r.copy(
+            forks = r.forks.map { f ->
+                f.copy(
+                    trials = f.trials.map { t ->
+                        t.copy(gateway = Fixtures.window(Fixtures.usage(100.0), Fixtures.usage(50.0), listOf(990, 1000, 1010)))
+                    },
+                )
+            },
+        )
     }
 
     private fun parse(html: String): Document = Jsoup.parse(html)
@@ -122,12 +133,18 @@ class HtmlReportTest {
 
     @Test
     fun `an interrupted run renders what it measured and says what is missing`() {
-        val cut = record.copy(status = RunStatus.INTERRUPTED, forks = record.forks.take(2).map { f ->
-            f.copy(trials = f.trials.filter { it.condition == conditions.first() })
-        })
+        val cut = record.copy(
+            status = RunStatus.INTERRUPTED,
+            forks = record.forks.take(2).map { f ->
+                f.copy(trials = f.trials.filter { it.condition == conditions.first() })
+            },
+        )
         val doc = parse(HtmlReport.render(cut))
-        assertThat(doc.select("blockquote").text()).contains("This run is interrupted", "Not measured: size=1mb vus=10",
-            "fewer forks than the condition's minimum: size=1kb vus=10 (2 of 3)")
+        assertThat(doc.select("blockquote").text()).contains(
+            "This run is interrupted",
+            "Not measured: size=1mb vus=10",
+            "fewer forks than the condition's minimum: size=1kb vus=10 (2 of 3)",
+        )
         assertThat(doc.select("section.condition")).hasSize(2)
         assertThat(doc.select("section.condition").last()!!.select("figure")).isEmpty()
     }
@@ -143,7 +160,10 @@ class HtmlReportTest {
 
     @Test
     fun `markdown tables, lists, quotes and inline marks become their HTML elements`() {
-        val doc = parse(MarkdownHtml.toHtml("""
+        val doc =
+            parse(
+                MarkdownHtml.toHtml(
+                    """
             # Title *one*
             | Arm | Value |
             |---|---:|
@@ -154,7 +174,9 @@ class HtmlReportTest {
             > second flag
 
             text
-        """.trimIndent()))
+                    """.trimIndent(),
+                ),
+            )
         assertThat(doc.selectFirst("h1")!!.id()).isEqualTo("title-one")
         assertThat(doc.select("h1 em").text()).isEqualTo("one")
         assertThat(doc.select("td.num").text()).isEqualTo("1")
@@ -169,13 +191,18 @@ class HtmlReportTest {
 
     @Test
     fun `raw html other than a line break is shown as text, and nothing is loaded`() {
-        val doc = parse(MarkdownHtml.toHtml("""
+        val doc =
+            parse(
+                MarkdownHtml.toHtml(
+                    """
             <b>name</b> with **bold**
 
             | Setting | Seen |
             |---|---|
             | `a=1`<br/>`b=2` | x \| y ![chart](http://example.com/c.png) <img src=x> |
-        """.trimIndent()))
+                    """.trimIndent(),
+                ),
+            )
         assertThat(doc.select("b, img, [src]")).isEmpty()
         assertThat(doc.selectFirst("p")!!.text()).isEqualTo("<b>name</b> with bold")
         assertThat(doc.select("p strong").text()).isEqualTo("bold")

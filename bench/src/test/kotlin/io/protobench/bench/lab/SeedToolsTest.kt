@@ -98,13 +98,18 @@ class SeedToolsTest {
         val body = Path.of("/b/member.json")
         assertThat(runner.command(ToolRun(SeedTool.HEY, 10, 100), "http://127.0.0.1:8090", "127.0.0.1:9091", body)).containsExactly(
             "/t/hey", "-n", "100", "-c", "10", "-m", "POST", "-T", "application/json", "-D", "/b/member.json",
-            "http://127.0.0.1:8090/api/members"
+            "http://127.0.0.1:8090/api/members",
         )
         val ghz = runner.command(ToolRun(SeedTool.GHZ, 100, 10_000), "http://127.0.0.1:8090", "127.0.0.1:9091", body)
         assertThat(ghz.first()).isEqualTo("/t/ghz")
         assertThat(ghz.last()).isEqualTo("127.0.0.1:9091")
-        assertThat(ghz.joinToString(" ")).contains("--call protobench.MemberService/CreateMember", "--data-file /b/member.json",
-            "--disable-template-data", "-n 10000 -c 100", "-O json")
+        assertThat(ghz.joinToString(" ")).contains(
+            "--call protobench.MemberService/CreateMember",
+            "--data-file /b/member.json",
+            "--disable-template-data",
+            "-n 10000 -c 100",
+            "-O json",
+        )
         assertThat(ghz).doesNotContain("--proto")
     }
 }

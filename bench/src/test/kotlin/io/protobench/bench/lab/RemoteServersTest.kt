@@ -106,7 +106,10 @@ class RemoteServersTest {
     fun `a healthy data-server passes, an unhealthy one is named with its status`() {
         for ((status, healthy) in listOf(200 to true, 503 to false)) {
             val http = HttpServer.create(InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0)
-            http.createContext("/actuator/health") { exchange -> exchange.sendResponseHeaders(status, -1); exchange.close() }
+            http.createContext("/actuator/health") { exchange ->
+                exchange.sendResponseHeaders(status, -1)
+                exchange.close()
+            }
             http.start()
             ServerSocket(0, 50, InetAddress.getLoopbackAddress()).use { grpc ->
                 try {
@@ -120,8 +123,8 @@ class RemoteServersTest {
         }
     }
 
-    private fun scenario(extra: String = "", payload: String = "sizes: [1kb]") = ScenarioParser.parse(
-        "name: r\nduration: 1s\n$payload\nload: {model: closed, vus: [2]}\n$extra", "r.yaml")
+    private fun scenario(extra: String = "", payload: String = "sizes: [1kb]") =
+        ScenarioParser.parse("name: r\nduration: 1s\n$payload\nload: {model: closed, vus: [2]}\n$extra", "r.yaml")
 
     private fun options(network: NetworkProfile? = null, gateway: List<String> = emptyList(), data: List<String> = emptyList()) =
         RunOptions(Path.of("results"), emptyList(), gateway, data, seed = 1, given = emptyMap(), network = network)
