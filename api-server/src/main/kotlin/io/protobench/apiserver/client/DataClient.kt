@@ -18,6 +18,9 @@ interface DataClient {
 
     /** Fetches the object of [level], decoded into objects (JSON) or a message (protobuf). */
     suspend fun fetchComplex(level: ComplexityLevel, requestId: String): FetchedComplex
+
+    /** Fetches a batch of [count] items of the user's message, each decoded into a record (JSON) or a generated message. */
+    suspend fun fetchItems(count: Int, requestId: String): FetchedItems
 }
 
 /**
@@ -41,6 +44,19 @@ class FetchedData(val payload: ByteString, override val wireBytes: Long) : Fetch
  */
 class FetchedComplex(val body: ComplexBody, wireBytes: () -> Long) : Fetched {
     override val wireBytes: Long by lazy(LazyThreadSafetyMode.NONE, wireBytes)
+}
+
+/**
+ * A decoded batch of the user's message: model records (HTTP/JSON) or generated messages; [wireBytes]
+ * as for [FetchedComplex], computed after the hop's timer has stopped.
+ */
+class FetchedItems(val items: List<Any>, wireBytes: () -> Long) : Fetched {
+    override val wireBytes: Long by lazy(LazyThreadSafetyMode.NONE, wireBytes)
+}
+
+/** Fails unless a batch holds the [count] items asked for. */
+internal fun checkItemCount(count: Int, items: List<*>) {
+    if (items.size != count) throw HopFailure.BadResponse("asked for $count items, got ${items.size}")
 }
 
 /** A level object in the form its protocol decodes it to. */

@@ -23,6 +23,8 @@ data class GatewaySettings(
     val http: Http = Http(),
     val grpc: Grpc = Grpc(),
     val timeouts: Timeouts = Timeouts(),
+    /** A user's own message the `/api/message` hops carry; none without a jar. */
+    val message: MessageFiles = MessageFiles(),
 ) {
     init {
         val violations = violations()
@@ -101,6 +103,12 @@ data class GatewaySettings(
         val eventLoopThreads: Int = 0,
     )
 
+    /**
+     * The [jar] `protobench message` built for a user's message, and its [sample] as protobuf
+     * bytes (the null hop reports the bytes a batch of it would have had).
+     */
+    data class MessageFiles(val jar: String = "", val sample: String = "")
+
     data class Timeouts(
         /** Time allowed to open a connection to the data-server, ms (HTTP and gRPC). */
         val connectMs: Long = 2_000,
@@ -123,6 +131,9 @@ data class GatewaySettings(
             it == -1 || it in 1..1_000_000
         },
         check("grpc.channels", grpc.channels, "1..64") { it in 1..64 },
+        check("message.sample", message.sample, "the sample's protobuf bytes, needed with message.jar") {
+            message.jar.isEmpty() || it.isNotEmpty()
+        },
         check("grpc.max-inbound-message-bytes", grpc.maxInboundMessageBytes, "at least $MIN_INBOUND (9 MiB)") {
             it >= MIN_INBOUND
         },

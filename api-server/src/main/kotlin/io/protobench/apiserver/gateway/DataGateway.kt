@@ -5,6 +5,7 @@ import io.protobench.apiserver.client.HopFailure
 import io.protobench.apiserver.measure.MeasurementWindow
 import io.protobench.contract.Protocol
 import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.message.ItemCount
 import io.protobench.contract.payload.PayloadSize
 import org.springframework.stereotype.Service
 
@@ -20,6 +21,7 @@ class DataGateway(
     private val window: MeasurementWindow,
     private val hops: HopTiming,
     private val shapes: LevelShapes,
+    private val message: GatewayMessage,
 ) {
     suspend fun data(routeSegment: String, sizeText: String?): DataReply {
         val recording = window.current()
@@ -61,6 +63,26 @@ class DataGateway(
         }
     }
 
+    suspend fun items(routeSegment: String, countText: String?): ItemsReply {
+        val recording = window.current()
+        val (route, count) = validated(recording) {
+            message.required()
+            Route.fromPathSegment(routeSegment) to ItemCount.parse(countText)
+        }
+        val requestId = newRequestId()
+        return when (route) {
+            // The bytes a protobuf batch would have carried.
+            Route.Null -> ItemsReply(requestId, NullHop.LABEL, count, count * message.itemBytes, hops.nullHop(recording))
+
+            is Route.Hop -> {
+                val hop = hops.timed(recording, { clients.of(route.protocol).fetchItems(count, requestId) }) {
+                    FailedHop(route.protocol, it)
+                }
+                ItemsReply(requestId, route.protocol.label, hop.result.items.size, hop.result.wireBytes, hop.latencyMs)
+            }
+        }
+    }
+
     // A missing parameter takes the seed gateway's default (some seed k6 scripts omit it);
     // a present one must be valid, even when empty.
     private fun sizeOrDefault(text: String?): PayloadSize = text?.let(PayloadSize::parse) ?: DEFAULT_SIZE
@@ -81,6 +103,9 @@ class FailedHop(val protocol: Protocol, val failure: HopFailure) : RuntimeExcept
 
 /** `GET /api/data/...`: [payloadSize] = payload bytes received and decoded; [latencyMs] = hop latency, ms. */
 data class DataReply(val requestId: String, val protocol: String, val payloadSize: Int, val latencyMs: Double)
+
+/** `GET /api/message/...`: [count] = items received and decoded; [serializedSize] = bytes of the batch as received. */
+data class ItemsReply(val requestId: String, val protocol: String, val count: Int, val serializedSize: Long, val latencyMs: Double)
 
 /** `GET /api/complex/...`: [serializedSize] = bytes of the encoded object as received; [latencyMs] = hop latency, ms. */
 data class ComplexReply(

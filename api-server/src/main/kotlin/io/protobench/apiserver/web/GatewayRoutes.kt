@@ -23,7 +23,8 @@ import reactor.core.publisher.Mono
 
 /**
  * The calls the load generator makes: `/api/data/<protocol>?size=`,
- * `/api/complex/<protocol>?complexity=` and `POST /api/members/<protocol>` (seed 003's
+ * `/api/complex/<protocol>?complexity=`, `/api/message/<protocol>?count=` (a batch of the
+ * user's own message, when the gateway has one) and `POST /api/members/<protocol>` (seed 003's
  * member creation, one member object or a JSON array of them), where <protocol> is
  * http/json, http/binary, grpc or grpc/stream, or `none` for the null hop (no data-server
  * call). A missing `size` means 1mb and a missing `complexity` simple, as in the seed project.
@@ -45,11 +46,14 @@ class GatewayRoutes(private val gateway: DataGateway, private val members: Membe
         GET("/api/complex/{*protocol}") { request ->
             answer { gateway.complex(protocol(request), request.queryParam("complexity").orElse(null)) }
         }
+        GET("/api/message/{*protocol}") { request ->
+            answer { gateway.items(protocol(request), request.queryParam("count").orElse(null)) }
+        }
         POST("/api/members/{*protocol}") { request ->
             answer { members.create(protocol(request)) { bodyOf(request) } }
         }
         // Any other method on these paths: 405, as an annotated mapping answers.
-        (path("/api/data/**") or path("/api/complex/**")) { request ->
+        (path("/api/data/**") or path("/api/complex/**") or path("/api/message/**")) { request ->
             Mono.error(MethodNotAllowedException(request.method(), setOf(HttpMethod.GET)))
         }
         path("/api/members/**") { request -> Mono.error(MethodNotAllowedException(request.method(), setOf(HttpMethod.POST))) }

@@ -127,6 +127,14 @@ class GatewayEndToEndTest {
     }
 
     @Test
+    fun `a message hop without a message loaded answers 400 naming the setting`() {
+        val (status, body) = web.getJson("/api/message/grpc?count=3")
+        assertThat(status).isEqualTo(400)
+        assertThat(body["parameter"].asText()).isEqualTo("message")
+        assertThat(body["accepted"].asText()).contains("protobench.gateway.message.jar")
+    }
+
+    @Test
     fun `a 64 KB parameter answers 400 naming the length limit, refused before it is parsed`() {
         // '+' decodes to a space: one digit, 64 K spaces and a letter was the old pattern's worst case.
         val crafted = "1" + "+".repeat(64 * 1024) + "x"

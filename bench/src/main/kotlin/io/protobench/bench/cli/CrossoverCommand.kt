@@ -4,6 +4,7 @@ import com.github.ajalt.clikt.core.CliktCommand
 import com.github.ajalt.clikt.core.Context
 import com.github.ajalt.clikt.core.ProgramResult
 import com.github.ajalt.clikt.parameters.options.default
+import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.required
 import com.github.ajalt.clikt.parameters.types.double
@@ -20,11 +21,15 @@ import io.protobench.bench.lab.LocalLabSource
 import io.protobench.bench.lab.Toolchain
 import io.protobench.bench.lab.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.message.MessagePreparation
+import io.protobench.bench.message.MessageProblem
 import io.protobench.bench.process.ChildProcesses
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.scenario.MessageFile
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
 import java.io.IOException
+import java.nio.file.Path
 import java.time.Instant
 import kotlin.random.Random
 
@@ -64,6 +69,10 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         help = "Measured time per arm per fork (default 5s)",
     ).default(CrossoverPlan.DEFAULT_DURATION)
     private val margin by option("--margin", help = "Practical margin of equivalence (default 5%)")
+    private val utilisation by option(
+        "--utilisation",
+        help = "Cost mode: each point's rate as a share of the slowest protocol's capacity there, e.g. 30% (default 50%)",
+    )
     private val seed by option("--seed", help = "Seed of every shuffle; point n uses seed + n (default: random, recorded)").long()
     private val resultsDir by option("--results", help = "Folder for the search folder (default: results/)").default("results")
     private val lang by option(
@@ -71,14 +80,29 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         help = "Language of crossover.md and of each point's report: ${Lang.accepted}; default en",
     ).default("en")
 
+    private val message by option("--message", help = "Your own message type for --axis count, e.g. shop.Order (with --proto and --sample)")
+    private val proto by option("--proto", help = "The .proto that defines --message")
+    private val sample by option("--sample", help = "One --message as JSON (protobuf's JSON mapping)")
+    private val protoPath by option("-I", "--proto-path", help = "A folder the .proto's imports are relative to (repeatable)").multiple()
+
     override fun run() {
         val texts = Lang.parse(lang)?.let(Texts::of)
             ?: fail("--lang $lang: no report in that language; accepted: ${Lang.accepted}", EXIT_BAD_INPUT)
-        val request = CrossoverRequest(pair, axis, from, to, resolution, steps, size, vus, mode, figure, forks, maxForks, duration, margin)
+        val own = message?.let { MessageFile(proto, it, sample, protoPath.ifEmpty { null }) }
+        val request = CrossoverRequest(
+            pair, axis, from, to, resolution, steps, size, vus, mode, figure, forks, maxForks, duration, margin, own, utilisation,
+        )
         val plan = try {
             CrossoverPlan.of(request)
         } catch (e: InvalidCrossover) {
             fail(e.message, EXIT_BAD_INPUT)
+        }
+        plan.message?.let { m ->
+            try {
+                MessagePreparation.check(Path.of(m.proto), m.type, Path.of(m.sample), m.includes.map(Path::of))
+            } catch (e: MessageProblem) {
+                fail("cannot run: --message ${m.type}: ${e.message}", EXIT_BAD_INPUT)
+            }
         }
         val project = projectDir()
         try {

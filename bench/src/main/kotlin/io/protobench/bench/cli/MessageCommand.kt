@@ -5,11 +5,14 @@ import com.github.ajalt.clikt.core.Context
 import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.required
+import io.protobench.bench.message.CodecBench
 import io.protobench.bench.message.MessageBuild
 import io.protobench.bench.message.MessageCheck
 import io.protobench.bench.message.MessageProblem
 import io.protobench.bench.message.Protoc
 import io.protobench.bench.report.Numbers
+import io.protobench.contract.Json
+import io.protobench.contract.message.UserMessage
 import java.nio.file.Files
 import java.nio.file.InvalidPathException
 import java.nio.file.Path
@@ -55,6 +58,14 @@ class MessageCommand : CliktCommand(name = "message") {
             echo(
                 "code for both sides compiles (protoc ${protoc.version}'s classes, a plain model for Jackson, the mapping): " +
                     "sha256 ${jar.sha256}",
+            )
+            val loaded = UserMessage.load(jar.path)
+            val c = CodecBench().measure(loaded, loaded.parse(checked.sample.toByteArray()), Json.newMapper())
+            val us = { ns: Double -> Numbers.number(ns / 1000.0) }
+            echo(
+                "one item apart from the transport (this JVM, median of ${c.rounds} rounds): " +
+                    "JSON encode ${us(c.jsonEncodeNs)} µs, decode ${us(c.jsonDecodeNs)} µs; " +
+                    "protobuf encode ${us(c.protobufEncodeNs)} µs, decode ${us(c.protobufDecodeNs)} µs",
             )
         } catch (e: MessageProblem) {
             invalid(e.message ?: "the message cannot be checked")

@@ -18,6 +18,8 @@ import io.protobench.bench.lab.Jdks
 import io.protobench.bench.lab.LocalLabSource
 import io.protobench.bench.lab.NoSuchJdk
 import io.protobench.bench.measure.RunStatus
+import io.protobench.bench.message.MessagePreparation
+import io.protobench.bench.message.MessageProblem
 import io.protobench.bench.report.AaCalibration
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.SelectionGuide
@@ -105,6 +107,7 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         val remote = validRemote()
+        checkMessage(scenario, remote)
         val database = validDatabase()
         postgresBehindLink(scenario, database)?.let {
             echo("cannot run: $it", err = true)
@@ -182,6 +185,25 @@ class RunCommand : CliktCommand(name = "run") {
         return "the budget of ${budget.toMinutes()} min is expected to bring ${first.size} of ${scenario.conditions.size} conditions " +
             "to the minimum ${scenario.forksText()} forks, in the scenario's order; the report will name the others " +
             "(--budget ${scenario.estimatedSeconds() / 60 + 1}m would cover all)"
+    }
+
+    /**
+     * A scenario's own message checked before anything starts (the .proto compiles, the type exists and
+     * is one the lab carries, the sample reads strictly): exit 2 with what was wrong. Remote servers
+     * cannot load it: they run another host's jars.
+     */
+    private fun checkMessage(scenario: Scenario, remote: Remote?) {
+        val message = scenario.message ?: return
+        if (remote != null) {
+            echo("cannot run: scenario ${scenario.name} carries your own message, which remote servers cannot load", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        try {
+            MessagePreparation.check(Path.of(message.proto), message.type, Path.of(message.sample), message.includes.map(Path::of))
+        } catch (e: MessageProblem) {
+            echo("cannot run: scenario ${scenario.name}'s message: ${e.message}", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
     }
 
     /** The one remote server named by --data-server HOST:HTTP:GRPC or --gateway URL, if any; exit 2 when malformed or more than one. */

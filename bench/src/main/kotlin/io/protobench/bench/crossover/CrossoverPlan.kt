@@ -9,6 +9,8 @@ import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.Numbers
 import io.protobench.bench.scenario.Axis
 import io.protobench.bench.scenario.InvalidScenario
+import io.protobench.bench.scenario.MessageFile
+import io.protobench.bench.scenario.MessageSpec
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Probes
 import io.protobench.bench.scenario.Scenario
@@ -40,6 +42,10 @@ data class CrossoverRequest(
     val maxForks: Int? = null,
     val duration: String = CrossoverPlan.DEFAULT_DURATION,
     val margin: String? = null,
+    /** The user's own message (`--message`, `--proto`, `--sample`, `-I`): what the count axis batches. */
+    val message: MessageFile? = null,
+    /** Cost mode: each point's rate as a share of the slowest protocol's capacity there ("30%"); null for the scenario default. */
+    val utilisation: String? = null,
 )
 
 /** Bad crossover flags, every one with what is accepted. */
@@ -119,6 +125,9 @@ class CrossoverPlan private constructor(
 
     val margin: Double get() = scenario(0, from).margin
 
+    /** The user's message every point batches (the count axis), as the first point's scenario resolved it. */
+    val message: MessageSpec? get() = if (axis == Axis.COUNT) scenario(0, from).message else null
+
     companion object {
         const val DEFAULT_RESOLUTION = 1.25
         const val DEFAULT_STEPS = 6
@@ -183,8 +192,15 @@ class CrossoverPlan private constructor(
             }
             val figure = mode?.let { PointVerdict.figure(it, request.figure) }
             if (mode != null && figure == null) violation("--figure", request.figure, PointVerdict.accepted(mode))
+            if ((axis == Axis.COUNT) != (request.message != null) && axis != null) {
+                violation(
+                    if (axis == Axis.COUNT) "--message" else "--axis",
+                    if (axis == Axis.COUNT) null else request.axis,
+                    "--axis count with --message, --proto and --sample (a batch of your own message), and neither without the other",
+                )
+            }
             if (request.size != null) {
-                if (axis == Axis.SIZE || axis == Axis.COMPLEXITY) {
+                if (axis == Axis.SIZE || axis == Axis.COMPLEXITY || axis == Axis.COUNT) {
                     violation("--size", request.size, "--size only with --axis vus or rate (the size is the axis, or objects have no size)")
                 } else if (runCatching { PayloadSize.parse(request.size) }.isFailure) {
                     violation(
@@ -216,10 +232,12 @@ class CrossoverPlan private constructor(
                 // Raising the minimum raises the maximum with it unless that is given too.
                 maxForks = request.maxForks ?: maxOf(DEFAULT_MAX_FORKS, request.forks),
                 margin = request.margin,
+                utilisation = request.utilisation,
                 nullHop = true,
                 noiseControl = false,
                 // Cost mode compares hop cost; the probes only calibrate the rate.
                 probes = Probes.FIRST_FORK.id,
+                message = request.message,
             )
             val plan = CrossoverPlan(
                 pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, mode, figure!!,
@@ -239,6 +257,11 @@ class CrossoverPlan private constructor(
                 "maxForks" to if (request.maxForks != null) "--max-forks" else "--forks",
                 "duration" to "--duration",
                 "margin" to "--margin",
+                "utilisation" to "--utilisation",
+                "message.proto" to "--proto",
+                "message.type" to "--message",
+                "message.sample" to "--sample",
+                "message.protoPath" to "-I/--proto-path",
             )
             if (ends.isNotEmpty()) {
                 throw InvalidCrossover(

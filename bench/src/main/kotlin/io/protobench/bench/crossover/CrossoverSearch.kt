@@ -166,7 +166,15 @@ class CrossoverSearch(
             SearchResult(points.toList(), Texts.EN("crossover.stop.failed", p.n, axis.display(p.position), p.failure), true)
 
         for (end in listOf(from, to)) probe(end).let { if (it.outcome == PointOutcome.FAILED) return failed(it) }
-        if (!findings(points).flips) return SearchResult(points.toList(), Texts.EN("crossover.stop.no-flip"), false)
+        if (!findings(points).flips) {
+            // An undecided end leaves nothing to bisect: that is not the same as no flip.
+            val undecided = points.any { it.outcome == PointOutcome.INCONCLUSIVE }
+            return SearchResult(
+                points.toList(),
+                Texts.EN(if (undecided) "crossover.stop.end-undecided" else "crossover.stop.no-flip"),
+                false,
+            )
+        }
         repeat(steps) {
             val (lo, hi) = findings(points).next(resolution) ?: return SearchResult(points.toList(), finished(points), false)
             probe(axis.midpoint(lo, hi)!!).let { if (it.outcome == PointOutcome.FAILED) return failed(it) }

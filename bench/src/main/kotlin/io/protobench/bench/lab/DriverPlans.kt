@@ -20,7 +20,7 @@ object DriverPlans {
     /**
      * The gateway call of [cell] and its one correct answer: status 200 with the payload's
      * bytes (`payloadSize`), the level's `serializedSize` as [levelBytes] gives it for the arm
-     * (null when unknown: any size above 0), or every member of the batch `created`, posting
+     * (null when unknown: any size above 0), the batch's `count` of the user's message, or every member of the batch `created`, posting
      * the body [bodies] wrote for it with a fresh email in each member.
      */
     fun target(cell: Cell, levelBytes: (level: String, arm: Arm) -> Long?, bodies: MemberBodies? = null): CallTarget =
@@ -28,6 +28,8 @@ object DriverPlans {
             is Target.Size -> CallTarget(target.gatewayPath(cell.arm), "payloadSize", PayloadSize.parse(target.size).bytes.toLong())
 
             is Target.Level -> CallTarget(target.gatewayPath(cell.arm), "serializedSize", levelBytes(target.complexity, cell.arm))
+
+            is Target.Items -> CallTarget(target.gatewayPath(cell.arm), "count", target.count.toLong())
 
             is Target.Members -> {
                 val body = checkNotNull(bodies) { "member creation needs the bodies' folder" }.of(target)

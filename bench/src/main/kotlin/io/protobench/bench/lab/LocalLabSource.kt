@@ -7,6 +7,8 @@ import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.ExternalDatabaseRecord
 import io.protobench.bench.measure.RemoteServersRecord
 import io.protobench.bench.measure.RunEnvironment
+import io.protobench.bench.message.MessagePreparation
+import io.protobench.bench.message.PreparedMessage
 import io.protobench.bench.network.HopNetworks
 import io.protobench.bench.process.ChildEnvironment
 import io.protobench.bench.process.ChildProcesses
@@ -138,6 +140,12 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         private val placement = CpuPlacement.plan(Runtime.getRuntime().availableProcessors(), options.pinning, processes = processes)
         private val local: LocalLab
 
+        /** The user's message, checked and built into the run's folder before any server starts (null: the lab's own payloads). */
+        private val message: PreparedMessage? = scenario.message?.let { m ->
+            progress("message: building ${m.type} from ${m.proto} (protoc's classes and the plain model)")
+            MessagePreparation.prepare(Path.of(m.proto), m.type, Path.of(m.sample), m.includes.map(Path::of), store.dir.resolve("message"))
+        }
+
         override val environment: RunEnvironment = with(prepared) {
             Environment.capture(projectDir, loadGenerator(prepared, scenario.topology), options.jvmOptions, processes).copy(
                 placement = placement.note, childEnvironment = ChildEnvironment.inherited().keys.toList(),
@@ -145,6 +153,7 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
                 serverJdkByVariant = variantJdks.mapValues { (_, jdk) -> jdk.toString() },
                 network = networks.runRecord(), networkByVariant = networks.variantRecords(scenario.variants),
                 postgresql = databases.clusterRecord(), remote = remoteRecord(options.remote, served != null),
+                message = message?.record,
             )
         }
 
@@ -154,7 +163,10 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
             val logs = Files.createDirectories(store.dir.resolve("logs")) // the driver's log lives here even when no server is started here
             val launcher = ServerLauncher(
                 prepared.toolchain, logs, options.jvmOptions,
-                options.gatewayArguments, options.dataServerArguments + seedSchema(scenario), placement, children,
+                options.gatewayArguments + message?.gatewayArguments().orEmpty(),
+                options.dataServerArguments + seedSchema(scenario) + message?.dataServerArguments().orEmpty(),
+                placement,
+                children,
                 variantJava = prepared.variantJdks.mapValues { (_, jdk) -> jdk.java }, networks = prepared.networks,
                 writes = scenario.writes,
                 databases = databases, remote = options.remote, servedControl = prepared.served, progress = progress,

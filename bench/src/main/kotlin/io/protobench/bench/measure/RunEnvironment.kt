@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer
 import com.fasterxml.jackson.databind.node.ObjectNode
 import com.fasterxml.jackson.module.kotlin.jacksonTypeRef
+import io.protobench.bench.message.MessageRecord
 import io.protobench.bench.scenario.Variant
 
 /**
@@ -76,6 +77,8 @@ data class RunEnvironment(
     val serverCommands: Map<String, List<String>>? = null,
     /** When `protobench resume` took the run up again, each time. */
     val resumedAt: List<String>? = null,
+    /** The user's own message the run carried, when it carried one. */
+    val message: MessageRecord? = null,
     /** Keys this version does not read, kept as read. */
     val other: Map<String, JsonNode> = emptyMap(),
 ) {
@@ -106,6 +109,7 @@ data class RunEnvironment(
             "remote" to remote,
             "serverCommands" to serverCommands,
             "resumedAt" to resumedAt,
+            "message" to message,
         ) + other.toList()
         ).mapNotNull { (key, value) -> value?.let { key to it } }.toMap()
 
@@ -151,7 +155,7 @@ data class RunEnvironment(
                 childEnvironment = take("childEnvironment"), serverJava = take("serverJava"),
                 serverJdk = take(SERVER_JDK), serverJdkByVariant = byVariant(SERVER_JDK), network = take(NETWORK),
                 networkByVariant = byVariant(NETWORK), postgresql = take("postgresql"), remote = take("remote"),
-                serverCommands = take("serverCommands"), resumedAt = take("resumedAt"), other = left,
+                serverCommands = take("serverCommands"), resumedAt = take("resumedAt"), message = take("message"), other = left,
             )
         }
 

@@ -1,6 +1,7 @@
 package io.protobench.bench.message
 
 import com.google.protobuf.Descriptors.Descriptor
+import io.protobench.contract.message.UserMessage
 import java.io.StringWriter
 import java.nio.file.Files
 import java.nio.file.Path
@@ -18,7 +19,7 @@ import kotlin.io.path.invariantSeparatorsPathString
 /** A user's message built into a jar: protoc's classes and the plain model ([ModelSource]); [sha256] names this build. */
 class MessageJar(val path: Path, val sha256: String) {
     /** The model class the servers load from it. */
-    val modelClass: String get() = "${ModelSource.PACKAGE}.${ModelSource.CLASS}"
+    val modelClass: String get() = UserMessage.MODEL_CLASS
 }
 
 /**

@@ -4,6 +4,7 @@ import com.google.protobuf.Descriptors.Descriptor
 import com.google.protobuf.Descriptors.EnumDescriptor
 import com.google.protobuf.Descriptors.FieldDescriptor
 import com.google.protobuf.Descriptors.FieldDescriptor.JavaType
+import io.protobench.contract.message.UserMessage
 
 /**
  * The Java source of a user's message as a plain object model, the way a service that speaks JSON
@@ -12,8 +13,9 @@ import com.google.protobuf.Descriptors.FieldDescriptor.JavaType
  * mapping to and from protoc's generated classes, written out field by field as a hand-written
  * mapper would be (no reflection), so that every arm of a run encodes and decodes with generated code.
  *
- * The class is [PACKAGE].[CLASS]; its entry points for the servers are `TYPE`, `root()`,
- * `toProto(Object)`, `fromProto(Message)` and `parser()`.
+ * The class is [PACKAGE].[CLASS] (the contract's `UserMessage.MODEL_CLASS`, which loads it); its
+ * entry points for the servers are `TYPE`, `root()`, `parser()` and the mapping as `TO_PROTO` and
+ * `FROM_PROTO` (also as the static methods `toProto(Object)` and `fromProto(Message)`).
  */
 class ModelSource(private val root: Descriptor) {
 
@@ -43,6 +45,11 @@ class ModelSource(private val root: Descriptor) {
         appendLine("    public static com.google.protobuf.Parser<? extends com.google.protobuf.Message> parser() {")
         appendLine("        return ${JavaNames.className(root)}.parser();")
         appendLine("    }")
+        // The servers call the mapping through these, with no reflection per call.
+        appendLine("    public static final java.util.function.Function<Object, com.google.protobuf.Message> TO_PROTO = $CLASS::toProto;")
+        appendLine(
+            "    public static final java.util.function.Function<com.google.protobuf.Message, Object> FROM_PROTO = $CLASS::fromProto;",
+        )
         enums.forEach {
             appendLine()
             append(enumSource(it))
@@ -219,8 +226,8 @@ class ModelSource(private val root: Descriptor) {
     private fun component(f: FieldDescriptor) = if (f.jsonName in JAVA_KEYWORDS) "${f.jsonName}_" else f.jsonName
 
     companion object {
-        const val PACKAGE = "protobench.usermessage"
-        const val CLASS = "Model"
+        val PACKAGE = UserMessage.MODEL_CLASS.substringBeforeLast('.')
+        val CLASS = UserMessage.MODEL_CLASS.substringAfterLast('.')
 
         /** A message or enum's name in the model: its full name with `_` for dots (`shop_Order_Line`). */
         fun name(type: Descriptor) = type.fullName.replace('.', '_')

@@ -187,6 +187,34 @@ object MarkdownReport {
             )
             appendLine(t("header.libraries", env.libraries?.entries?.joinToString { "${it.key} ${it.value}" }))
             appendLine(t("header.source", env.gitCommit, if (env.gitDirty == true) t("header.dirty") else ""))
+            env.message?.let { m ->
+                val n = { bytes: Int -> Numbers.number(bytes.toDouble()) }
+                appendLine(
+                    t(
+                        "header.message",
+                        m.type,
+                        n(m.jsonBytes),
+                        n(m.jsonGzipBytes),
+                        n(m.protobufBytes),
+                        n(m.protobufGzipBytes),
+                        m.protoc,
+                        m.jarSha256.take(16),
+                    ),
+                )
+                m.codecTimes?.let { c ->
+                    val us = { ns: Double -> Numbers.number(ns / 1000.0) }
+                    appendLine(
+                        t(
+                            "header.message.codecs",
+                            us(c.jsonEncodeNs),
+                            us(c.jsonDecodeNs),
+                            us(c.protobufEncodeNs),
+                            us(c.protobufDecodeNs),
+                            c.rounds,
+                        ),
+                    )
+                }
+            }
             appendLine(
                 t(
                     "header.placement",

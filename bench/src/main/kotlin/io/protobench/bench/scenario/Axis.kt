@@ -2,6 +2,7 @@ package io.protobench.bench.scenario
 
 import io.protobench.contract.InvalidParameter
 import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.message.ItemCount
 import io.protobench.contract.payload.PayloadSize
 import kotlin.math.ln
 import kotlin.math.roundToLong
@@ -9,15 +10,16 @@ import kotlin.math.sqrt
 
 /**
  * What a crossover search moves along. A point on an axis is a whole number: bytes of
- * payload, the index of a complexity level, virtual users, or requests per second.
- * Sizes, virtual users and rates are bisected on a log scale (geometric midpoints),
- * complexity levels by index.
+ * payload, the index of a complexity level, virtual users, requests per second, or items of
+ * the user's own message per answer. Sizes, virtual users, rates and counts are bisected on a
+ * log scale (geometric midpoints), complexity levels by index.
  */
 enum class Axis(val id: String) {
     SIZE("size"),
     COMPLEXITY("complexity"),
     VUS("vus"),
     RATE("rate"),
+    COUNT("count"),
     ;
 
     /** What [parse] accepts on this axis, for messages. */
@@ -27,6 +29,7 @@ enum class Axis(val id: String) {
             COMPLEXITY -> "a complexity level: ${ComplexityLevel.accepted}"
             VUS -> "a whole number of virtual users from 1 to ${ScenarioParser.MAX_VUS}"
             RATE -> "a whole number of requests per second from 1 to ${ScenarioParser.MAX_RATE}"
+            COUNT -> ItemCount.ACCEPTED
         }
 
     /** [text] as a point on this axis, or null when it is not one. */
@@ -46,13 +49,15 @@ enum class Axis(val id: String) {
         VUS -> text.trim().toLongOrNull()?.takeIf { it in 1L..ScenarioParser.MAX_VUS }
 
         RATE -> text.trim().toLongOrNull()?.takeIf { it in 1L..ScenarioParser.MAX_RATE }
+
+        COUNT -> text.trim().toLongOrNull()?.takeIf { it in 1L..ItemCount.MAX }
     }
 
     /** The point as a scenario writes it: "143kb", "ultra", "50", "800". */
     fun label(position: Long): String = when (this) {
         SIZE -> PayloadSize.label(position.toInt())
         COMPLEXITY -> ComplexityLevel.entries[position.toInt()].id
-        VUS, RATE -> position.toString()
+        VUS, RATE, COUNT -> position.toString()
     }
 
     /** The point for people: "143kb", "1500 bytes", "ultra", "50 VUs", "800/s". */
@@ -61,6 +66,7 @@ enum class Axis(val id: String) {
         COMPLEXITY -> label(position)
         VUS -> "$position VUs"
         RATE -> "$position/s"
+        COUNT -> if (position == 1L) "1 item" else "$position items"
     }
 
     /** The point in a folder name: "143kb", "ultra", "50vus", "800rps". */
@@ -68,6 +74,7 @@ enum class Axis(val id: String) {
         SIZE, COMPLEXITY -> label(position)
         VUS -> "${position}vus"
         RATE -> "${position}rps"
+        COUNT -> "${position}items"
     }
 
     /**
@@ -83,7 +90,7 @@ enum class Axis(val id: String) {
                 if (g >= PayloadSize.KIB) (g / PayloadSize.KIB).roundToLong() * PayloadSize.KIB else g.roundToLong()
             }
 
-            VUS, RATE -> sqrt(low.toDouble() * high).roundToLong()
+            VUS, RATE, COUNT -> sqrt(low.toDouble() * high).roundToLong()
         }
         return middle.takeIf { it > low && it < high }
     }
@@ -103,7 +110,8 @@ enum class Axis(val id: String) {
     /**
      * [base] measuring the single point [position]: its size or level under the closed model
      * at [vus] virtual users, or [size] at [position] virtual users, or [size] at the fixed
-     * rate [position] (open model, with the virtual users a calibrated rate would get).
+     * rate [position] (open model, with the virtual users a calibrated rate would get), or
+     * [base]'s message in batches of [position] items under the closed model at [vus].
      */
     fun scenarioAt(base: ScenarioFile, position: Long, size: String, vus: Int): ScenarioFile = when (this) {
         SIZE -> base.copy(sizes = listOf(label(position)), load = LoadFile(model = "closed", vus = listOf(vus)))
@@ -111,6 +119,11 @@ enum class Axis(val id: String) {
         COMPLEXITY -> base.copy(complexities = listOf(label(position)), load = LoadFile(model = "closed", vus = listOf(vus)))
 
         VUS -> base.copy(sizes = listOf(size), load = LoadFile(model = "closed", vus = listOf(position.toInt())))
+
+        COUNT -> base.copy(
+            message = checkNotNull(base.message) { "the count axis needs a message" }.copy(counts = listOf(position.toInt())),
+            load = LoadFile(model = "closed", vus = listOf(vus)),
+        )
 
         RATE -> base.copy(
             sizes = listOf(size),

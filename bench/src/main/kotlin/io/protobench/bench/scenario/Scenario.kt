@@ -75,6 +75,8 @@ data class Scenario(
     val seedTools: Map<Int, Int> = emptyMap(),
     /** The built-in scenarios its `include` names (`decision-map`: map-size and map-complexity); empty for a scenario of its own. */
     val included: List<String> = emptyList(),
+    /** The user's own message its [Workload.Items] carry; null for the lab's own payloads. */
+    val message: MessageSpec? = null,
 ) {
     /**
      * How long one trial runs: [duration], or longer at a fixed rate too low to fit
@@ -355,7 +357,19 @@ sealed interface Workload {
     data class Members(val images: List<String>, val batch: Int) : Workload {
         override val targets get() = images.map { Target.Members(it, batch) }
     }
+
+    /** The user's own message ([Scenario.message]): one condition per batch size, each answer [counts] copies of its sample. */
+    data class Items(val counts: List<Int>) : Workload {
+        override val targets get() = counts.map { Target.Items(it) }
+    }
 }
+
+/**
+ * A user's own message as a scenario names it: absolute paths of its [proto] and JSON [sample],
+ * its [type] and the folders its imports are relative to. The run checks and builds it before
+ * anything starts (the `message` package), and both servers load what that built.
+ */
+data class MessageSpec(val proto: String, val type: String, val sample: String, val includes: List<String> = emptyList())
 
 sealed interface Target {
     /** Gateway path for an arm, e.g. `/api/data/grpc?size=1kb`. */
@@ -379,6 +393,14 @@ sealed interface Target {
         override fun gatewayPath(arm: Arm) = "/api/complex/${arm.pathSegment}?complexity=$complexity"
         override val label get() = "complexity=$complexity"
         override val name get() = complexity
+        override val bytes: Int? get() = null
+    }
+
+    /** `GET /api/message/<arm>?count=`: a batch of [count] items of the user's message, each decoded in full by the gateway. */
+    data class Items(val count: Int) : Target {
+        override fun gatewayPath(arm: Arm) = "/api/message/${arm.pathSegment}?count=$count"
+        override val label get() = "count=$count"
+        override val name get() = count.toString()
         override val bytes: Int? get() = null
     }
 

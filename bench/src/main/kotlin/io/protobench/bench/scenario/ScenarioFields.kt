@@ -11,11 +11,12 @@ internal object ScenarioFields {
     /** Mapping path ("" for the top level) → its field names. */
     val byMapping: Map<String, List<String>> = mapOf(
         "" to listOf(
-            "name", "description", "seedPhase", "sizes", "complexities", "members", "protocols", "load", "include", "mode",
+            "name", "description", "seedPhase", "sizes", "complexities", "members", "message", "protocols", "load", "include", "mode",
             "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests",
             "topology", "variants", "costRates", "rounds", "forksByTarget", "roundsByTarget", "seedTools",
         ),
         "members" to listOf("images", "batch"),
+        "message" to listOf("proto", "type", "sample", "protoPath", "counts"),
         "load" to listOf("model", "vus", "rates", "maxVus"),
         "soak" to listOf("window", "min", "max", "tolerance", "vus"),
         // The fields of each entry of the variants list.

@@ -9,7 +9,10 @@ import io.protobench.contract.InvalidParameter
 import io.protobench.contract.Protocol
 import io.protobench.contract.complex.ComplexityLevel
 import io.protobench.contract.members.MemberRules
+import io.protobench.contract.message.ItemCount
 import io.protobench.contract.payload.PayloadSize
+import java.nio.file.Files
+import java.nio.file.Path
 import java.time.Duration
 
 /** A scenario file exactly as written; every field optional so that validation can name what is missing. */
@@ -21,6 +24,8 @@ data class ScenarioFile(
     val complexities: List<String>? = null,
     /** Member creation (seed 003's write path) instead of reads. */
     val members: MembersFile? = null,
+    /** A user's own message (`protobench message`'s three inputs) in batches of `counts` items, instead of sizes and levels. */
+    val message: MessageFile? = null,
     val protocols: List<String>? = null,
     val load: LoadFile? = null,
     /** Built-in scenarios whose conditions this one measures together (instead of sizes/complexities/load). */
@@ -78,6 +83,18 @@ data class VariantFile(
 /** `members:` as written: profile image sizes (one condition each) and members per request. */
 data class MembersFile(val images: List<String>? = null, val batch: Int? = null)
 
+/**
+ * `message:` as written: the .proto, the message type, a JSON sample of one item, the folders the
+ * .proto's imports are relative to, and the batch sizes (one condition each).
+ */
+data class MessageFile(
+    val proto: String? = null,
+    val type: String? = null,
+    val sample: String? = null,
+    val protoPath: List<String>? = null,
+    val counts: List<Int>? = null,
+)
+
 data class SoakFile(
     val window: String? = null,
     val min: String? = null,
@@ -117,6 +134,16 @@ class InvalidScenario(val violations: List<Violation>) :
 object ScenarioParser {
     const val MAX_VUS = 5000
     const val MAX_RATE = 1_000_000
+
+    /** The field a scenario without exactly one kind of workload is refused on. */
+    const val WORKLOAD_FIELDS = "sizes|complexities|members|message"
+
+    /** Items per answer when a message scenario gives no counts: one, and a page of a hundred. */
+    val DEFAULT_COUNTS = listOf(1, 100)
+
+    /** A protobuf full name: dot-separated identifiers. */
+    private val MESSAGE_TYPE = Regex("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")
+
     const val MAX_FORKS = 50
     const val DEFAULT_FORKS = 5
     const val MAX_MIN_REQUESTS = 100_000
@@ -255,6 +282,7 @@ object ScenarioParser {
         )
         val roundsByTarget = byTarget("roundsByTarget", file.roundsByTarget, parts, 1..MAX_ROUNDS, ROUNDS_ACCEPTED, ::violation)
         val seedTools = seedTools(file, parts, topology, protocols, ::violation)
+        val message = file.message?.let { messageSpec(it, source, ::violation) }
 
         if (violations.isNotEmpty()) return Checked(null, violations)
         return Checked(
@@ -283,6 +311,7 @@ object ScenarioParser {
                 roundsByTarget = roundsByTarget,
                 seedTools = seedTools,
                 included = file.include.orEmpty(),
+                message = message,
             ),
             violations,
         )
@@ -429,8 +458,12 @@ object ScenarioParser {
                 "false with topology direct (the null hop is the gateway's; direct has no gateway)",
             )
         }
-        if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Level } }) {
-            violation("topology", "direct", "gateway for complexity levels (direct measures payload sizes and member creation)")
+        if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Level || it is Target.Items } }) {
+            violation(
+                "topology",
+                "direct",
+                "gateway for complexity levels and your own message (direct measures payload sizes and member creation)",
+            )
         }
         if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Members && it.batch > 1 } }) {
             violation(
@@ -447,8 +480,8 @@ object ScenarioParser {
 
     /** The parts of the built-in scenarios named by `include`, each with its own seed phase. */
     private fun included(file: ScenarioFile, includes: (String) -> Scenario?, violation: (String, Any?, String) -> Unit): List<Part> {
-        if (file.sizes != null || file.complexities != null || file.members != null || file.load != null) {
-            violation("include", file.include, "either include or sizes/complexities/members/load, not both")
+        if (file.sizes != null || file.complexities != null || file.members != null || file.message != null || file.load != null) {
+            violation("include", file.include, "either include or sizes/complexities/members/message/load, not both")
         }
         if (file.include!!.isEmpty()) violation("include", "[]", "at least one built-in scenario")
         return file.include.flatMapIndexed { i, included ->
@@ -521,18 +554,20 @@ object ScenarioParser {
 
     private fun percent(share: Double) = "${(share * 1000).toLong() / 10.0}".removeSuffix(".0") + "%"
 
-    /** What the requests ask for: payload sizes, object levels or both (sizes first), or member creation alone. */
+    /** What the requests ask for: payload sizes, object levels or both (sizes first), or member creation alone, or a message alone. */
     private fun workloads(file: ScenarioFile, violation: (String, Any?, String) -> Unit): List<Workload> {
         val reads = file.sizes != null || file.complexities != null
-        if (reads == (file.members != null)) {
+        if (listOf(reads, file.members != null, file.message != null).count { it } != 1) {
             violation(
-                "sizes|complexities|members",
+                WORKLOAD_FIELDS,
                 null,
-                "'sizes' (payload sizes), 'complexities' (object levels) or both, or else 'members' (member creation) alone",
+                "'sizes' (payload sizes), 'complexities' (object levels) or both, or else 'members' (member creation) alone, " +
+                    "or 'message' (your own message) alone",
             )
             return emptyList()
         }
         file.members?.let { return listOf(members(it, violation)) }
+        file.message?.let { return listOf(items(it, violation)) }
         val payload = file.sizes?.let { sizes ->
             if (sizes.isEmpty()) violation("sizes", "[]", "at least one size")
             Workload.Payload(sizeList("sizes", sizes, violation))
@@ -583,6 +618,43 @@ object ScenarioParser {
             }
         }
         return Workload.Members(normalised, batch)
+    }
+
+    /** A user's message in batches: counts from 1 to [ItemCount.MAX], each once ([DEFAULT_COUNTS] when none are given). */
+    private fun items(file: MessageFile, violation: (String, Any?, String) -> Unit): Workload {
+        val counts = file.counts ?: DEFAULT_COUNTS
+        if (counts.isEmpty()) violation("message.counts", "[]", "at least one count")
+        counts.forEachIndexed { i, c -> if (c !in 1..ItemCount.MAX) violation("message.counts[$i]", c, ItemCount.ACCEPTED) }
+        checkDistinct("message.counts", counts, counts, "count", violation)
+        return Workload.Items(counts)
+    }
+
+    /**
+     * The message's inputs as files that exist: paths relative to the scenario file's folder (the
+     * working folder for a built-in scenario or the command line), kept absolute. Whether the .proto
+     * compiles and the sample reads as the type is `protobench message`'s check, made before a run starts.
+     */
+    private fun messageSpec(file: MessageFile, source: String, violation: (String, Any?, String) -> Unit): MessageSpec? {
+        val base = runCatching { Path.of(source) }.getOrNull()?.takeIf { Files.isRegularFile(it) }?.toAbsolutePath()?.parent
+            ?: Path.of("").toAbsolutePath()
+
+        fun existing(field: String, text: String?, accepted: String, isRight: (Path) -> Boolean): String? {
+            val path = text?.takeIf { it.isNotBlank() }?.let { runCatching { base.resolve(it).normalize() }.getOrNull() }
+            if (path == null || !isRight(path)) {
+                violation("message.$field", text, if (path == null) accepted else "$accepted (nothing usable at $path)")
+                return null
+            }
+            return path.toString()
+        }
+        val proto = existing("proto", file.proto, "the path of the .proto that defines the message", Files::isRegularFile)
+        val sample = existing("sample", file.sample, "the path of one message as JSON (protobuf's JSON mapping)", Files::isRegularFile)
+        val includes = file.protoPath.orEmpty().mapIndexed { i, dir ->
+            existing("protoPath[$i]", dir, "a folder the .proto's imports are relative to", Files::isDirectory)
+        }
+        val type = file.type?.trim()?.takeIf { it.matches(MESSAGE_TYPE) }
+        if (type == null) violation("message.type", file.type, "a message type of the .proto, e.g. shop.Order")
+        if (proto == null || sample == null || type == null || includes.any { it == null }) return null
+        return MessageSpec(proto, type, sample, includes.filterNotNull())
     }
 
     /** Each entry of a list once: [written] as in the file, [normalised] as measured (1kb and 1024 are one size). */
@@ -677,6 +749,17 @@ fun Scenario.toFile(): ScenarioFile {
         sizes = own?.firstNotNullOfOrNull { it.workload as? Workload.Payload }?.sizes,
         complexities = own?.firstNotNullOfOrNull { it.workload as? Workload.Complexity }?.levels,
         members = own?.firstNotNullOfOrNull { it.workload as? Workload.Members }?.let { MembersFile(it.images, it.batch) },
+        message = message?.let { m ->
+            MessageFile(
+                m.proto,
+                m.type,
+                m.sample,
+                m.includes.ifEmpty {
+                    null
+                },
+                own?.firstNotNullOfOrNull { it.workload as? Workload.Items }?.counts,
+            )
+        },
         protocols = protocols.map { it.label },
         load = single?.load?.let { l ->
             when (l) {

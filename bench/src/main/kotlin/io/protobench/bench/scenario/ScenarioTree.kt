@@ -33,6 +33,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             sizes = texts(top, "sizes", "a list of payload sizes, e.g. [1kb, 1mb]"),
             complexities = texts(top, "complexities", "a list of complexity levels, e.g. [simple, ultra]"),
             members = child(top, "members", MEMBERS)?.let(::members),
+            message = child(top, "message", MESSAGE)?.let(::message),
             protocols = texts(top, "protocols", "a list of protocols, e.g. [HTTP/JSON, gRPC/Unary]"),
             load = child(top, "load", LOAD)?.let(::load),
             include = texts(top, "include", "a list of built-in scenario names, e.g. [phase1, phase2]"),
@@ -86,6 +87,16 @@ internal class ScenarioTree private constructor(private val source: String) {
         MembersFile(
             images = texts(members, "images", "a list of profile image sizes, e.g. [1kb, 100kb]"),
             batch = number(members, "batch", "members per request, from 1 to 1000"),
+        )
+    }
+
+    private fun message(field: Field) = mapping(field.value, "message", MESSAGE)?.let { message ->
+        MessageFile(
+            proto = text(message, "proto", "the path of the .proto that defines the message"),
+            type = text(message, "type", "the message type, e.g. shop.Order"),
+            sample = text(message, "sample", "the path of one message as JSON (protobuf's JSON mapping)"),
+            protoPath = texts(message, "protoPath", "a list of folders the .proto's imports are relative to"),
+            counts = numbers(message, "counts", "a list of items per answer, e.g. [1, 10, 100]"),
         )
     }
 
@@ -244,6 +255,7 @@ internal class ScenarioTree private constructor(private val source: String) {
         private const val SHOWN_CHARS = 60
         private const val LOAD = "a mapping such as {model: closed, vus: [10]} or {model: open, rates: [500], maxVus: 200}"
         private const val MEMBERS = "a mapping such as {images: [1kb, 100kb], batch: 1}"
+        private const val MESSAGE = "a mapping such as {proto: shop.proto, type: shop.Order, sample: order.json, counts: [1, 100]}"
         private const val SOAK = "a mapping such as {window: 3s, min: 15s, max: 120s, tolerance: 5%, vus: 2}"
         private const val VARIANT = "a mapping such as {name: copy, dataServer: {protobench.data.grpc-payload-mode: copy}}"
         private const val VARIANTS = "a list of variants, each $VARIANT"

@@ -17,6 +17,7 @@ import io.protobench.bench.database.ExternalDatabase
 import io.protobench.bench.export.ExportRequest
 import io.protobench.bench.export.ExportValidation
 import io.protobench.bench.run.Remote
+import io.protobench.bench.scenario.MessageFile
 import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.text.Lang
@@ -39,7 +40,7 @@ import io.protobench.bench.text.Lang
  * a scenario name and its overrides, --lang, network profiles, remote servers, --db-url, the
  * crossover flags and the export request. Not checked: a synopsis's placeholders (`P`,
  * `<scenario>`), paths to the user's own files and folders (a run folder, a scenario YAML file,
- * merge's inputs), which no test has, and a JDK named by --server-java, which depends on what
+ * merge's inputs; a message's .proto and sample stand in as empty files), which no test has, and a JDK named by --server-java, which depends on what
  * this machine has installed.
  */
 object DryRun {
@@ -149,7 +150,8 @@ object DryRun {
     private fun runValues(command: CliktCommand) {
         val scenario = command.argument("SCENARIO") as String
         if (!Synopsis.isPlaceholder(scenario) && !scenario.endsWith(".yaml") && !scenario.endsWith(".yml")) {
-            command.registeredParameterGroups().filterIsInstance<ScenarioOverrides>().single().applyTo(ScenarioCatalog.load(scenario))
+            val overrides = command.registeredParameterGroups().filterIsInstance<ScenarioOverrides>().single()
+            overrides.applyTo(ScenarioCatalog.load(scenario), base = overrides.message?.let { standIns(overrides.proto, overrides.sample) })
         }
         command.text("--network")?.let(NetworkProfile::parse)
         command.texts("--gateway").forEach { if (Remote.isGatewayAddress(it)) Remote.gateway(it) else property("--gateway", it) }
@@ -167,7 +169,35 @@ object DryRun {
         c.text("--pair")!!, c.text("--axis")!!, c.text("--from")!!, c.text("--to")!!, c.option("--resolution") as Double,
         c.option("--steps") as Int, c.text("--size"), c.option("--vus") as Int?, c.text("--mode"), c.text("--figure"),
         c.option("--forks") as Int, c.option("--max-forks") as Int?, c.text("--duration")!!, c.text("--margin"),
+        c.text("--message")?.let { type ->
+            val base = standIns(c.text("--proto"), c.text("--sample"))
+            MessageFile(
+                c.text("--proto")?.let {
+                    base.resolve(it).toString()
+                },
+                type,
+                c.text("--sample")?.let { base.resolve(it).toString() },
+            )
+        },
+        c.text("--utilisation"),
     )
+
+    /**
+     * A folder holding stand-ins for a documented line's own message files (`--proto shop.proto`,
+     * `--sample order.json`), which no test has: the line's paths are taken from it, so what is
+     * checked is the flags and their values, not a user's files.
+     */
+    private fun standIns(vararg paths: String?): java.nio.file.Path {
+        val folder = java.nio.file.Files.createTempDirectory("documented-message")
+        folder.toFile().deleteOnExit()
+        paths.filterNotNull().forEach { path ->
+            val file = folder.resolve(path)
+            java.nio.file.Files.createDirectories(file.parent)
+            java.nio.file.Files.writeString(file, "stand-in for $path")
+            file.toFile().deleteOnExit()
+        }
+        return folder
+    }
 
     private fun exportRequest(c: CliktCommand) = ExportRequest(
         c.text("--scenario")!!, c.option("--pods") as Int, c.text("--out")!!, c.option("--force") as Boolean, c.text("--namespace")!!,

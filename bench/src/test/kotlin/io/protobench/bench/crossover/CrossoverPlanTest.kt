@@ -58,6 +58,31 @@ class CrossoverPlanTest {
     }
 
     @Test
+    fun `the count axis batches the user's message, and needs one`() {
+        val proto = java.nio.file.Files.writeString(tmp.resolve("shop.proto"), "syntax = \"proto3\";\nmessage Order { string id = 1; }\n")
+        val sample = java.nio.file.Files.writeString(tmp.resolve("order.json"), "{\"id\": \"A-1\"}")
+        val message = io.protobench.bench.scenario.MessageFile(proto.toString(), "Order", sample.toString())
+        val plan = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "count", "1", "1000", message = message))
+        val point = plan.scenario(2, 32)
+        assertThat(point.conditions.map { it.label }).containsExactly("count=32 vus=10")
+        assertThat(point.message!!.type).isEqualTo("Order")
+        assertThat(plan.axis.midpoint(1, 1000)).isEqualTo(32)
+        assertThat(plan.axis.slug(32)).isEqualTo("32items")
+
+        val without =
+            catchThrowableOfType(InvalidCrossover::class.java) { CrossoverPlan.of(CrossoverRequest("grpc,http/json", "count", "1", "100")) }
+        assertThat(without.violations.map { it.field }).containsExactly("--message")
+        val stray = catchThrowableOfType(InvalidCrossover::class.java) {
+            CrossoverPlan.of(CrossoverRequest("grpc,http/json", "size", "1kb", "1mb", message = message))
+        }
+        assertThat(stray.violations.map { it.field }).containsExactly("--axis")
+        val range = catchThrowableOfType(InvalidCrossover::class.java) {
+            CrossoverPlan.of(CrossoverRequest("grpc,http/json", "count", "0", "100001", message = message))
+        }
+        assertThat(range.violations.map { it.field }).containsExactly("--from", "--to")
+    }
+
+    @Test
     fun `the estimate counts every point the search may measure at the scenario's own estimate`() {
         val plan = CrossoverPlan.of(request())
         val point = plan.pointSeconds()

@@ -227,7 +227,7 @@ class CrossoverRunTest {
             assertThat(it.outcome).isEqualTo(PointOutcome.INCONCLUSIVE)
             assertThat(it.forks).isBetween(3, 6)
         }
-        assertThat(record.stoppedBecause).isEqualTo("no flip between the ends")
+        assertThat(record.stoppedBecause).isEqualTo("an end is undecided, so there is no bracket to search")
         assertThat(CrossoverReport.answer(record))
             .startsWith("**Unknown whether the answer flips between 10kb and 2mb**: at 10kb undecided")
     }
@@ -362,7 +362,7 @@ class CrossoverRunTest {
         val sealed = CrossoverRecord.load(tmp.resolve("i"))
 
         for ((record, words) in listOf(
-            undecided to "양 끝 사이에 역전 없음",
+            undecided to "한쪽 끝이 미결이라 탐색할 구간이 없음",
             failed to "지점 3(143kb) 실패: IOException: disk full",
             sealed to "지점 2(2mb) 측정 중 중단됨",
         )) {

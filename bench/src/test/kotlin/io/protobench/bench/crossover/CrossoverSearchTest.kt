@@ -144,6 +144,16 @@ class CrossoverSearchTest {
     }
 
     @Test
+    fun `an undecided end is said as such, not as no flip`() {
+        // A wins at the low end; the high end's forks scatter too much to decide.
+        val lab = Fake { x -> PointMeasurement(if (x == to) decision(0.0, listOf(-0.4, 0.1, 0.3)) else decision(-0.3)) }
+        val result = search().run(lab::measure)
+        assertThat(lab.measured).containsExactly(from, to)
+        assertThat(result.stoppedBecause).isEqualTo("an end is undecided, so there is no bracket to search")
+        assertThat(CrossoverReport.answer(record(result))).startsWith("**Unknown whether the answer flips")
+    }
+
+    @Test
     fun `an undecided midpoint joins the band and the search goes on narrowing on both sides of it`() {
         val steep = flipAt(150 * kb)
         // At 143kb the forks scatter too much to decide anything: the point stays undecided.

@@ -7,7 +7,11 @@ import com.google.protobuf.DynamicMessage
 import com.google.protobuf.Message
 import com.google.protobuf.util.JsonFormat
 import io.protobench.bench.testkit.PROCESS
+import io.protobench.contract.message.ItemBatch
+import io.protobench.contract.message.MessageUnusable
+import io.protobench.contract.message.UserMessage
 import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
@@ -108,6 +112,23 @@ class MessageBuildTest {
             val reread = DynamicMessage.newBuilder(checked.type).also { JsonFormat.parser().merge(json, it) }.build()
             assertThat(reread).isEqualTo(checked.sample)
         }
+
+        // As the servers load it: a class loader of its own, the mapping through TO_PROTO and FROM_PROTO.
+        val loaded = UserMessage.load(jar.path)
+        assertThat(loaded.type).isEqualTo("shop.v1.Order")
+        val item = loaded.parse(checked.sample.toByteArray())
+        assertThat(loaded.toProto(loaded.fromProto(item))).isEqualTo(item)
+        assertThat(loaded.toProto(jackson.readValue(sample, loaded.modelClass))).isEqualTo(item)
+        val batch = ItemBatch.read(ItemBatch.write(List(3) { item }), loaded.parser)
+        assertThat(batch).hasSize(3).allSatisfy { assertThat(it).isEqualTo(item) }
+    }
+
+    @Test
+    fun `a jar that protobench message did not build is refused with what was wrong`() {
+        val empty = tmp.resolve("empty.jar").also { java.util.jar.JarOutputStream(Files.newOutputStream(it)).close() }
+        assertThatThrownBy { UserMessage.load(empty) }.isInstanceOf(MessageUnusable::class.java).hasMessageContaining("protobench message")
+        assertThatThrownBy { UserMessage.load(tmp.resolve("missing.jar")) }.isInstanceOf(MessageUnusable::class.java)
+            .hasMessageContaining("no message jar")
     }
 
     @Test

@@ -472,6 +472,73 @@ class BenchEndToEndTest {
 
     @Test
     @Tag(SLOW)
+    fun `a user's own message runs over all four protocols, built from its proto, every answer its count of items`(@TempDir dir: Path) {
+        val proto = Files.writeString(
+            dir.resolve("shop.proto"),
+            """
+            syntax = "proto3";
+            package shop;
+            import "google/protobuf/timestamp.proto";
+            enum Status { STATUS_UNSPECIFIED = 0; PAID = 1; }
+            message Line { string sku = 1; int32 quantity = 2; int64 cents = 3; }
+            message Order {
+              string id = 1;
+              repeated Line lines = 2;
+              map<string, string> tags = 3;
+              Status status = 4;
+              google.protobuf.Timestamp placed_at = 5;
+              bytes signature = 6;
+            }
+            """.trimIndent(),
+        )
+        val sample = Files.writeString(
+            dir.resolve("order.json"),
+            """{"id": "A-1", "lines": [{"sku": "X", "quantity": 2, "cents": "1250"}], "tags": {"channel": "web"},
+               "status": "PAID", "placedAt": "2026-12-01T10:15:30Z", "signature": "AAEC"}""",
+        )
+        val scenario = ScenarioParser.parse(
+            """
+            name: e2e-message
+            message: {proto: $proto, type: shop.Order, sample: $sample, counts: [1, 20]}
+            load: {model: open, rates: [40], maxVus: 20}
+            duration: 2s
+            forks: 2
+            maxForks: 2
+            soak: {window: 1s, min: 2s, max: 3s}
+            """.trimIndent(),
+            "e2e message test",
+        )
+
+        val store = BenchmarkRunner(LocalLabSource(projectDir), Analysis.judge, progress = {
+        }).run(scenario, options(dir.resolve("results"), 5))
+        val record = RunStore.load(store.dir)
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat(record.trials.map { it.arm }.distinct()).containsExactlyInAnyOrder(
+            "HTTP/JSON",
+            "HTTP/Binary",
+            "gRPC/Unary",
+            "gRPC/Stream",
+            "Null hop",
+        )
+        assertThat(record.trials).allSatisfy { trial ->
+            assertThat(trial.error).isNull()
+            assertThat(trial.correctAnswers).isPositive()
+            assertThat(trial.wrongAnswers).isZero() // every answer held the count asked for, decoded in full by the gateway
+        }
+        val message = record.environment.message!!
+        assertThat(message.type).isEqualTo("shop.Order")
+        assertThat(message.jarSha256).hasSize(64)
+        assertThat(message.protobufBytes).isLessThan(message.jsonBytes)
+        assertThat(message.codecTimes!!.protobufDecodeNs).isPositive()
+        assertThat(store.dir.resolve("message/message.jar")).exists()
+        assertThat(
+            Files.readString(ReportWriter.write(store.dir, record)),
+        ).contains("## count=20 rate=40/s", "Your message: `shop.Order`", "One item apart from the transport")
+    }
+
+    @Test
+    @Tag(SLOW)
     fun `an open-model condition runs at its given rate without probes and checks the level's exact size`(@TempDir results: Path) {
         val scenario = ScenarioParser.parse(
             """

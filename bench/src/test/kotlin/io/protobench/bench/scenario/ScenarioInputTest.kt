@@ -217,6 +217,7 @@ class ScenarioInputTest {
         fun fields(type: kotlin.reflect.KClass<*>) = type.primaryConstructor!!.parameters.map { it.name }
         assertThat(ScenarioFields.byMapping.getValue("")).containsExactlyElementsOf(fields(ScenarioFile::class))
         assertThat(ScenarioFields.byMapping.getValue("members")).containsExactlyElementsOf(fields(MembersFile::class))
+        assertThat(ScenarioFields.byMapping.getValue("message")).containsExactlyElementsOf(fields(MessageFile::class))
         assertThat(ScenarioFields.byMapping.getValue("load")).containsExactlyElementsOf(fields(LoadFile::class))
         assertThat(ScenarioFields.byMapping.getValue("soak")).containsExactlyElementsOf(fields(SoakFile::class))
         assertThat(ScenarioFields.byMapping.getValue("variants")).containsExactlyElementsOf(fields(VariantFile::class))

@@ -129,11 +129,11 @@ class ScenarioParserTest {
 
     @Test
     fun `members exclude reads, and one kind of workload is required`() {
-        assertThat(violations("name: x\nduration: 1s").map { it.field }).containsExactly("sizes|complexities|members")
+        assertThat(violations("name: x\nduration: 1s").map { it.field }).containsExactly("sizes|complexities|members|message")
         assertThat(violations("name: x\nduration: 1s\nsizes: [1kb]\nmembers: {images: [1kb]}").map { it.field })
-            .containsExactly("sizes|complexities|members")
+            .containsExactly("sizes|complexities|members|message")
         assertThat(violations("name: x\nduration: 1s\ncomplexities: [simple]\nmembers: {images: [1kb]}").map { it.field })
-            .containsExactly("sizes|complexities|members")
+            .containsExactly("sizes|complexities|members|message")
     }
 
     @Test
@@ -315,7 +315,7 @@ class ScenarioParserTest {
         assertThat(violations("name: \"unterminated").single().field).isEqualTo("(document)")
         // A wrong type no longer stops the reading: the missing fields are reported with it.
         val v = violations("name: x\nforks: many")
-        assertThat(v.map { it.field }).containsExactly("forks", "sizes|complexities|members", "duration")
+        assertThat(v.map { it.field }).containsExactly("forks", "sizes|complexities|members|message", "duration")
         assertThat(v.first().accepted).contains("whole number")
     }
 

@@ -111,11 +111,12 @@ object SettableSettings {
         // The members database is the run's (one --db-url for every pair), not a variant's, and
         // whether there is one follows from the scenario (a run that only reads has none), as does
         // the email index (dropped only for seed 003's own tools, which post one body over and over).
+        // A user's message is the scenario's, built by the run, and the same for every pair.
         Server.DATA_SERVER to with(Server.DATA_SERVER) {
             listOf(
                 property("grpc.address"), property("grpc.port"), PARENT_PID, INTERNAL_HOSTS,
                 property("db.url"), property("db.user"), property("db.password"), property("db.schema"), property("members.enabled"),
-                property("members.unique-emails"),
+                property("members.unique-emails"), property("message.jar"), property("message.sample"),
             )
         },
         Server.GATEWAY to with(Server.GATEWAY) {
@@ -124,6 +125,8 @@ object SettableSettings {
                 property("data-server.http-port"),
                 property("data-server.grpc-port"),
                 property("timeouts.control-ms"),
+                property("message.jar"),
+                property("message.sample"),
                 PARENT_PID,
                 INTERNAL_HOSTS,
             )

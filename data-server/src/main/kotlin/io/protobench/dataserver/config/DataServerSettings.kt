@@ -27,10 +27,24 @@ data class DataServerSettings(
     val db: Db = Db(),
     /** Whether the write path (and its database) exists in this server. */
     val members: Members = Members(),
+    /** A user's own message to serve in batches (`/message/json`, `/message/binary`, `protobench.ItemService`); none without a jar. */
+    val message: MessageFiles = MessageFiles(),
 ) {
     init {
         require(chunkSizeBytes in 1..PayloadSize.MAX_BYTES) {
             "protobench.data.chunk-size-bytes must be from 1 to ${PayloadSize.MAX_BYTES} (bytes), got $chunkSizeBytes"
+        }
+    }
+
+    /**
+     * `protobench.data.message.*`: the [jar] `protobench message` built for a user's message and
+     * the [sample] every answer repeats, one item as protobuf bytes.
+     */
+    data class MessageFiles(val jar: String = "", val sample: String = "") {
+        init {
+            require(jar.isEmpty() || sample.isNotEmpty()) {
+                "protobench.data.message.sample must name the sample's protobuf bytes when protobench.data.message.jar is set"
+            }
         }
     }
 

@@ -9,6 +9,8 @@ import io.protobench.dataserver.config.GrpcExecutor
 import io.protobench.dataserver.info.ServedRequests
 import io.protobench.dataserver.members.MemberStore
 import io.protobench.dataserver.members.MembersEnabled
+import io.protobench.dataserver.message.ItemCatalog
+import io.protobench.dataserver.message.MessageEnabled
 import io.protobench.dataserver.payload.PayloadCatalog
 import kotlinx.coroutines.Dispatchers
 import org.springframework.beans.factory.ObjectProvider
@@ -32,16 +34,29 @@ class GrpcConfig {
     fun memberGrpcService(store: MemberStore, settings: DataServerSettings) =
         MemberGrpcService(store, handlerContext(settings.grpc.executor))
 
-    /** DataService always; MemberService when the write path is on (else its calls answer UNIMPLEMENTED). */
+    @Bean
+    @MessageEnabled
+    fun itemGrpcService(items: ItemCatalog, served: ServedRequests, settings: DataServerSettings) =
+        ItemGrpcService(items, served, handlerContext(settings.grpc.executor))
+
+    /**
+     * DataService always; MemberService when the write path is on, ItemService when a user's
+     * message is loaded (else their calls answer UNIMPLEMENTED).
+     */
     @Bean
     fun grpcServer(
         settings: DataServerSettings,
         dataService: DataGrpcService,
         memberService: ObjectProvider<MemberGrpcService>,
+        itemService: ObjectProvider<ItemGrpcService>,
         environment: ConfigurableEnvironment,
     ) = GrpcServer(
         settings.grpc,
-        listOfNotNull(served(dataService, settings.compression), memberService.ifAvailable?.bindService()),
+        listOfNotNull(
+            served(dataService.bindService(), settings.compression),
+            memberService.ifAvailable?.bindService(),
+            itemService.ifAvailable?.let { served(it.bindService(), settings.compression) },
+        ),
         environment,
     )
 
@@ -56,9 +71,9 @@ class GrpcConfig {
         GrpcExecutor.DIRECT -> Dispatchers.Unconfined
     }
 
-    /** The data service as served: gzipping its responses when compression is on (health and reflection never are). */
-    private fun served(service: DataGrpcService, compression: Compression): ServerServiceDefinition = when (compression) {
-        Compression.NONE -> service.bindService()
+    /** A payload service as served: gzipping its responses when compression is on (health and reflection never are). */
+    private fun served(service: ServerServiceDefinition, compression: Compression): ServerServiceDefinition = when (compression) {
+        Compression.NONE -> service
         Compression.GZIP -> ServerInterceptors.intercept(service, GzipResponses)
     }
 }

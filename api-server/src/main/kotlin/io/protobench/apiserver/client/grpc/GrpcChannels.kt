@@ -10,6 +10,8 @@ import io.grpc.stub.AbstractStub
 import io.protobench.apiserver.config.GatewaySettings
 import io.protobench.apiserver.config.GatewaySettings.Compression
 import io.protobench.apiserver.config.GatewaySettings.GrpcExecutor
+import io.protobench.apiserver.gateway.GatewayMessage
+import io.protobench.contract.message.ItemStub
 import io.protobench.contract.proto.DataServiceGrpcKt.DataServiceCoroutineStub
 import io.protobench.contract.proto.MemberServiceGrpcKt.MemberServiceCoroutineStub
 import org.springframework.beans.factory.DisposableBean
@@ -23,12 +25,13 @@ import java.util.concurrent.atomic.AtomicInteger
  * executor and event loops, compressing as `protobench.gateway.compression` says.
  */
 @Component
-class GrpcChannels(private val settings: GatewaySettings) : DisposableBean {
+class GrpcChannels(private val settings: GatewaySettings, private val message: GatewayMessage) : DisposableBean {
     /** The channels' own event loops when `event-loop-threads` is set; null with grpc-netty's default ones. */
     private val eventLoops: ClientEventLoops? = settings.grpc.eventLoopThreads.takeIf { it > 0 }?.let(::ClientEventLoops)
     private val channels: List<ManagedChannel> = List(settings.grpc.channels) { open() }
     private val stubs = channels.map { compressing(DataServiceCoroutineStub(it)) }
     private val memberStubs = channels.map { compressing(MemberServiceCoroutineStub(it)) }
+    private val itemStubs: List<ItemStub>? = message.methods?.let { methods -> channels.map { compressing(ItemStub(it, methods)) } }
     private val next = AtomicInteger()
 
     /** Deadline of one call, ms. */
@@ -58,6 +61,9 @@ class GrpcChannels(private val settings: GatewaySettings) : DisposableBean {
 
     /** The write path's stub of the next channel in turn, the same way: one deadline per call (a whole stream is one call). */
     fun memberStub(): MemberServiceCoroutineStub = nextOf(memberStubs)
+
+    /** The user's message's stub of the next channel in turn, the same way; an invalid request when no message is loaded. */
+    fun itemStub(): ItemStub = nextOf(itemStubs ?: message.required().let { error("a loaded message has its stubs") })
 
     private fun <S : AbstractStub<S>> nextOf(stubs: List<S>): S =
         stubs[Math.floorMod(next.getAndIncrement(), stubs.size)].withDeadlineAfter(deadlineMs, TimeUnit.MILLISECONDS)

@@ -6,11 +6,15 @@ import io.protobench.apiserver.client.ComplexBody
 import io.protobench.apiserver.client.DataClient
 import io.protobench.apiserver.client.FetchedComplex
 import io.protobench.apiserver.client.FetchedData
+import io.protobench.apiserver.client.FetchedItems
 import io.protobench.apiserver.client.HopFailure
 import io.protobench.apiserver.client.carries
+import io.protobench.apiserver.client.checkItemCount
 import io.protobench.apiserver.config.GatewaySettings
 import io.protobench.apiserver.config.GatewaySettings.BinaryBody
+import io.protobench.apiserver.gateway.GatewayMessage
 import io.protobench.contract.complex.ComplexityLevel
+import io.protobench.contract.message.ItemBatch
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.proto.ComplexData
 import io.protobench.contract.proto.DataResponse
@@ -23,7 +27,7 @@ import org.springframework.stereotype.Component
  * protobuf.
  */
 @Component
-class HttpBinaryClient(private val http: DataServerHttp, settings: GatewaySettings) : DataClient {
+class HttpBinaryClient(private val http: DataServerHttp, settings: GatewaySettings, private val message: GatewayMessage) : DataClient {
     private val payloadBody = settings.http.binaryBody
 
     override suspend fun fetchData(size: PayloadSize, requestId: String): FetchedData = when (payloadBody) {
@@ -36,6 +40,14 @@ class HttpBinaryClient(private val http: DataServerHttp, settings: GatewaySettin
         val message = parse(body) { ComplexData.parseFrom(it) }
         if (!message.carries(level)) throw HopFailure.BadResponse("asked for ${level.id}, got ${message.recordCase}")
         return FetchedComplex(ComplexBody.Message(message)) { body.size.toLong() }
+    }
+
+    override suspend fun fetchItems(count: Int, requestId: String): FetchedItems {
+        val parser = message.required().parser
+        val body = http.get("/message/binary?count=$count&requestId=$requestId", PROTOBUF)
+        val items = parse(body) { ItemBatch.read(it, parser) }
+        checkItemCount(count, items)
+        return FetchedItems(items) { body.size.toLong() }
     }
 
     private suspend fun fetchMessage(size: PayloadSize, requestId: String): FetchedData {
