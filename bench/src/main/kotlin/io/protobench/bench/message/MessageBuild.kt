@@ -90,7 +90,8 @@ object MessageBuild {
         JarOutputStream(Files.newOutputStream(target)).use { jar ->
             Files.walk(classes).use { paths ->
                 paths.filter(Files::isRegularFile).sorted().forEach { file ->
-                    jar.putNextEntry(JarEntry(classes.relativize(file).invariantSeparatorsPathString))
+                    // A fixed time on every entry: the same inputs give the same jar, so its sha256 names the code.
+                    jar.putNextEntry(JarEntry(classes.relativize(file).invariantSeparatorsPathString).apply { time = ENTRY_TIME })
                     Files.copy(file, jar)
                     jar.closeEntry()
                 }
@@ -101,6 +102,9 @@ object MessageBuild {
     }
 
     private const val MAX_ERRORS = 10
+
+    /** 2000-01-01T00:00:00Z: every entry's time, whenever the jar is built. */
+    private const val ENTRY_TIME = 946_684_800_000L
 }
 
 /** Where a class's jar is, as a file javac can read: the jar itself, or a copy out of a Spring Boot executable jar. */

@@ -91,6 +91,9 @@ class MessageBuildTest {
         val checked = MessageCheck.check(protoFile, "shop.v1.Order", sampleFile, emptyList(), protoc, work)
         val jar = MessageBuild.build(protoFile, emptyList(), checked.type, protoc, work)
         assertThat(jar.sha256).hasSize(64)
+        // The same inputs build the same jar: its sha256 in run.json names the code two runs carried.
+        val again = MessageBuild.build(protoFile, emptyList(), checked.type, protoc, Files.createDirectories(tmp.resolve("again")))
+        assertThat(again.sha256).isEqualTo(jar.sha256)
 
         URLClassLoader(arrayOf(jar.path.toUri().toURL()), javaClass.classLoader).use { loader ->
             val model = loader.loadClass(jar.modelClass)
