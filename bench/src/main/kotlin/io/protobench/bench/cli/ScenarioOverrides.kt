@@ -15,6 +15,7 @@ import io.protobench.bench.scenario.ScenarioParser
 import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.Violation
 import io.protobench.bench.scenario.toFile
+import io.protobench.bench.text.Texts
 import io.protobench.contract.message.ItemCount
 import java.nio.file.Path
 
@@ -101,9 +102,7 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
             text.trim().toIntOrNull() ?: refuse("--counts", text, ItemCount.ACCEPTED + ", comma-separated")
         }
         return file.copy(
-            description =
-            "Your own message $type in batches of ${numbers?.joinToString() ?: ScenarioParser.DEFAULT_COUNTS.joinToString()} " +
-                "items, with $design's design",
+            description = Texts.EN("scenario.message-description", type, (numbers ?: ScenarioParser.DEFAULT_COUNTS).joinToString(), design),
             sizes = null,
             complexities = null,
             members = null,

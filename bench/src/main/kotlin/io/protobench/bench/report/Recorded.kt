@@ -49,8 +49,10 @@ object Recorded {
     fun applied(step: String, t: Texts): String = t.recorded(step, APPLIED) { t.recorded(it, listOf(listOf("link.offload"))) }
 
     /** A scenario's description in [t]'s language: a built-in's ([Texts.description]) or a crossover point's. */
-    fun description(description: String, t: Texts): String =
-        t.description(description) ?: t.recorded(description, listOf(listOf("crossover.point-description")))
+    fun description(description: String, t: Texts): String = t.description(description) ?: t.recorded(
+        description,
+        listOf(listOf("crossover.point-description"), listOf("scenario.message-description")),
+    )
 
     /** A link check's line: the verdict, and each measured figure apart (they are joined by ", " outside parentheses). */
     private fun link(text: String, t: Texts): String? = t.readBack(text, LINK_VERDICTS) { measured ->

@@ -51,7 +51,10 @@ class KoreanTextTest {
             val record = RunStore.load(dir)
             val md = MarkdownReport.render(record, korean)
             assertThat(EnglishSentences.foundIn(md)).describedAs(dir.fileName.toString()).isEmpty()
-            assertThat(md.lines()[2]).describedAs(dir.fileName.toString()).isEqualTo(korean.description(record.scenario.description))
+            // A built-in's description from the catalogue; one the run composed (a user's message) read back from its English form.
+            assertThat(
+                md.lines()[2],
+            ).describedAs(dir.fileName.toString()).isEqualTo(Recorded.description(record.scenario.description, korean))
         }
     }
 
@@ -123,6 +126,8 @@ class KoreanTextTest {
     fun `a built-in's description is translated as its record words it, now or as an earlier version did, and a user's stays as written`() {
         val quick = ScenarioCatalog.load("quick").description
         assertThat(Recorded.description(quick, korean)).startsWith("메인 작업: ")
+        val message = Texts.EN("scenario.message-description", "shop.v1.Order", "1, 10, 100", "quick")
+        assertThat(Recorded.description(message, korean)).isEqualTo("사용자 메시지 shop.v1.Order, 묶음당 1, 10, 100개 항목, quick 시나리오의 설계")
         // quick s ran before quick had an A/A check and three rounds: its record says so, and so does its translation.
         val s = run("2026-11-29-quick-2core-s").scenario.description
         assertThat(s).isNotEqualTo(quick)
