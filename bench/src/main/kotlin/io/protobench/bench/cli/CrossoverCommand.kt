@@ -44,8 +44,11 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
             "writes results/<time>-crossover/ with crossover.md and one run folder per point."
 
     private val pair by option("--pair", help = "The two protocols, e.g. gRPC/Unary,HTTP/Binary").required()
-    private val axis by option("--axis", help = "size, complexity, vus or rate").required()
-    private val from by option("--from", help = "Lower end of the range, e.g. 10kb, simple, 10").required()
+    private val axis by option(
+        "--axis",
+        help = "size, complexity, vus, rate or count (your own message's items, with --message)",
+    ).required()
+    private val from by option("--from", help = "Lower end of the range, e.g. 10kb, simple, 10 (count: 1)").required()
     private val to by option("--to", help = "Upper end of the range, e.g. 2mb, extreme, 500").required()
     private val resolution by option(
         "--resolution",

@@ -26,6 +26,7 @@ import io.protobench.bench.testkit.FakeLabSource
 import io.protobench.bench.testkit.Fixtures
 import io.protobench.bench.testkit.PROCESS
 import io.protobench.bench.testkit.StepClock
+import io.protobench.bench.text.Texts
 import io.protobench.contract.payload.PayloadSize
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Tag
@@ -332,6 +333,27 @@ class CrossoverRunTest {
         }
         // The same record in English holds them: the check is not empty-handed.
         assertThat(EnglishSentences.foundIn(CrossoverReport.render(record))).contains("the step budget of", "The ratio is")
+    }
+
+    @Test
+    fun `a search along every axis renders in both languages, its bisection said in the catalogue's words`() {
+        val clock = StepClock()
+        val record = CrossoverRun(
+            plan(steps = 1),
+            CrossoverStore(tmp),
+            points(clock, SizeLab(clock, flipAt150)),
+            seed = 5,
+            clock = clock,
+        ).run()
+        for (axis in io.protobench.bench.scenario.Axis.entries) {
+            val along = record.copy(axis = axis, from = 1, to = 3, points = emptyList())
+            assertThat(
+                CrossoverReport.render(along),
+            ).describedAs(axis.id).contains(Texts.EN("crossover.bisect.${axis.id}", along.resolution))
+            assertThat(
+                CrossoverReport.render(along, korean),
+            ).describedAs(axis.id).contains(korean("crossover.bisect.${axis.id}", along.resolution))
+        }
     }
 
     @Test
