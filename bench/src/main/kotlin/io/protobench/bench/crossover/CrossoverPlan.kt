@@ -8,6 +8,7 @@ import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.Numbers
 import io.protobench.bench.scenario.Axis
+import io.protobench.bench.scenario.CrossoverDefaults
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.MessageFile
 import io.protobench.bench.scenario.MessageSpec
@@ -132,8 +133,8 @@ class CrossoverPlan private constructor(
         const val DEFAULT_RESOLUTION = 1.25
         const val DEFAULT_STEPS = 6
         const val MAX_STEPS = 30
-        const val DEFAULT_FORKS = 3
-        const val DEFAULT_MAX_FORKS = 6
+        const val DEFAULT_FORKS = CrossoverDefaults.FORKS
+        const val DEFAULT_MAX_FORKS = CrossoverDefaults.MAX_FORKS
         const val DEFAULT_DURATION = "5s"
         const val DEFAULT_SIZE = "1kb"
         const val DEFAULT_VUS = 10

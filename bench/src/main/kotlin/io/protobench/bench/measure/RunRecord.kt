@@ -103,6 +103,9 @@ data class ScenarioRecord(
     val minRequests: Int = 0,
     /** The variants compared (each fork starts one server pair per variant); empty without variants. */
     val variants: List<io.protobench.bench.scenario.Variant> = emptyList(),
+    /** Each variant compared with the first only ([io.protobench.bench.scenario.VariantPairs.BASELINE]); null: every pair, as before the field. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    val compareVariants: io.protobench.bench.scenario.VariantPairs? = null,
     /** Records from before the field: gateway. */
     val topology: io.protobench.bench.scenario.Topology = io.protobench.bench.scenario.Topology.GATEWAY,
     /** Members each request creates when the scenario writes (seed 003); null for reads. */

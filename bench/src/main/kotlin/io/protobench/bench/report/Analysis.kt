@@ -13,6 +13,7 @@ import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Topology
 import io.protobench.bench.scenario.Variant
+import io.protobench.bench.scenario.VariantPairs
 import io.protobench.bench.stats.Estimate
 import io.protobench.bench.verdict.ComparisonInput
 import io.protobench.bench.verdict.Decision
@@ -288,7 +289,8 @@ object Analysis {
      * What a condition compares, among the arm labels [measured]: under each variant every
      * pair of protocols and each A/A copy with its original; across variants each protocol
      * with itself (not a protocol under one setting with another protocol under another:
-     * that difference has two causes). The two lists are decided as separate Holm families.
+     * that difference has two causes), every two variants or, with `compareVariants:
+     * baseline`, each variant with the first. The two lists are decided as separate Holm families.
      */
     internal fun comparedPairs(
         scenario: ScenarioRecord,
@@ -304,8 +306,12 @@ object Analysis {
                 }
         }
         val acrossVariants = scenario.protocols.flatMap { p ->
-            val arms = variants.map { Variant.label(p, it) }.filter { it in measured }
-            arms.flatMapIndexed { i, x -> arms.drop(i + 1).map { y -> x to y } }
+            val arms = variants.map { Variant.label(p, it) }
+            if (scenario.compareVariants == VariantPairs.BASELINE) {
+                arms.drop(1).map { arms.first() to it }.filter { (x, y) -> x in measured && y in measured }
+            } else {
+                arms.filter { it in measured }.let { m -> m.flatMapIndexed { i, x -> m.drop(i + 1).map { y -> x to y } } }
+            }
         }
         return withinVariant to acrossVariants
     }

@@ -65,7 +65,7 @@ data class DecisionMap(
 ) {
     companion object {
         /**
-         * One map per axis a run varies its payload along (size, complexity) and per variant,
+         * One map per axis a run varies its payload along (size, complexity, your message's count) and per variant,
          * with the concurrency or rate those conditions vary as its rows. Nothing for a run of
          * a single condition.
          */
@@ -76,7 +76,7 @@ data class DecisionMap(
             val kind = if (capacityMode) TrialKind.CAPACITY else TrialKind.COST
             val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }
             val variants = record.scenario.variants.map { it.name }.ifEmpty { listOf(null) }
-            return listOf("size", "complexity").flatMap { across ->
+            return listOf("size", "complexity", "count").flatMap { across ->
                 val members = parsed.filter { (labels, _) -> across in labels }
                 val down = listOf("vus", "rate").firstOrNull { key -> members.mapNotNull { it.first[key] }.distinct().size > 1 }
                 val columns = members.map { it.first.getValue(across) }.distinct().sortedBy { position(across, it) }

@@ -600,6 +600,7 @@ object MarkdownReport {
                 append(map.markdown(t))
                 appendLine()
             }
+            append(FlipsMarkdown.render(Flip.of(analyses, r), r, t))
         }
 
         /** The seeds' selection guide row by row, in a run of seed phases (the phases are what its rows summarise). */

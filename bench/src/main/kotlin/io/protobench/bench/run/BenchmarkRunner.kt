@@ -15,6 +15,7 @@ import io.protobench.bench.measure.SoakSettings
 import io.protobench.bench.scenario.DurationText
 import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.Scenario
+import io.protobench.bench.scenario.VariantPairs
 import io.protobench.bench.scenario.Workload
 import io.protobench.bench.scenario.toFile
 import io.protobench.bench.text.Texts
@@ -151,6 +152,7 @@ fun Scenario.toRecord() = ScenarioRecord(
     probes = probes,
     minRequests = minRequests,
     variants = variants,
+    compareVariants = compareVariants.takeIf { it != VariantPairs.EVERY_PAIR },
     topology = topology,
     membersPerRequest = parts.map { it.workload }.filterIsInstance<Workload.Members>().firstOrNull()?.batch,
     soak = SoakSettings(

@@ -44,6 +44,8 @@ data class Scenario(
      * one fresh pair per variant. Empty: one pair with the run's own settings.
      */
     val variants: List<Variant> = emptyList(),
+    /** Which variants are compared on each protocol: every pair, or each against the first (the baseline). */
+    val compareVariants: VariantPairs = VariantPairs.EVERY_PAIR,
     /** Fewest requests a trial at a fixed rate holds: a slow link's trials run longer instead of counting a handful. */
     val minRequests: Int = DEFAULT_MIN_REQUESTS,
     /** Who calls the data-server: the gateway (the seeds' path) or the load driver itself. */
@@ -275,6 +277,21 @@ fun <E : Choice> List<E>.named(text: String): E? = firstOrNull { it.id.equals(te
 
 /** What such a field accepts, for its error message: "cost or capacity". */
 fun List<Choice>.choices(): String = joinToString(" or ") { it.id }
+
+/**
+ * Which variant comparisons a condition's family holds. [EVERY_PAIR] compares every two
+ * variants on each protocol; [BASELINE] compares each variant with the first only, which
+ * asks "does this setting move it from the baseline?" in a family of (variants − 1) ×
+ * protocols × figures instead of one that grows with the square of the variants (projectC's
+ * six variants made 180 comparisons a condition, and Holm's first step needed α/180).
+ */
+enum class VariantPairs(override val id: String) : Choice {
+    EVERY_PAIR("every-pair"),
+    BASELINE("baseline"),
+    ;
+
+    companion object : Choices<VariantPairs>({ entries })
+}
 
 /**
  * When capacity is probed in cost mode. [EVERY_FORK] gives capacity an interval over

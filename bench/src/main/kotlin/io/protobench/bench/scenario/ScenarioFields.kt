@@ -13,7 +13,7 @@ internal object ScenarioFields {
         "" to listOf(
             "name", "description", "seedPhase", "sizes", "complexities", "members", "message", "protocols", "load", "include", "mode",
             "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests",
-            "topology", "variants", "costRates", "rounds", "forksByTarget", "roundsByTarget", "seedTools",
+            "topology", "variants", "compareVariants", "costRates", "rounds", "forksByTarget", "roundsByTarget", "seedTools",
         ),
         "members" to listOf("images", "batch"),
         "message" to listOf("proto", "type", "sample", "protoPath", "counts"),

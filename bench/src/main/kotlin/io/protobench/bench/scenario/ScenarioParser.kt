@@ -52,6 +52,8 @@ data class ScenarioFile(
     val topology: String? = null,
     /** Named configurations of the server pair, each measured in every fork. */
     val variants: List<VariantFile>? = null,
+    /** every-pair | baseline: which variants are compared on each protocol. */
+    val compareVariants: String? = null,
     /** Cost mode: a fixed rate per target name instead of the calibrated one, e.g. {1kb: 1500}. */
     val costRates: Map<String, Int>? = null,
     /** Trials of every arm per fork (the fork keeps their median). */
@@ -267,6 +269,10 @@ object ScenarioParser {
         }
         val variants = VariantChecks.check(file.variants, source)
         violations += variants.violations
+        val compareVariants = VariantPairs.parse(file.compareVariants ?: VariantPairs.EVERY_PAIR.id)
+        if (compareVariants == null) {
+            violation("compareVariants", file.compareVariants, VariantPairs.accepted + " (each variant against the first)")
+        }
         val topology = topology(file, parts, variants.variants, ::violation)
         checkDatabases(file, parts, ::violation)
         val costRates = costRates(file, parts, mode, ::violation)
@@ -303,6 +309,7 @@ object ScenarioParser {
                 budget = budget,
                 probes = probes!!,
                 variants = variants.variants,
+                compareVariants = compareVariants!!,
                 minRequests = minRequests,
                 topology = topology!!,
                 costRates = costRates,
@@ -789,6 +796,7 @@ fun Scenario.toFile(): ScenarioFile {
         minRequests = minRequests,
         topology = topology.id.takeIf { topology != Topology.GATEWAY },
         variants = variants.map { it.toFile() }.ifEmpty { null },
+        compareVariants = compareVariants.id.takeIf { compareVariants != VariantPairs.EVERY_PAIR },
         costRates = costRates.ifEmpty { null },
         rounds = rounds.takeIf { it != 1 },
         forksByTarget = forksByTarget.ifEmpty { null },

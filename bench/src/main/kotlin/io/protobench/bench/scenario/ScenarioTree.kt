@@ -51,6 +51,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             minRequests = number(top, "minRequests", "a whole number from 0 (no minimum) to ${ScenarioParser.MAX_MIN_REQUESTS}"),
             topology = text(top, "topology", Topology.accepted),
             variants = list(top, "variants", VARIANTS, ::variant),
+            compareVariants = text(top, "compareVariants", VariantPairs.accepted),
             costRates = costRates(top),
             rounds = number(top, "rounds", ScenarioParser.ROUNDS_ACCEPTED),
             forksByTarget = wholeNumbers(top, "forksByTarget", FORKS_BY_TARGET, "a whole number of forks"),

@@ -124,6 +124,18 @@ class CrossoverRunTest {
         r.copy(status = RunStatus.COMPLETE, finishedAt = clock.instant().toString())
     }
 
+    /** Points run by [BenchmarkPoints] on a fake lab, each a run folder under [root] with its run.json and report in [texts]. */
+    private fun pointFolders(clock: StepClock, root: Path, texts: Texts = Texts.EN) = BenchmarkPoints(
+        FakeLabSource(SizeLab(clock, flipAt150)),
+        root,
+        PointVerdict(Figure.HOP_CPU_US),
+        seed = 5,
+        given = emptyMap(),
+        progress = {},
+        clock = clock,
+        texts = texts,
+    )
+
     private fun plan(vararg changes: Pair<String, String>, steps: Int = 6, figure: String? = null): CrossoverPlan {
         val m = mapOf("from" to "10kb", "to" to "2mb") + changes
         return CrossoverPlan.of(
@@ -305,16 +317,7 @@ class CrossoverRunTest {
     fun `a Korean search writes crossover_md and each point's report in Korean, none with a sentence of the English catalogue`() {
         val clock = StepClock()
         val root = Files.createDirectories(tmp.resolve("search"))
-        val points = BenchmarkPoints(
-            FakeLabSource(SizeLab(clock, flipAt150)),
-            root,
-            PointVerdict(Figure.HOP_CPU_US),
-            seed = 5,
-            given = emptyMap(),
-            progress = {},
-            clock = clock,
-            texts = korean,
-        )
+        val points = pointFolders(clock, root, korean)
         val record = CrossoverRun(plan(steps = 2), CrossoverStore(root, korean), points, seed = 5, clock = clock).run()
 
         assertThat(record.findings().flips).isTrue()
@@ -333,6 +336,32 @@ class CrossoverRunTest {
         }
         // The same record in English holds them: the check is not empty-handed.
         assertThat(EnglishSentences.foundIn(CrossoverReport.render(record))).contains("the step budget of", "The ratio is")
+    }
+
+    @Test
+    fun `report on a search folder decides every point again from its run_json and names a point crossover_json disagrees with`() {
+        val clock = StepClock()
+        val root = Files.createDirectories(tmp.resolve("search"))
+        val points = pointFolders(clock, root)
+        val record = CrossoverRun(plan(steps = 1), CrossoverStore(root), points, seed = 5, clock = clock).run()
+        val written = Files.readString(root.resolve("crossover.md"))
+        Files.delete(root.resolve("crossover.md"))
+        Files.delete(root.resolve(record.points.first().run).resolve("report.md"))
+
+        val again = CrossoverRebuild.rebuild(root)
+
+        assertThat(again.changed).isEmpty()
+        assertThat(again.points).isEqualTo(record.points.size)
+        assertThat(Files.readString(again.markdown)).isEqualTo(written)
+        assertThat(root.resolve(record.points.first().run).resolve("report.md")).exists()
+
+        // A crossover.json whose point says otherwise than its run is caught, and crossover.md follows the run.
+        val tampered = record.copy(points = record.points.map { if (it.n == 2) it.copy(decision = "gRPC/Unary is better") else it })
+        Files.write(root.resolve("crossover.json"), io.protobench.bench.json.JsonFiles.mapper.writeValueAsBytes(tampered))
+        val caught = CrossoverRebuild.rebuild(root)
+        assertThat(caught.changed.map { it.n }).containsExactly(2)
+        assertThat(caught.changed.single().recorded).isEqualTo("gRPC/Unary is better")
+        assertThat(Files.readString(caught.markdown)).isEqualTo(written)
     }
 
     @Test

@@ -1,5 +1,12 @@
 package io.protobench.bench.run
 
+import io.protobench.bench.crossover.BenchmarkPoints
+import io.protobench.bench.crossover.CrossoverPlan
+import io.protobench.bench.crossover.CrossoverRequest
+import io.protobench.bench.crossover.CrossoverRun
+import io.protobench.bench.crossover.CrossoverStore
+import io.protobench.bench.crossover.PointOutcome
+import io.protobench.bench.crossover.PointRunner
 import io.protobench.bench.database.PostgresBinaries
 import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.lab.ControlHttp
@@ -26,8 +33,10 @@ import io.protobench.bench.run.BenchmarkRunner
 import io.protobench.bench.run.Remote
 import io.protobench.bench.run.RunOptions
 import io.protobench.bench.run.RunStore
+import io.protobench.bench.scenario.MessageFile
 import io.protobench.bench.scenario.NetworkProfile
 import io.protobench.bench.scenario.ScenarioParser
+import io.protobench.bench.scenario.Soak
 import io.protobench.bench.scenario.Variant
 import io.protobench.bench.testkit.PROCESS
 import io.protobench.bench.testkit.SLOW
@@ -473,29 +482,7 @@ class BenchEndToEndTest {
     @Test
     @Tag(SLOW)
     fun `a user's own message runs over all four protocols, built from its proto, every answer its count of items`(@TempDir dir: Path) {
-        val proto = Files.writeString(
-            dir.resolve("shop.proto"),
-            """
-            syntax = "proto3";
-            package shop;
-            import "google/protobuf/timestamp.proto";
-            enum Status { STATUS_UNSPECIFIED = 0; PAID = 1; }
-            message Line { string sku = 1; int32 quantity = 2; int64 cents = 3; }
-            message Order {
-              string id = 1;
-              repeated Line lines = 2;
-              map<string, string> tags = 3;
-              Status status = 4;
-              google.protobuf.Timestamp placed_at = 5;
-              bytes signature = 6;
-            }
-            """.trimIndent(),
-        )
-        val sample = Files.writeString(
-            dir.resolve("order.json"),
-            """{"id": "A-1", "lines": [{"sku": "X", "quantity": 2, "cents": "1250"}], "tags": {"channel": "web"},
-               "status": "PAID", "placedAt": "2026-12-01T10:15:30Z", "signature": "AAEC"}""",
-        )
+        val (proto, sample) = shopOrder(dir)
         val scenario = ScenarioParser.parse(
             """
             name: e2e-message
@@ -535,6 +522,78 @@ class BenchEndToEndTest {
         assertThat(
             Files.readString(ReportWriter.write(store.dir, record)),
         ).contains("## count=20 rate=40/s", "Your message: `shop.Order`", "One item apart from the transport")
+    }
+
+    /** A small order with nesting, a map, an enum, a Timestamp and bytes: its .proto and one sample, written into [dir]. */
+    private fun shopOrder(dir: Path): Pair<Path, Path> {
+        val proto = Files.writeString(
+            dir.resolve("shop.proto"),
+            """
+            syntax = "proto3";
+            package shop;
+            import "google/protobuf/timestamp.proto";
+            enum Status { STATUS_UNSPECIFIED = 0; PAID = 1; }
+            message Line { string sku = 1; int32 quantity = 2; int64 cents = 3; }
+            message Order {
+              string id = 1;
+              repeated Line lines = 2;
+              map<string, string> tags = 3;
+              Status status = 4;
+              google.protobuf.Timestamp placed_at = 5;
+              bytes signature = 6;
+            }
+            """.trimIndent(),
+        )
+        val sample = Files.writeString(
+            dir.resolve("order.json"),
+            """{"id": "A-1", "lines": [{"sku": "X", "quantity": 2, "cents": "1250"}], "tags": {"channel": "web"},
+               "status": "PAID", "placedAt": "2026-12-01T10:15:30Z", "signature": "AAEC"}""",
+        )
+        return proto to sample
+    }
+
+    @Test
+    @Tag(SLOW)
+    fun `a count crossover measures the user's message at both ends of its range, each point a run of its own with the message built`(
+        @TempDir dir: Path,
+    ) {
+        val (proto, sample) = shopOrder(dir)
+        val plan = CrossoverPlan.of(
+            CrossoverRequest(
+                "gRPC/Unary,HTTP/Binary",
+                "count",
+                "1",
+                "20",
+                steps = 0,
+                forks = 2,
+                maxForks = 2,
+                duration = "1s",
+                message = MessageFile(proto.toString(), "shop.Order", sample.toString()),
+            ),
+        )
+        val root = Files.createDirectories(dir.resolve("search"))
+        val points = BenchmarkPoints(LocalLabSource(projectDir), root, plan.verdict, 5, mapOf("test" to "e2e"), progress = {})
+        // The crossover's own soak is for measuring; a test needs the servers up, not quiet.
+        val briefSoak = PointRunner { n, scenario, folder ->
+            points.run(n, scenario.copy(soak = Soak(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3))), folder)
+        }
+
+        val record = CrossoverRun(plan, CrossoverStore(root), briefSoak, seed = 5).run()
+
+        assertThat(record.status).isEqualTo(RunStatus.COMPLETE)
+        assertThat(record.points.map { it.position }).containsExactly(1L, 20L)
+        for (point in record.points) {
+            assertThat(point.outcome).describedAs(point.value).isNotEqualTo(PointOutcome.FAILED)
+            val run = RunStore.load(root.resolve(point.run!!))
+            assertThat(run.environment.message!!.type).isEqualTo("shop.Order")
+            assertThat(run.trials.map { it.arm }.distinct()).containsExactlyInAnyOrder("gRPC/Unary", "HTTP/Binary", "Null hop")
+            assertThat(run.trials).allSatisfy { trial ->
+                assertThat(trial.error).isNull()
+                assertThat(trial.wrongAnswers).isZero() // every answer held the point's count of items
+            }
+        }
+        assertThat(Files.readString(root.resolve("crossover.md")))
+            .contains("gRPC/Unary vs HTTP/Binary", "| 1 item |", "| 20 items |", "whole items")
     }
 
     @Test
