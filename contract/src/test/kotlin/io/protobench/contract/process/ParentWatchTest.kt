@@ -81,14 +81,15 @@ class ParentWatchTest {
 
     @Test
     fun `a parent that has exited but is not reaped yet counts as gone`() {
-        // The shell's background child exits at once; its parent then execs sleep, which never reaps it: a zombie for 5 s.
-        val parent = ProcessBuilder("sh", "-c", "true & echo \$!; exec sleep 5").start()
+        // The shell's background child exits at once; its parent then execs sleep, which never reaps it: a zombie until the
+        // test ends. The JVM's own ProcessHandle.isAlive may still call such a process alive (on some kernels and JDK builds,
+        // not always), which is why ParentWatch reads /proc's state instead.
+        val parent = ProcessBuilder("sh", "-c", "true & echo \$!; exec sleep 60").start()
         try {
             val zombie = parent.inputStream.bufferedReader().readLine().trim().toLong()
-            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3)
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20)
             while (!ParentWatch.hasExited(zombie) && System.nanoTime() < deadline) Thread.sleep(10)
             assertThat(ParentWatch.hasExited(zombie)).isTrue()
-            assertThat(ProcessHandle.of(zombie).map { it.isAlive }.orElse(false)).describedAs("the JVM's own view").isTrue()
             assertThat(ParentWatch.isProcessAlive(zombie)).isFalse()
             assertThat(ParentWatch.isProcessAlive(parent.pid())).isTrue()
         } finally {
