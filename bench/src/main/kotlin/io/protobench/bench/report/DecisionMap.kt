@@ -132,3 +132,25 @@ data class DecisionMap(
         }
     }
 }
+
+/**
+ * Conditions of a run that differ only along [axis], the others' labels [fixed], in axis order
+ * ([DecisionMap.position]): what a chart along an axis draws and where a pair's flips are looked for.
+ */
+data class AxisLine(val axis: String, val fixed: Map<String, String>, val members: List<Pair<Map<String, String>, ConditionAnalysis>>) {
+    companion object {
+        /** Every line of two conditions or more along every axis the [analyses] vary. */
+        fun of(analyses: List<ConditionAnalysis>): List<AxisLine> {
+            val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }
+            return SelectionGuide.variedAxes(parsed.map { it.first }).flatMap { axis ->
+                parsed.filter { (labels, _) ->
+                    axis in labels && DecisionMap.position(axis, labels.getValue(axis)).let { it.isFinite() && it >= 0 }
+                }.groupBy { (labels, _) -> labels - axis }
+                    .filterValues { it.size > 1 }
+                    .map { (fixed, members) ->
+                        AxisLine(axis, fixed, members.sortedBy { DecisionMap.position(axis, it.first.getValue(axis)) })
+                    }
+            }
+        }
+    }
+}

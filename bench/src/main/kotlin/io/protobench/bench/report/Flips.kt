@@ -11,7 +11,6 @@ import io.protobench.bench.scenario.Variant
 import io.protobench.bench.text.Texts
 import io.protobench.bench.verdict.Decision
 import io.protobench.bench.verdict.Outcome
-import io.protobench.bench.verdict.formatPercent
 
 /**
  * Two conditions of a run along one [axis] (everything else the same) where each protocol of a
@@ -47,27 +46,17 @@ data class Flip(val axis: Axis, val fixed: Map<String, String>, val figure: Figu
 
     companion object {
         /** The figures a flip is looked for on: the hop's CPU and p50 in cost mode, throughput in capacity mode. */
-        fun figures(mode: Mode): List<Figure> = if (mode ==
-            Mode.CAPACITY
-        ) {
-            listOf(Figure.THROUGHPUT)
-        } else {
-            listOf(Figure.HOP_CPU_US, Figure.HOP_P50)
+        fun figures(mode: Mode): List<Figure> = when (mode) {
+            Mode.CAPACITY -> listOf(Figure.THROUGHPUT)
+            Mode.COST -> listOf(Figure.HOP_CPU_US, Figure.HOP_P50)
         }
 
         /** Every flip of every protocol pair along every axis the run varies, under each variant apart. */
         fun of(analyses: List<ConditionAnalysis>, record: RunRecord): List<Flip> {
             val kind = if (record.scenario.mode == Mode.CAPACITY) TrialKind.CAPACITY else TrialKind.COST
-            val parsed = analyses.filterNot { it.untrustworthy }.map { SelectionGuide.parse(it.condition) to it }
-            val axes = SelectionGuide.variedAxes(parsed.map { it.first }).mapNotNull { id -> Axis.entries.firstOrNull { it.id == id } }
-            return axes.flatMap { axis ->
-                parsed.filter { (labels, _) -> labels[axis.id]?.let { DecisionMap.position(axis.id, it).isFinite() } == true }
-                    .groupBy { (labels, _) -> labels - axis.id }
-                    .filterValues { it.size > 1 }
-                    .flatMap { (fixed, members) ->
-                        val sorted = members.sortedBy { (labels, _) -> DecisionMap.position(axis.id, labels.getValue(axis.id)) }
-                        figures(record.scenario.mode).flatMap { figure -> along(axis, fixed, figure, kind, sorted) }
-                    }
+            return AxisLine.of(analyses.filterNot { it.untrustworthy }).flatMap { line ->
+                val axis = Axis.entries.firstOrNull { it.id == line.axis } ?: return@flatMap emptyList()
+                figures(record.scenario.mode).flatMap { figure -> along(axis, line.fixed, figure, kind, line.members) }
             }
         }
 
@@ -123,17 +112,5 @@ object FlipsMarkdown {
         }
     }
 
-    private fun won(p: Flip.Point, t: Texts): String {
-        val b = p.better
-        val word = MarkdownReport.betterWord(p.decision.figure, t)
-        return t(
-            "verdict.better",
-            b.winner,
-            word,
-            b.loser,
-            formatPercent(b.sizePercent),
-            formatPercent(b.lowPercent),
-            formatPercent(b.highPercent),
-        )
-    }
+    private fun won(p: Flip.Point, t: Texts): String = p.decision.advantage(p.better, MarkdownReport.betterWord(p.decision.figure, t), t)
 }

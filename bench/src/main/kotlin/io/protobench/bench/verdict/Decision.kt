@@ -96,6 +96,17 @@ data class Decision(
     /** Better by more than the margin even at its interval's near end: no equivalence within the margin can hold beside it. */
     val beyondMargin: Boolean get() = (outcome as? Outcome.Better)?.let { it.lowPercent >= margin * 100 } ?: false
 
+    /** "W faster than L by S% [lo%, hi%]" of a winner, without the interval's tail. */
+    fun advantage(o: Outcome.Better, better: String, t: Texts = Texts.EN): String = t(
+        "verdict.better",
+        o.winner,
+        better,
+        o.loser,
+        formatPercent(o.sizePercent),
+        formatPercent(o.lowPercent),
+        formatPercent(o.highPercent),
+    )
+
     /**
      * One line of plain English. [better] is the caller's word for "better" on this figure
      * ("faster", "cheaper"). Numbers:
@@ -107,15 +118,7 @@ data class Decision(
     fun describe(better: String = "better", t: Texts = Texts.EN): String {
         val tail = tail(t)
         return when (val o = outcome) {
-            is Outcome.Better -> t(
-                "verdict.better",
-                o.winner,
-                better,
-                o.loser,
-                formatPercent(o.sizePercent),
-                formatPercent(o.lowPercent),
-                formatPercent(o.highPercent),
-            ) + tail
+            is Outcome.Better -> advantage(o, better, t) + tail
 
             is Outcome.Equivalent -> t("verdict.equivalent", a, b, formatMargin(margin), signedWithInterval()) + tail
 

@@ -4,6 +4,7 @@ import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.ArmSummary
+import io.protobench.bench.report.AxisLine
 import io.protobench.bench.report.Call
 import io.protobench.bench.report.ConditionAnalysis
 import io.protobench.bench.report.DecisionMap
@@ -44,24 +45,7 @@ object ReportCharts {
     fun axes(analyses: List<ConditionAnalysis>, record: RunRecord, t: Texts): List<String> {
         val capacityMode = record.scenario.mode == Mode.CAPACITY
         val figure = if (capacityMode) Figure.THROUGHPUT else Figure.HOP_CPU_US
-        val parsed = analyses.map { SelectionGuide.parse(it.condition) to it }
-        val axes = SelectionGuide.variedAxes(parsed.map { it.first })
-        return axes.flatMap { axis ->
-            parsed.filter { (labels, _) ->
-                axis in labels && DecisionMap.position(axis, labels.getValue(axis)).let { it.isFinite() && it >= 0 }
-            }.groupBy { (labels, _) -> labels - axis }
-                .filterValues { it.size > 1 }
-                .map { (fixed, members) ->
-                    axisChart(
-                        axis,
-                        fixed,
-                        members.sortedBy { DecisionMap.position(axis, it.first.getValue(axis)) },
-                        figure,
-                        capacityMode,
-                        t,
-                    )
-                }
-        }
+        return AxisLine.of(analyses).map { line -> axisChart(line.axis, line.fixed, line.members, figure, capacityMode, t) }
     }
 
     /** Each decision map as a grid of boxes: the winner's colour, stronger where its least advantage is larger. */
