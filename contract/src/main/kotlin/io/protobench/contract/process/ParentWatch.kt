@@ -65,9 +65,10 @@ class ParentWatch(
          * Whether [pid] still runs. A process that has exited but whose own parent has not reaped
          * it yet (a zombie: the wrapper script `exec`s java, so whoever started the CLI reaps it)
          * is gone for a server: it holds nothing and will never come back, though the JVM's
-         * process handle still calls it alive.
+         * process handle still calls it alive. /proc is read first: a zombie reaped between the two
+         * reads then leaves no handle to call it alive.
          */
-        fun isProcessAlive(pid: Long): Boolean = ProcessHandle.of(pid).map { it.isAlive }.orElse(false) && !hasExited(pid)
+        fun isProcessAlive(pid: Long): Boolean = !hasExited(pid) && ProcessHandle.of(pid).map { it.isAlive }.orElse(false)
 
         /** True when /proc says [pid] has exited and waits to be reaped (state Z or X); false when it cannot tell. */
         fun hasExited(pid: Long, proc: Path = Path.of("/proc")): Boolean {

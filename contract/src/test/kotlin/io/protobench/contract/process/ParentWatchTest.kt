@@ -81,10 +81,11 @@ class ParentWatchTest {
 
     @Test
     fun `a parent that has exited but is not reaped yet counts as gone`() {
-        // The shell's background child exits at once; its parent then execs sleep, which never reaps it: a zombie until the
-        // test ends. The JVM's own ProcessHandle.isAlive may still call such a process alive (on some kernels and JDK builds,
-        // not always), which is why ParentWatch reads /proc's state instead.
-        val parent = ProcessBuilder("sh", "-c", "true & echo \$!; exec sleep 60").start()
+        // The shell's background child exits after a second, when its parent has long since exec'd sleep, which never reaps
+        // it: a zombie until the test ends. (A child that exits at once may be reaped by the shell before the exec.) The JVM's
+        // own ProcessHandle.isAlive may still call such a process alive (on some kernels and JDK builds, not always), which is
+        // why ParentWatch reads /proc's state instead.
+        val parent = ProcessBuilder("sh", "-c", "sleep 1 & echo \$!; exec sleep 60").start()
         try {
             val zombie = parent.inputStream.bufferedReader().readLine().trim().toLong()
             val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20)
