@@ -99,20 +99,24 @@ data class DecisionMap(
         fun position(axis: String, value: String): Double =
             Axis.entries.firstOrNull { it.id == axis }?.parse(value.removeSuffix("/s"))?.toDouble() ?: Double.NaN
 
+        /** The most columns whose chart boxes are wide enough for two protocols' names. */
+        private const val NAMED_COLUMNS = 5
+
         /** "gRPC/Unary" → "Unary": short enough for a map cell. */
         fun short(protocol: String) = Variant.split(protocol).first.substringAfter('/')
     }
 
     /**
      * The words of one cell: the winner with its least advantage, "≈" for equivalence, "?"
-     * for open; [compact] (a chart's box) counts more than two open leaders instead of naming them.
+     * for open; [compact] (a chart's box) counts open leaders instead of naming them when there
+     * are more than two, or more than one where the map has too many columns for two names in a box.
      */
     fun word(call: Call, t: Texts = Texts.EN, compact: Boolean = false): String = when (call) {
         is Call.Winner -> "${short(call.protocol)} ≥${Numbers.percentText(call.leastAdvantagePercent.coerceAtLeast(0.0) / 100)}"
 
         is Call.Equivalent -> "≈ " + call.protocols.joinToString("/") { short(it) }
 
-        is Call.Open -> if (compact && call.leaders.size > 2) {
+        is Call.Open -> if (compact && call.leaders.size > (if (columns.size > NAMED_COLUMNS) 1 else 2)) {
             t("map.open-count", call.leaders.size)
         } else {
             "? " + call.leaders.joinToString("/") { short(it) }
@@ -120,6 +124,10 @@ data class DecisionMap(
 
         Call.Untrusted -> t("map.untrusted")
     }
+
+    /** The name of the map's picture beside the report: `decision-map-size.svg`, with the variant's name when there is one. */
+    val pictureName: String
+        get() = "decision-map-$across" + (variant?.let { "-" + it.lowercase().replace(Regex("[^a-z0-9]+"), "-").trim('-') } ?: "") + ".svg"
 
     /** The map as a Markdown table, for report.md and the guide. */
     fun markdown(t: Texts = Texts.EN): String = buildString {

@@ -93,12 +93,13 @@ object MarkdownReport {
     )
 
     /** What a part of the report is about: the HTML report places charts by it and moves the guide to the top. */
-    enum class Part { HEADER, VARIANTS, CONDITION, GUIDE, DECISION_MAP, SEED_GUIDE, SEEDS, FORKS, PLANNING, PROBLEMS }
+    enum class Part { HEADER, VARIANTS, CONDITION, GUIDE, DECISION_MAP, FLIPS, SEED_GUIDE, SEEDS, FORKS, PLANNING, PROBLEMS }
 
     /** One part of the report in Markdown; [condition] names a condition's part. */
     data class Section(val part: Part, val markdown: String, val condition: String? = null)
 
-    fun render(record: RunRecord, t: Texts = Texts.EN): String = sections(record, t = t).joinToString("") { it.markdown }
+    fun render(record: RunRecord, t: Texts = Texts.EN, analyses: List<ConditionAnalysis> = Analysis.of(record)): String =
+        sections(record, analyses, t).joinToString("") { it.markdown }
 
     fun sections(record: RunRecord, analyses: List<ConditionAnalysis> = Analysis.of(record), t: Texts = Texts.EN): List<Section> {
         val w = Writer(record, analyses, t)
@@ -108,6 +109,7 @@ object MarkdownReport {
             listOf(
                 section(Part.GUIDE) { w.guide(this) },
                 section(Part.DECISION_MAP) { w.decisionMaps(this) },
+                section(Part.FLIPS) { append(FlipsMarkdown.render(Flip.of(analyses, record), record, t)) },
                 section(Part.SEED_GUIDE) { w.seedGuide(this) },
                 section(Part.SEEDS) { w.seeds(this) },
                 section(Part.FORKS) { w.forks(this) },
@@ -599,8 +601,9 @@ object MarkdownReport {
                 appendLine()
                 append(map.markdown(t))
                 appendLine()
+                appendLine(t("map.picture", map.pictureName))
+                appendLine()
             }
-            append(FlipsMarkdown.render(Flip.of(analyses, r), r, t))
         }
 
         /** The seeds' selection guide row by row, in a run of seed phases (the phases are what its rows summarise). */

@@ -1,5 +1,6 @@
 package io.protobench.bench.report
 
+import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.report.Analysis
 import io.protobench.bench.report.Call
@@ -10,6 +11,10 @@ import io.protobench.bench.testkit.Fixtures.NULL_HOP
 import io.protobench.bench.testkit.Fixtures.cost
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.nio.file.Files
+import java.nio.file.Path
+import javax.xml.parsers.DocumentBuilderFactory
 
 /** The decision map: each cell's call from its condition's decisions, placed by size and concurrency. */
 class DecisionMapTest {
@@ -97,6 +102,52 @@ class DecisionMapTest {
             "| vus \\ size | 1kb | 1mb |",
             "| 50 | JSON ≥",
         )
+    }
+
+    @Test
+    fun `each map is also a picture of its own beside the report, which links it`(@TempDir dir: Path) {
+        val r = record(
+            mapOf(
+                "size=1kb vus=1" to hops(100.0, 150.0, 200.0),
+                "size=1mb vus=1" to hops(900.0, 300.0, 200.0),
+            ),
+        )
+        ReportWriter.write(dir, r)
+
+        val picture = dir.resolve("decision-map-size.svg")
+        // A file a browser or README shows on its own: well-formed XML, its text style inside, the winners' words in it.
+        val svg = DocumentBuilderFactory.newInstance().apply { isNamespaceAware = true }.newDocumentBuilder().parse(picture.toFile())
+        assertThat(svg.documentElement.localName).isEqualTo("svg")
+        assertThat(svg.getElementsByTagName("style").item(0).textContent).contains("svg text.cell-dark")
+        assertThat(svg.documentElement.textContent).contains("JSON ≥", "Unary ≥")
+        assertThat(Files.readString(dir.resolve("report.md"))).contains("[decision-map-size.svg](decision-map-size.svg)")
+    }
+
+    @Test
+    fun `a map under a variant names its picture after the variant`() {
+        val map = DecisionMap(Figure.HOP_CPU_US, "complexity", "vus", listOf("simple"), listOf("10"), emptyMap(), "Pool 10")
+        assertThat(map.pictureName).isEqualTo("decision-map-complexity-pool-10.svg")
+        assertThat(map.copy(variant = null).pictureName).isEqualTo("decision-map-complexity.svg")
+    }
+
+    @Test
+    fun `a chart's box names two open leaders where it is wide enough, and counts them where it is not`() {
+        val open = Call.Open(listOf(binary, grpc))
+        val narrow =
+            DecisionMap(
+                Figure.HOP_CPU_US,
+                "size",
+                "vus",
+                listOf("1kb", "10kb", "50kb", "100kb", "200kb", "1mb"),
+                listOf("10"),
+                emptyMap(),
+                null,
+            )
+        val wide = narrow.copy(columns = narrow.columns.take(2))
+        assertThat(wide.word(open, compact = true)).isEqualTo("? Binary/Unary")
+        assertThat(narrow.word(open, compact = true)).isEqualTo("? 2 open")
+        // The Markdown table has room: it names them.
+        assertThat(narrow.word(open)).isEqualTo("? Binary/Unary")
     }
 
     @Test

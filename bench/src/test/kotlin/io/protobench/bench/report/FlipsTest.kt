@@ -3,6 +3,7 @@ package io.protobench.bench.report
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.TrialKind
 import io.protobench.bench.message.MessageRecord
+import io.protobench.bench.report.html.HtmlReport
 import io.protobench.bench.scenario.Axis
 import io.protobench.bench.testkit.EnglishSentences
 import io.protobench.bench.testkit.Fixtures
@@ -11,6 +12,7 @@ import io.protobench.bench.testkit.Fixtures.cost
 import io.protobench.bench.text.Lang
 import io.protobench.bench.text.Texts
 import org.assertj.core.api.Assertions.assertThat
+import org.jsoup.Jsoup
 import org.junit.jupiter.api.Test
 
 /** Where a pair's decided winner changes along an axis of a run's own grid, and the search that narrows it. */
@@ -71,6 +73,9 @@ class FlipsTest {
             " at count=100\n",
             "narrow it: `./protobench crossover --pair gRPC/Unary,HTTP/Binary --axis count --from 1 --to 100",
         )
+        // report.html says it too, in the guide beside the charts that replace the maps' tables.
+        val guide = Jsoup.parse(HtmlReport.render(r)).select("section#guide").text()
+        assertThat(guide).contains("Where a pair's answer flips", "at count=1; HTTP/Binary cheaper than gRPC/Unary by ")
         // The decision map reads the count axis too.
         assertThat(DecisionMap.of(Analysis.of(r), r).single().columns).containsExactly("1", "10", "100", "1000")
     }

@@ -20,13 +20,10 @@ object Html {
         .charts { display: flex; flex-wrap: wrap; gap: 12px; }
         figure.chart { margin: 0; border: 1px solid #eee; border-radius: 6px; padding: 4px; background: #fff; }
         figure.chart svg { max-width: 100%; height: auto; } figure.chart figcaption { max-width: 590px; font-size: 12px; color: #555; padding: 0 8px 6px; }
-        svg text { font: 12px system-ui, sans-serif; fill: #333; } svg text.title { font-weight: 600; font-size: 13px; }
-        svg text.tick { fill: #666; font-size: 11px; } svg text.value { fill: #555; font-size: 11px; } svg text.marker { fill: #b00; font-size: 11px; }
-        svg text.cell { fill: #222; font-size: 11px; } svg text.cell-dark { fill: #fff; font-size: 11px; font-weight: 600; }
         .verdict-better { color: #0a6b2f; } .verdict-equivalent { color: #1f4e9c; } .verdict-inconclusive { color: #777; }
         .glance { background: #f7f9fc; border: 1px solid #dfe6f0; border-radius: 6px; padding: 8px 16px; }
         nav a { margin-right: 12px; }
-    """.trimIndent()
+    """.trimIndent() + "\n" + Svg.TEXT_STYLE
 
     /** The value of the page's Content-Security-Policy: nothing may load; only the stylesheet above applies. */
     val CONTENT_SECURITY_POLICY =

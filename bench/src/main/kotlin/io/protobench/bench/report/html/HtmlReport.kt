@@ -2,6 +2,7 @@ package io.protobench.bench.report.html
 
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.report.Analysis
+import io.protobench.bench.report.ConditionAnalysis
 import io.protobench.bench.report.DecisionMap
 import io.protobench.bench.report.MarkdownReport
 import io.protobench.bench.report.MarkdownReport.Part
@@ -13,8 +14,7 @@ import io.protobench.bench.text.Texts
  * condition with its charts before its tables and verdicts; then seeds, forks and problems.
  */
 object HtmlReport {
-    fun render(record: RunRecord, t: Texts = Texts.EN): String {
-        val analyses = Analysis.of(record)
+    fun render(record: RunRecord, t: Texts = Texts.EN, analyses: List<ConditionAnalysis> = Analysis.of(record)): String {
         val sections = MarkdownReport.sections(record, analyses, t)
         fun of(part: Part) = sections.filter { it.part == part }
         val conditions = analyses.associateBy { it.condition }
@@ -27,6 +27,7 @@ object HtmlReport {
                 // The decision maps are drawn here in place of their Markdown tables.
                 val axes = ReportCharts.decisionMaps(DecisionMap.of(analyses, record), t) + ReportCharts.axes(analyses, record, t)
                 if (axes.isNotEmpty()) append("""<div class="charts">""").append(axes.joinToString("")).append("</div>")
+                of(Part.FLIPS).forEach { append(MarkdownHtml.toHtml(it.markdown)) }
                 append("</section>\n")
             }
             of(Part.VARIANTS).forEach { append(MarkdownHtml.toHtml(it.markdown)) }

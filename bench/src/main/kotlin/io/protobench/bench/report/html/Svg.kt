@@ -36,6 +36,13 @@ sealed class XAxis {
  * chart is a `<figure>` whose `data-chart` names its kind, with a `<title>` for screen readers.
  */
 object Svg {
+    /** How a chart's text looks: the report page's rules for it, and a standalone file's own. */
+    val TEXT_STYLE = """
+        svg text { font: 12px system-ui, sans-serif; fill: #333; } svg text.title { font-weight: 600; font-size: 13px; }
+        svg text.tick { fill: #666; font-size: 11px; } svg text.value { fill: #555; font-size: 11px; } svg text.marker { fill: #b00; font-size: 11px; }
+        svg text.cell { fill: #222; font-size: 11px; } svg text.cell-dark { fill: #fff; font-size: 11px; font-weight: 600; }
+    """.trimIndent()
+
     private const val WIDTH = 600.0
     private const val LEFT = 160.0
     private const val RIGHT = 20.0
@@ -260,6 +267,19 @@ object Svg {
             append(legend(legend.map { it.first }, top + rows.size * cellHeight + 30) { i -> legend[i].second })
         }
         return figure(kind, title, height, body, caption)
+    }
+
+    /**
+     * One chart of this object as an SVG file of its own (a picture for a README): its text
+     * style inside, a white ground under it (a dark page would hide the dark text), and its
+     * caption as the picture's description.
+     */
+    fun standalone(chart: String): String {
+        val svg = chart.substring(chart.indexOf("<svg"), chart.lastIndexOf("</svg>"))
+        val bodyStart = svg.indexOf('>') + 1
+        val caption = Regex("<figcaption>(.*)</figcaption>").find(chart)?.groupValues?.get(1)
+        return svg.substring(0, bodyStart) + "<style>\n$TEXT_STYLE\n</style>" + (caption?.let { "<desc>$it</desc>" } ?: "") +
+            """<rect width="100%" height="100%" fill="#fff"/>""" + svg.substring(bodyStart) + "</svg>\n"
     }
 
     private fun xGrid(x: Scale, top: Double, bottom: Double, unit: String) = buildString {
