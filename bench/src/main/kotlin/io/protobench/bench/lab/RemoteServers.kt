@@ -104,7 +104,10 @@ class RemoteUnreachable(message: String) : RuntimeException(message)
  */
 fun remoteRefusal(remote: Remote, scenario: io.protobench.bench.scenario.Scenario, options: RunOptions): String? {
     val serveHint = "give it to `protobench serve` on the server's host"
-    val beyondTheGateway = scenario.variants.filter { it.copy(name = "", gateway = emptyMap()) != io.protobench.bench.scenario.Variant("") }
+    val beyondTheGateway = scenario.variants.filter {
+        it.copy(name = "", gateway = emptyMap(), affects = emptyList()) !=
+            io.protobench.bench.scenario.Variant("")
+    }
     return when {
         options.network != null || scenario.variants.any { it.network != null } ->
             "a network profile shapes a link between servers on this machine; " +

@@ -290,7 +290,8 @@ object Analysis {
      * pair of protocols and each A/A copy with its original; across variants each protocol
      * with itself (not a protocol under one setting with another protocol under another:
      * that difference has two causes), every two variants or, with `compareVariants:
-     * baseline`, each variant with the first. The two lists are decided as separate Holm families.
+     * baseline`, each variant with the first, where both variants act on the protocol
+     * ([Variant.affects]). The two lists are decided as separate Holm families.
      */
     internal fun comparedPairs(
         scenario: ScenarioRecord,
@@ -306,12 +307,14 @@ object Analysis {
                 }
         }
         val acrossVariants = scenario.protocols.flatMap { p ->
+            val acting = scenario.variants.filter { it.affects(p) }.map { Variant.label(p, it.name) }
             val arms = variants.map { Variant.label(p, it) }
-            if (scenario.compareVariants == VariantPairs.BASELINE) {
-                arms.drop(1).map { arms.first() to it }.filter { (x, y) -> x in measured && y in measured }
+            val pairs = if (scenario.compareVariants == VariantPairs.BASELINE) {
+                arms.drop(1).map { arms.first() to it }
             } else {
-                arms.filter { it in measured }.let { m -> m.flatMapIndexed { i, x -> m.drop(i + 1).map { y -> x to y } } }
+                arms.flatMapIndexed { i, x -> arms.drop(i + 1).map { y -> x to y } }
             }
+            pairs.filter { (x, y) -> x in measured && y in measured && x in acting && y in acting }
         }
         return withinVariant to acrossVariants
     }

@@ -575,7 +575,18 @@ data class Variant(
      * (a throw-away cluster); null: H2. With `run --db-url`, every variant but one naming `h2` writes to that database.
      */
     val database: String? = null,
+    /**
+     * The protocols whose arms this variant's settings act on (the gateway's HTTP client
+     * touches only HTTP arms); across variants, a protocol is compared only where both
+     * variants act on it. Every protocol is measured under every variant all the same:
+     * the protocols are compared with each other under it. Empty: every protocol.
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+    val affects: List<String> = emptyList(),
 ) {
+    /** Whether this variant's settings act on the protocol labelled [protocol]. */
+    fun affects(protocol: String): Boolean = affects.isEmpty() || protocol in affects
+
     /** What makes this variant itself: two variants with equal settings measure the same thing. */
     @get:com.fasterxml.jackson.annotation.JsonIgnore
     val settings: List<Any?> get() = listOf(gateway, dataServer, jvmOptions, heap, jdk, network, database ?: Database.H2.id)

@@ -20,7 +20,7 @@ internal object ScenarioFields {
         "load" to listOf("model", "vus", "rates", "maxVus"),
         "soak" to listOf("window", "min", "max", "tolerance", "vus"),
         // The fields of each entry of the variants list.
-        "variants" to listOf("name", "gateway", "dataServer", "jvm", "heap", "jdk", "network", "database"),
+        "variants" to listOf("name", "gateway", "dataServer", "jvm", "heap", "jdk", "network", "database", "affects"),
     )
 
     /** A field of earlier versions: what became of it, and what to write instead. */

@@ -80,6 +80,8 @@ data class VariantFile(
     val network: String? = null,
     /** h2 | postgresql: where a member-creation scenario stores members. */
     val database: String? = null,
+    /** Protocol labels: the arms this variant's settings act on. */
+    val affects: List<String>? = null,
 )
 
 /** `members:` as written: profile image sizes (one condition each) and members per request. */
@@ -267,7 +269,7 @@ object ScenarioParser {
                 "a whole number from 0 (no minimum) to $MAX_MIN_REQUESTS",
             )
         }
-        val variants = VariantChecks.check(file.variants, source)
+        val variants = VariantChecks.check(file.variants, source, protocols)
         violations += variants.violations
         val compareVariants = VariantPairs.parse(file.compareVariants ?: VariantPairs.EVERY_PAIR.id)
         if (compareVariants == null) {
@@ -814,4 +816,5 @@ private fun Variant.toFile() = VariantFile(
     jdk = jdk,
     network = network,
     database = database,
+    affects = affects.ifEmpty { null },
 )

@@ -121,6 +121,7 @@ internal class ScenarioTree private constructor(private val source: String) {
             jdk = text(variant, "jdk", VariantChecks.JDK_ACCEPTED),
             network = text(variant, "network", VariantChecks.NETWORK_ACCEPTED),
             database = text(variant, "database", Database.accepted),
+            affects = texts(variant, "affects", VariantChecks.AFFECTS_ACCEPTED),
         )
     }
 

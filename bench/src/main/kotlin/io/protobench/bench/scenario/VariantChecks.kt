@@ -2,6 +2,8 @@ package io.protobench.bench.scenario
 
 import io.protobench.bench.scenario.InvalidProfile
 import io.protobench.bench.scenario.NetworkProfile
+import io.protobench.contract.InvalidParameter
+import io.protobench.contract.Protocol
 import io.protobench.contract.server.SettableSettings
 import io.protobench.contract.server.SettableSettings.Server
 import java.nio.file.InvalidPathException
@@ -27,6 +29,7 @@ internal object VariantChecks {
     val NETWORK_ACCEPTED =
         "a network profile: ${NetworkProfile.BUILT_IN.joinToString(", ") { it.name }}, or rtt=40ms,bandwidth=100mbit,loss=0.1%"
     const val VALUE_ACCEPTED = "one value per property: text, a number or true/false"
+    const val AFFECTS_ACCEPTED = "a list of the scenario's protocols the variant's settings act on, e.g. [HTTP/Binary, HTTP/JSON]"
 
     private const val MIN_HEAP_BYTES = 64L shl 20
     private val HEAP = Regex("\\d{1,5}[mMgG]")
@@ -45,9 +48,10 @@ internal object VariantChecks {
     /** The variants of a scenario, valid when [violations] is empty. */
     class Checked(val variants: List<Variant>, val violations: List<Violation>)
 
-    fun check(files: List<VariantFile>?, source: String): Checked {
+    /** [protocols]: the scenario's, which a variant's `affects` must name; null when they are wrong themselves. */
+    fun check(files: List<VariantFile>?, source: String, protocols: List<Protocol>?): Checked {
         if (files == null) return Checked(emptyList(), emptyList())
-        val check = Check(source)
+        val check = Check(source, protocols)
         check.count(files)
         val variants = files.mapIndexedNotNull { i, file -> check.variant("variants[$i]", file) }
         check.distinctNames(files)
@@ -68,7 +72,7 @@ internal object VariantChecks {
     }?.let(ServerHeap::parseSize)?.takeIf { it >= MIN_HEAP_BYTES }
 
     /** Collects the violations of one scenario's variants. */
-    private class Check(private val source: String) {
+    private class Check(private val source: String, private val protocols: List<Protocol>?) {
         val violations = mutableListOf<Violation>()
 
         fun violation(field: String, value: Any?, accepted: String, problem: String? = null) {
@@ -99,8 +103,27 @@ internal object VariantChecks {
             val database = file.database?.let { text ->
                 Database.parse(text)?.id.also { if (it == null) violation("$path.database", text, Database.accepted) }
             }
+            val affects = file.affects?.let { affects("$path.affects", it) }
             if (violations.size > before) return null
-            return Variant(file.name!!, gateway, dataServer, file.jvm.orEmpty(), file.heap, file.jdk, network, database)
+            return Variant(file.name!!, gateway, dataServer, file.jvm.orEmpty(), file.heap, file.jdk, network, database, affects.orEmpty())
+        }
+
+        /** The protocol labels [names] gives, each one of the scenario's, after reporting each that is not. */
+        private fun affects(path: String, names: List<String>): List<String> {
+            val known = protocols ?: return emptyList()
+            val accepted = "one of the scenario's protocols: ${known.joinToString { it.label }}"
+            if (names.isEmpty()) violation(path, "[]", "$AFFECTS_ACCEPTED; leave affects out for every protocol")
+            val labels = names.mapIndexedNotNull { i, name ->
+                val protocol = try {
+                    Protocol.parse(name)
+                } catch (e: InvalidParameter) {
+                    null
+                }
+                if (protocol == null || protocol !in known) violation("$path[$i]", name, accepted)
+                protocol?.label
+            }
+            if (labels.toSet().size != labels.size) violation(path, names, "each protocol at most once")
+            return labels
         }
 
         /** [properties] with each value in the catalogue's spelling, after reporting each one it refuses. */
