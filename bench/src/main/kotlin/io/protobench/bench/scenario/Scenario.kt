@@ -576,10 +576,12 @@ data class Variant(
      */
     val database: String? = null,
     /**
-     * The protocols whose arms this variant's settings act on (the gateway's HTTP client
-     * touches only HTTP arms); across variants, a protocol is compared only where both
-     * variants act on it. Every protocol is measured under every variant all the same:
-     * the protocols are compared with each other under it. Empty: every protocol.
+     * The protocols this variant's settings are meant to move (a setting of the gateway's
+     * HTTP client: the HTTP arms); across variants, a protocol is compared only where both
+     * variants name it, so the variant family holds the comparisons the question asks.
+     * Every protocol still runs under every variant: the protocols are compared with each
+     * other under it, and the ones not named show what a fresh server pair moves anyway.
+     * Empty: every protocol.
      */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
     val affects: List<String> = emptyList(),
