@@ -18,8 +18,8 @@ import io.protobench.bench.crossover.CrossoverRun
 import io.protobench.bench.crossover.CrossoverStore
 import io.protobench.bench.crossover.InvalidCrossover
 import io.protobench.bench.lab.LocalLabSource
-import io.protobench.bench.lab.Toolchain
-import io.protobench.bench.lab.ToolchainProblem
+import io.protobench.bench.lab.launch.Toolchain
+import io.protobench.bench.lab.launch.ToolchainProblem
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.message.MessagePreparation
 import io.protobench.bench.message.MessageProblem

@@ -12,9 +12,9 @@ import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.option
 import io.protobench.bench.database.ExternalDatabaseRefused
 import io.protobench.bench.design.ServerSettingRejected
-import io.protobench.bench.lab.NoSuchJdk
-import io.protobench.bench.lab.RemoteUnreachable
-import io.protobench.bench.lab.ToolchainProblem
+import io.protobench.bench.lab.launch.NoSuchJdk
+import io.protobench.bench.lab.launch.ToolchainProblem
+import io.protobench.bench.lab.remote.RemoteUnreachable
 import io.protobench.bench.process.ChildProcesses
 import io.protobench.bench.report.ReportWriter
 import io.protobench.bench.run.InvalidRemote

@@ -14,9 +14,9 @@ import com.github.ajalt.clikt.parameters.types.long
 import io.protobench.bench.database.ExternalDatabase
 import io.protobench.bench.database.ExternalDatabaseRefused
 import io.protobench.bench.design.Planner
-import io.protobench.bench.lab.Jdks
 import io.protobench.bench.lab.LocalLabSource
-import io.protobench.bench.lab.NoSuchJdk
+import io.protobench.bench.lab.launch.Jdks
+import io.protobench.bench.lab.launch.NoSuchJdk
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.message.MessagePreparation
 import io.protobench.bench.message.MessageProblem

@@ -1,7 +1,7 @@
 package io.protobench.bench.export
 
-import io.protobench.bench.lab.DriverPlans
-import io.protobench.bench.lab.DriverProcess
+import io.protobench.bench.lab.launch.DriverProcess
+import io.protobench.bench.lab.plans.DriverPlans
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel

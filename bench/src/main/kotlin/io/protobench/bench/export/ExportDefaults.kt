@@ -35,7 +35,7 @@ object ExportDefaults {
     /** One core per driver pod: the driver sends from one event loop. */
     const val DRIVER_CPU = "1"
 
-    /** The driver's heap as in `protobench run` (256 MiB, [io.protobench.bench.lab.DriverProcess.JVM_OPTIONS]) plus room beside it. */
+    /** The driver's heap as in `protobench run` (256 MiB, [io.protobench.bench.lab.launch.DriverProcess.JVM_OPTIONS]) plus room beside it. */
     const val DRIVER_MEMORY = "512Mi"
 
     /** The least a driver pod may have: its 256 MiB heap and 128 MiB for the rest of the JVM. */

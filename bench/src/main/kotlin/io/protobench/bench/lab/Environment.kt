@@ -1,5 +1,6 @@
 package io.protobench.bench.lab
 
+import io.protobench.bench.lab.launch.CpuPlacement
 import io.protobench.bench.measure.RunEnvironment
 import java.nio.file.Files
 import java.nio.file.Path

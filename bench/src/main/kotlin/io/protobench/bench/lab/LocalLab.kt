@@ -8,6 +8,15 @@ import io.protobench.bench.design.Mix
 import io.protobench.bench.design.Sample
 import io.protobench.bench.design.ToolRun
 import io.protobench.bench.design.VariantSettings
+import io.protobench.bench.lab.clients.DataServerClient
+import io.protobench.bench.lab.clients.GatewayClient
+import io.protobench.bench.lab.launch.DriverProcess
+import io.protobench.bench.lab.launch.SeedToolRunner
+import io.protobench.bench.lab.launch.ServerLauncher
+import io.protobench.bench.lab.launch.ServerSet
+import io.protobench.bench.lab.plans.DriverPlans
+import io.protobench.bench.lab.writes.MemberBodies
+import io.protobench.bench.lab.writes.MemberLedger
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure

@@ -25,7 +25,32 @@ class ArchitectureTest {
         layers().check(bench)
     }
 
+    @Test
+    fun `the lab's parts stand below the lab that assembles them`() {
+        labParts().check(bench)
+    }
+
     companion object {
+        /**
+         * The lab's own parts: the fork that assembles them (the `lab` package itself) on
+         * top; starting processes, the driver's plans, the write path's bodies and ledger,
+         * and remote servers below it; the HTTP clients of the servers' control endpoints
+         * at the bottom.
+         */
+        fun labParts() = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("assembly").definedBy("$ROOT.lab")
+            .layer("launch").definedBy("$ROOT.lab.launch..")
+            .layer("plans").definedBy("$ROOT.lab.plans..")
+            .layer("writes").definedBy("$ROOT.lab.writes..")
+            .layer("remote").definedBy("$ROOT.lab.remote..")
+            .layer("clients").definedBy("$ROOT.lab.clients..")
+            .whereLayer("assembly").mayNotBeAccessedByAnyLayer()
+            .whereLayer("launch").mayOnlyBeAccessedByLayers("assembly")
+            .whereLayer("plans").mayOnlyBeAccessedByLayers("assembly")
+            .whereLayer("writes").mayOnlyBeAccessedByLayers("assembly", "plans")
+            .whereLayer("remote").mayOnlyBeAccessedByLayers("assembly", "launch")
+            .whereLayer("clients").mayOnlyBeAccessedByLayers("assembly", "launch", "writes")
+
         private const val ROOT = "io.protobench.bench"
 
         val bench: JavaClasses by lazy {

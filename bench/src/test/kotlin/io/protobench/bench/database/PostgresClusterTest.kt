@@ -7,8 +7,8 @@ import io.protobench.bench.cli.DatabaseStartCommand
 import io.protobench.bench.cli.DatabaseStatusCommand
 import io.protobench.bench.cli.DatabaseStopCommand
 import io.protobench.bench.cli.Protobench
-import io.protobench.bench.lab.DataServerClient
-import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.lab.clients.DataServerClient
+import io.protobench.bench.lab.launch.Toolchain
 import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy

@@ -1,7 +1,7 @@
 package io.protobench.bench.export
 
 import com.fasterxml.jackson.databind.ObjectMapper
-import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.lab.launch.Toolchain
 import java.nio.file.Path
 import java.util.concurrent.TimeUnit
 
@@ -65,7 +65,7 @@ class Kubeconform(private val binary: Path, private val schemas: Path) {
 
         /**
          * kubeconform for the project in [projectDir], installed first if needed. Without Go to
-         * install it this throws [io.protobench.bench.lab.ToolchainProblem], whose message
+         * install it this throws [io.protobench.bench.lab.launch.ToolchainProblem], whose message
          * says what to install: the test fails, it is never skipped.
          */
         fun installed(projectDir: Path): Kubeconform =

@@ -5,7 +5,7 @@ import com.github.ajalt.clikt.testing.test
 import com.sun.net.httpserver.HttpServer
 import io.protobench.bench.cli.MergeCommand
 import io.protobench.bench.cli.Protobench
-import io.protobench.bench.lab.Toolchain
+import io.protobench.bench.lab.launch.Toolchain
 import io.protobench.bench.testkit.PROCESS
 import io.protobench.driver.Latency
 import io.protobench.driver.Part

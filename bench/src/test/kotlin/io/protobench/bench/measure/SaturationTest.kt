@@ -1,6 +1,6 @@
 package io.protobench.bench.measure
 
-import io.protobench.bench.lab.CpuPlacement
+import io.protobench.bench.lab.launch.CpuPlacement
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import org.assertj.core.api.Assertions.assertThat

@@ -1,8 +1,8 @@
 package io.protobench.bench.measure
 
 import com.fasterxml.jackson.databind.ObjectMapper
-import io.protobench.bench.lab.DriverPlans
-import io.protobench.bench.lab.MemberBodies
+import io.protobench.bench.lab.plans.DriverPlans
+import io.protobench.bench.lab.writes.MemberBodies
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.measure.CpuUsage
 import io.protobench.bench.measure.Figure

@@ -9,10 +9,10 @@ import io.protobench.bench.crossover.PointOutcome
 import io.protobench.bench.crossover.PointRunner
 import io.protobench.bench.database.PostgresBinaries
 import io.protobench.bench.design.ServerSettingRejected
-import io.protobench.bench.lab.ControlHttp
 import io.protobench.bench.lab.LocalLabSource
-import io.protobench.bench.lab.RemoteCheck
-import io.protobench.bench.lab.RemoteUnreachable
+import io.protobench.bench.lab.clients.ControlHttp
+import io.protobench.bench.lab.remote.RemoteCheck
+import io.protobench.bench.lab.remote.RemoteUnreachable
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag

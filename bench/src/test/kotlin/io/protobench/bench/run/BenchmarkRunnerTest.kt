@@ -4,9 +4,9 @@ import io.protobench.bench.design.Fork
 import io.protobench.bench.design.Lab
 import io.protobench.bench.design.ServerSettingRejected
 import io.protobench.bench.lab.LocalLabSource
-import io.protobench.bench.lab.NoSuchJdk
-import io.protobench.bench.lab.RemoteUnreachable
-import io.protobench.bench.lab.ToolchainProblem
+import io.protobench.bench.lab.launch.NoSuchJdk
+import io.protobench.bench.lab.launch.ToolchainProblem
+import io.protobench.bench.lab.remote.RemoteUnreachable
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus

@@ -1,7 +1,7 @@
 package io.protobench.bench.serve
 
-import io.protobench.bench.lab.ServedControl
-import io.protobench.bench.lab.ServedRestartFailed
+import io.protobench.bench.lab.remote.ServedControl
+import io.protobench.bench.lab.remote.ServedRestartFailed
 import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy

@@ -4,7 +4,7 @@ import io.protobench.bench.compare.CompareConsole
 import io.protobench.bench.compare.CompareMarkdown
 import io.protobench.bench.compare.CompareResult
 import io.protobench.bench.compare.RunComparison
-import io.protobench.bench.lab.CpuPlacement
+import io.protobench.bench.lab.launch.CpuPlacement
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.network.LinkCheck

@@ -1,7 +1,7 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.clients
 
 import com.fasterxml.jackson.databind.JsonNode
-import io.protobench.bench.lab.ControlHttp.Companion.encode
+import io.protobench.bench.lab.clients.ControlHttp.Companion.encode
 import io.protobench.contract.Json
 import io.protobench.contract.metrics.HeapsCollected
 import io.protobench.contract.window.WindowReport

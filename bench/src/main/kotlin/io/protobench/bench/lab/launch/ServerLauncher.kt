@@ -1,7 +1,10 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.launch
 
 import io.protobench.bench.database.RunDatabases
 import io.protobench.bench.design.ServerSettingRejected
+import io.protobench.bench.lab.clients.DataServerClient
+import io.protobench.bench.lab.clients.GatewayClient
+import io.protobench.bench.lab.remote.ServedControl
 import io.protobench.bench.measure.CpuAccounting
 import io.protobench.bench.network.HopNetworks
 import io.protobench.bench.process.ChildEnvironment

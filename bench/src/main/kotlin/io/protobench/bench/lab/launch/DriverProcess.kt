@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.launch
 
 import com.fasterxml.jackson.module.kotlin.jacksonObjectMapper
 import io.protobench.bench.process.ChildEnvironment

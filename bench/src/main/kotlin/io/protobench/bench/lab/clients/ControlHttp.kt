@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.clients
 
 import java.net.URI
 import java.net.URLEncoder

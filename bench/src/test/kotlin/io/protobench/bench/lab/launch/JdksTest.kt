@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.launch
 
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy

@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.remote
 
 import io.protobench.bench.run.Remote
 import io.protobench.bench.run.RunOptions

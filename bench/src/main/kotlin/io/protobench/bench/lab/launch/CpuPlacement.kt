@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.launch
 
 import io.protobench.bench.text.Texts
 import java.io.File

@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.launch
 
 import java.nio.file.Files
 import java.nio.file.Path

@@ -1,6 +1,7 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.writes
 
 import io.protobench.bench.design.Sample
+import io.protobench.bench.lab.clients.DataServerClient
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.Flag

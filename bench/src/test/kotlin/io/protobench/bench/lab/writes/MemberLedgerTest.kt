@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.writes
 
 import io.protobench.bench.design.Sample
 import io.protobench.bench.measure.Figure

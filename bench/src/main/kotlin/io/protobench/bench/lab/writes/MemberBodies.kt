@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.writes
 
 import com.google.protobuf.ByteString
 import io.protobench.bench.scenario.Target

@@ -1,6 +1,7 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.plans
 
 import com.google.protobuf.ByteString
+import io.protobench.bench.lab.writes.MemberBodies
 import io.protobench.bench.scenario.Arm
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel

@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.clients
 
 import com.fasterxml.jackson.databind.JsonNode
 import io.protobench.contract.Json

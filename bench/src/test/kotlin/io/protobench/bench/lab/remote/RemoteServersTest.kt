@@ -1,4 +1,4 @@
-package io.protobench.bench.lab
+package io.protobench.bench.lab.remote
 
 import com.sun.net.httpserver.HttpServer
 import io.protobench.bench.run.InvalidRemote
