@@ -165,7 +165,11 @@ data class Scenario(
      * A fork's start-up, soak (the middle of the soak's floor and cap), its first condition's longer warm-ups and the runner's own part.
      */
     fun estimatedForkOverheadSeconds(): Double =
-        SERVER_START_SECONDS + soak.typical().seconds + FIRST_WARM_UPS_EXTRA_SECONDS + RUNNER_SECONDS
+        SERVER_START_SECONDS + soak.typical().seconds + arms.size * firstWarmUpExtraSeconds() + RUNNER_SECONDS
+
+    /** What one arm's warm-up in a fork's first condition takes beyond [WARM_UP_SECONDS]: longer when the arm saturates the servers. */
+    private fun firstWarmUpExtraSeconds(): Double =
+        if (mode == Mode.CAPACITY) FIRST_WARM_UP_EXTRA_AT_CAPACITY_SECONDS else FIRST_WARM_UP_EXTRA_SECONDS
 
     /**
      * One condition in one fork: capacity probed once per protocol (cost mode; with probes
@@ -204,11 +208,20 @@ data class Scenario(
         const val WARM_UP_SECONDS = 3.5
 
         /**
-         * For estimates, what the warm-ups of a fork's first condition take beyond
-         * [WARM_UP_SECONDS] per arm: its first arms still compile (5–14 s each, the capacity
-         * probes' included): 7–40 s a fork, 18 on average, in the same two quicks.
+         * For estimates, what an arm's warm-up in a fork's first condition takes beyond
+         * [WARM_UP_SECONDS] at a fixed rate: its first arms still compile (5–14 s each, the
+         * capacity probes' included): 7–40 s a fork of 6 arms, 18 on average, in the same two quicks.
          */
-        const val FIRST_WARM_UPS_EXTRA_SECONDS = 18.0
+        const val FIRST_WARM_UP_EXTRA_SECONDS = 3.0
+
+        /**
+         * The same in capacity mode, where every warm-up saturates the servers with the
+         * condition's users: the code paths of many connections at full load compile in the
+         * warm-ups, not in the soak's light mix, and the JIT is often still busy at the 30 s
+         * cap. 12–31 s an arm, 23.3 on average, in projectC a and b (Intel Xeon VM, one
+         * condition of 500 users a server pair, so every warm-up was a first condition's).
+         */
+        const val FIRST_WARM_UP_EXTRA_AT_CAPACITY_SECONDS = 20.0
 
         /**
          * For estimates, starting a fork's driver and servers until both answer: 16.0–21.3 s a
