@@ -1,5 +1,6 @@
 package io.protobench.apiserver.config
 
+import com.fasterxml.jackson.annotation.JsonInclude
 import com.fasterxml.jackson.annotation.JsonValue
 import io.protobench.contract.payload.PayloadSize
 import io.protobench.contract.server.SettingsRejected
@@ -25,6 +26,12 @@ data class GatewaySettings(
     val timeouts: Timeouts = Timeouts(),
     /** A user's own message the `/api/message` hops carry; none without a jar. */
     val message: MessageFiles = MessageFiles(),
+    /**
+     * Further sets of hop clients in this gateway, by name, each changing some of [http]'s and
+     * [grpc]'s settings; a request picks one with `client=<name>` (none: the gateway's own).
+     */
+    @get:JsonInclude(JsonInclude.Include.NON_EMPTY)
+    val clients: Map<String, ClientChanges> = emptyMap(),
 ) {
     init {
         val violations = violations()
@@ -104,6 +111,31 @@ data class GatewaySettings(
     )
 
     /**
+     * A named second set of hop clients: the settings it changes, every other one as the
+     * gateway's own. Two such sets in one gateway let a run compare, say, the HTTP hop on h2c
+     * with HTTP/1.1 request by request in one server pair, instead of across two pairs whose
+     * start-up alone scatters their capacity.
+     */
+    data class ClientChanges(val http: HttpChanges = HttpChanges(), val grpc: GrpcChanges = GrpcChanges())
+
+    /** Reported with only what it changes. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    data class HttpChanges(val version: HttpVersion? = null, val poolSize: Int? = null)
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    data class GrpcChanges(val channels: Int? = null, val executor: GrpcExecutor? = null)
+
+    /** These settings with the named client's changes applied: what its hops run on. */
+    fun forClient(name: String): GatewaySettings {
+        val changes = clients.getValue(name)
+        return copy(
+            http = http.copy(version = changes.http.version ?: http.version, poolSize = changes.http.poolSize ?: http.poolSize),
+            grpc = grpc.copy(channels = changes.grpc.channels ?: grpc.channels, executor = changes.grpc.executor ?: grpc.executor),
+            clients = emptyMap(),
+        )
+    }
+
+    /**
      * The [jar] `protobench message` built for a user's message, and its [sample] as protobuf
      * bytes (the null hop reports the bytes a batch of it would have had).
      */
@@ -143,7 +175,15 @@ data class GatewaySettings(
         check("timeouts.connect-ms", timeouts.connectMs, "1..600000") { it in 1..600_000 },
         check("timeouts.request-ms", timeouts.requestMs, "1..3600000") { it in 1..3_600_000 },
         check("timeouts.control-ms", timeouts.controlMs, "1..600000") { it in 1..600_000 },
-    )
+    ) + clientViolations()
+
+    private fun clientViolations(): List<Violation> = clients.flatMap { (name, changes) ->
+        listOfNotNull(
+            check("clients", name, "names of lowercase letters, digits and '-', at most 32") { CLIENT_NAME.matches(it) },
+            changes.http.poolSize?.let { size -> check("clients.$name.http.pool-size", size, "1..100000") { it in 1..100_000 } },
+            changes.grpc.channels?.let { channels -> check("clients.$name.grpc.channels", channels, "1..64") { it in 1..64 } },
+        )
+    }
 
     companion object {
         const val PREFIX = "protobench.gateway"
@@ -154,6 +194,9 @@ data class GatewaySettings(
 
         /** Most event-loop threads a setting may ask for: far above any core count the lab runs on. */
         const val MAX_EVENT_LOOP_THREADS = 64
+
+        /** What a named client may be called: it travels as a query parameter and a label. */
+        val CLIENT_NAME = Regex("[a-z0-9][a-z0-9-]{0,31}")
 
         private fun <T> check(property: String, value: T, accepted: String, isValid: (T) -> Boolean): Violation? =
             if (isValid(value)) null else Violation("$PREFIX.$property", value.toString(), accepted)

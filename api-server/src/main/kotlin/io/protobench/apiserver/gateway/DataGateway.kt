@@ -23,15 +23,17 @@ class DataGateway(
     private val shapes: LevelShapes,
     private val message: GatewayMessage,
 ) {
-    suspend fun data(routeSegment: String, sizeText: String?): DataReply {
+    /** [client]: which of the gateway's sets of hop clients carries the hop (null: its own). */
+    suspend fun data(routeSegment: String, sizeText: String?, client: String? = null): DataReply {
         val recording = window.current()
         val (route, size) = validated(recording) { Route.fromPathSegment(routeSegment) to sizeOrDefault(sizeText) }
+        val set = validated(recording) { clients.set(client) }
         val requestId = newRequestId()
         return when (route) {
             Route.Null -> DataReply(requestId, NullHop.LABEL, size.bytes, hops.nullHop(recording))
 
             is Route.Hop -> {
-                val hop = hops.timed(recording, { clients.of(route.protocol).fetchData(size, requestId) }) {
+                val hop = hops.timed(recording, { set.of(route.protocol).fetchData(size, requestId) }) {
                     FailedHop(route.protocol, it)
                 }
                 DataReply(requestId, route.protocol.label, hop.result.payload.size(), hop.latencyMs)
@@ -39,10 +41,11 @@ class DataGateway(
         }
     }
 
-    suspend fun complex(routeSegment: String, complexityText: String?): ComplexReply {
+    suspend fun complex(routeSegment: String, complexityText: String?, client: String? = null): ComplexReply {
         val recording = window.current()
         val (route, level) =
             validated(recording) { Route.fromPathSegment(routeSegment) to complexityOrDefault(complexityText) }
+        val set = validated(recording) { clients.set(client) }
         val requestId = newRequestId()
         return when (route) {
             // The byte count a protobuf hop would have carried, as /api/complexities reports it.
@@ -55,7 +58,7 @@ class DataGateway(
             )
 
             is Route.Hop -> {
-                val hop = hops.timed(recording, { clients.of(route.protocol).fetchComplex(level, requestId) }) {
+                val hop = hops.timed(recording, { set.of(route.protocol).fetchComplex(level, requestId) }) {
                     FailedHop(route.protocol, it)
                 }
                 ComplexReply(requestId, route.protocol.label, level.id, hop.result.wireBytes, hop.latencyMs)
@@ -63,19 +66,20 @@ class DataGateway(
         }
     }
 
-    suspend fun items(routeSegment: String, countText: String?): ItemsReply {
+    suspend fun items(routeSegment: String, countText: String?, client: String? = null): ItemsReply {
         val recording = window.current()
         val (route, count) = validated(recording) {
             message.required()
             Route.fromPathSegment(routeSegment) to ItemCount.parse(countText)
         }
+        val set = validated(recording) { clients.set(client) }
         val requestId = newRequestId()
         return when (route) {
             // The bytes a protobuf batch would have carried.
             Route.Null -> ItemsReply(requestId, NullHop.LABEL, count, count * message.itemBytes, hops.nullHop(recording))
 
             is Route.Hop -> {
-                val hop = hops.timed(recording, { clients.of(route.protocol).fetchItems(count, requestId) }) {
+                val hop = hops.timed(recording, { set.of(route.protocol).fetchItems(count, requestId) }) {
                     FailedHop(route.protocol, it)
                 }
                 ItemsReply(requestId, route.protocol.label, hop.result.items.size, hop.result.wireBytes, hop.latencyMs)

@@ -24,7 +24,8 @@ import reactor.core.publisher.Mono
 /**
  * The calls the load generator makes: `/api/data/<protocol>?size=`,
  * `/api/complex/<protocol>?complexity=`, `/api/message/<protocol>?count=` (a batch of the
- * user's own message, when the gateway has one) and `POST /api/members/<protocol>` (seed 003's
+ * user's own message, when the gateway has one), each with an optional `client=<name>` (which of
+ * the gateway's named sets of hop clients carries the hop), and `POST /api/members/<protocol>` (seed 003's
  * member creation, one member object or a JSON array of them), where <protocol> is
  * http/json, http/binary, grpc or grpc/stream, or `none` for the null hop (no data-server
  * call). A missing `size` means 1mb and a missing `complexity` simple, as in the seed project.
@@ -41,13 +42,13 @@ class GatewayRoutes(private val gateway: DataGateway, private val members: Membe
     @Bean
     fun gatewayRouter(): RouterFunction<ServerResponse> = router {
         GET("/api/data/{*protocol}") { request ->
-            answer { gateway.data(protocol(request), request.queryParam("size").orElse(null)) }
+            answer { gateway.data(protocol(request), request.queryParam("size").orElse(null), client(request)) }
         }
         GET("/api/complex/{*protocol}") { request ->
-            answer { gateway.complex(protocol(request), request.queryParam("complexity").orElse(null)) }
+            answer { gateway.complex(protocol(request), request.queryParam("complexity").orElse(null), client(request)) }
         }
         GET("/api/message/{*protocol}") { request ->
-            answer { gateway.items(protocol(request), request.queryParam("count").orElse(null)) }
+            answer { gateway.items(protocol(request), request.queryParam("count").orElse(null), client(request)) }
         }
         POST("/api/members/{*protocol}") { request ->
             answer { members.create(protocol(request)) { bodyOf(request) } }
@@ -74,6 +75,8 @@ class GatewayRoutes(private val gateway: DataGateway, private val members: Membe
     }
 
     private fun protocol(request: ServerRequest) = request.pathVariable("protocol").removePrefix("/")
+
+    private fun client(request: ServerRequest): String? = request.queryParam("client").orElse(null)
 
     // Unconfined: the null hop and validation finish on Tomcat's thread; a hop resumes on
     // the client's event loop, which writes the answer, as the annotated handler did.

@@ -5,6 +5,7 @@ import io.protobench.apiserver.client.http.DataServerHttp
 import io.protobench.apiserver.config.GatewaySettings
 import kotlinx.coroutines.runBlocking
 import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
 import java.io.ByteArrayOutputStream
@@ -51,6 +52,18 @@ class DataServerHttpTest {
         }
 
         assertThat(acceptEncodings).containsExactly("", "")
+    }
+
+    @Test
+    fun `a named client on h2c speaks HTTP 2 with prior knowledge, which an HTTP 1_1-only server does not answer`() {
+        val named = settings.copy(
+            clients = mapOf(
+                "h2c" to GatewaySettings.ClientChanges(http = GatewaySettings.HttpChanges(version = GatewaySettings.HttpVersion.H2C)),
+            ),
+        )
+
+        assertThat(fetchWith(named)).isEqualTo(body)
+        assertThatThrownBy { fetchWith(named.forClient("h2c")) }.isInstanceOf(HopFailure::class.java)
     }
 
     private fun fetchWith(hopSettings: GatewaySettings): ByteArray = DataServerHttp.forHop(hopSettings).use { http ->

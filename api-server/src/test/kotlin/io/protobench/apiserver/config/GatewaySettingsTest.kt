@@ -144,4 +144,51 @@ class GatewaySettingsTest {
         assertThatThrownBy { bind("protobench.gateway.http.version" to "HTTP3") }
             .hasMessageContaining("protobench.gateway.http.version")
     }
+
+    @Test
+    fun `a named client changes only what it names and keeps the gateway's other settings`() {
+        val settings = bind(
+            "protobench.gateway.http.pool-size" to "50",
+            "protobench.gateway.grpc.executor" to "direct",
+            "protobench.gateway.clients.h2c.http.version" to "h2c",
+            "protobench.gateway.clients.channels-4.grpc.channels" to "4",
+        )
+
+        assertThat(settings.clients.keys).containsExactlyInAnyOrder("h2c", "channels-4")
+        val h2c = settings.forClient("h2c")
+        assertThat(h2c.http).isEqualTo(settings.http.copy(version = HttpVersion.H2C))
+        assertThat(h2c.grpc).isEqualTo(settings.grpc)
+        assertThat(h2c.clients).isEmpty()
+        val channels = settings.forClient("channels-4")
+        assertThat(channels.grpc).isEqualTo(settings.grpc.copy(channels = 4))
+        assertThat(channels.grpc.executor).isEqualTo(GrpcExecutor.DIRECT)
+        assertThat(channels.http).isEqualTo(settings.http)
+    }
+
+    @Test
+    fun `a named client's bad name or values are refused with the rest`() {
+        val violations = violationsOf {
+            GatewaySettings(
+                clients = mapOf(
+                    "H2C!" to GatewaySettings.ClientChanges(),
+                    "pool" to GatewaySettings.ClientChanges(http = GatewaySettings.HttpChanges(poolSize = 0)),
+                    "wide" to GatewaySettings.ClientChanges(grpc = GatewaySettings.GrpcChanges(channels = 65)),
+                ),
+            )
+        }
+
+        assertThat(violations).containsExactly(
+            Violation("protobench.gateway.clients", "H2C!", "names of lowercase letters, digits and '-', at most 32"),
+            Violation("protobench.gateway.clients.pool.http.pool-size", "0", "1..100000"),
+            Violation("protobench.gateway.clients.wide.grpc.channels", "65", "1..64"),
+        )
+    }
+
+    @Test
+    fun `the settings report names the clients only when there are some`() {
+        val mapper = Json.newMapper()
+        assertThat(mapper.valueToTree<JsonNode>(bind()).has("clients")).isFalse()
+        val named = mapper.valueToTree<JsonNode>(bind("protobench.gateway.clients.h2c.http.version" to "H2C"))
+        assertThat(named["clients"]["h2c"]["http"]["version"].asText()).isEqualTo("H2C")
+    }
 }

@@ -175,7 +175,7 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
             val logs = Files.createDirectories(store.dir.resolve("logs")) // the driver's log lives here even when no server is started here
             val launcher = ServerLauncher(
                 prepared.toolchain, logs, options.jvmOptions,
-                options.gatewayArguments + message?.gatewayArguments().orEmpty(),
+                options.gatewayArguments + message?.gatewayArguments().orEmpty() + hopClientArguments(scenario),
                 options.dataServerArguments + seedSchema(scenario) + message?.dataServerArguments().orEmpty(),
                 placement,
                 children,
@@ -234,3 +234,7 @@ class LocalLabSource(private val projectDir: Path) : LabSource {
         is Remote.Gateway -> RemoteServersRecord(gateway = remote.text, restartedPerFork = restarted)
     }
 }
+
+/** The gateway's properties that create the scenario's further sets of hop clients, given to every gateway of the run. */
+private fun hopClientArguments(scenario: Scenario): List<String> =
+    scenario.hopClients.flatMap { client -> client.properties().map { (name, value) -> "--$name=$value" } }

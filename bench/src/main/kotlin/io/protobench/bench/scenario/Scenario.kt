@@ -79,6 +79,8 @@ data class Scenario(
     val included: List<String> = emptyList(),
     /** The user's own message its [Workload.Items] carry; null for the lab's own payloads. */
     val message: MessageSpec? = null,
+    /** Further sets of the gateway's hop clients, each measured as arms of its own on its protocols in the same server pair. */
+    val hopClients: List<HopClient> = emptyList(),
 ) {
     /**
      * How long one trial runs: [duration], or longer at a fixed rate too low to fit
@@ -118,9 +120,10 @@ data class Scenario(
     /** Trials of every arm of [condition] per fork: its target's own number, else [rounds]. */
     fun roundsOf(condition: Condition): Int = roundsByTarget[condition.target.name] ?: rounds
 
-    /** The arms of every condition: the protocols, then the controls. */
+    /** The arms of every condition: the protocols, each on the gateway's further hop clients, then the controls. */
     val arms: List<Arm>
         get() = protocols.map { Arm.Of(it) } +
+            hopClients.flatMap { client -> client.protocols.map { Arm.OnClient(it, client.name) } } +
             listOfNotNull(if (nullHop) Arm.NullHop else null, if (aaControl) Arm.Replica(protocols.first()) else null)
 
     val cells: List<Cell> get() = conditions.flatMap { c -> arms.map { Cell(c, it) } }
@@ -413,14 +416,14 @@ sealed interface Target {
     val bytes: Int?
 
     data class Size(val size: String) : Target {
-        override fun gatewayPath(arm: Arm) = "/api/data/${arm.pathSegment}?size=$size"
+        override fun gatewayPath(arm: Arm) = "/api/data/${arm.pathSegment}?size=$size${arm.clientQuery}"
         override val label get() = "size=$size"
         override val name get() = size
         override val bytes get() = PayloadSize.parse(size).bytes
     }
 
     data class Level(val complexity: String) : Target {
-        override fun gatewayPath(arm: Arm) = "/api/complex/${arm.pathSegment}?complexity=$complexity"
+        override fun gatewayPath(arm: Arm) = "/api/complex/${arm.pathSegment}?complexity=$complexity${arm.clientQuery}"
         override val label get() = "complexity=$complexity"
         override val name get() = complexity
         override val bytes: Int? get() = null
@@ -428,7 +431,7 @@ sealed interface Target {
 
     /** `GET /api/message/<arm>?count=`: a batch of [count] items of the user's message, each decoded in full by the gateway. */
     data class Items(val count: Int) : Target {
-        override fun gatewayPath(arm: Arm) = "/api/message/${arm.pathSegment}?count=$count"
+        override fun gatewayPath(arm: Arm) = "/api/message/${arm.pathSegment}?count=$count${arm.clientQuery}"
         override val label get() = "count=$count"
         override val name get() = count.toString()
         override val bytes: Int? get() = null
@@ -532,8 +535,21 @@ sealed interface Arm {
     /** The protocol whose answer size the gateway reports (JSON bytes for HTTP/JSON, protobuf otherwise). */
     val reportsJsonBytes: Boolean
 
+    /** Which of the gateway's named sets of hop clients carries the hop; null: the gateway's own. */
+    val client: String? get() = null
+
+    /** The gateway query parameter that picks [client], with its leading '&'; empty for the gateway's own. */
+    val clientQuery: String get() = client?.let { "&client=$it" } ?: ""
+
     data class Of(val protocol: Protocol) : Arm {
         override val label get() = protocol.label
+        override val pathSegment get() = protocol.pathSegment
+        override val reportsJsonBytes get() = protocol == Protocol.HTTP_JSON
+    }
+
+    /** A protocol over one of the gateway's further sets of hop clients ([Scenario.hopClients]): "HTTP/Binary (h2c)". */
+    data class OnClient(val protocol: Protocol, override val client: String) : Arm {
+        override val label get() = clientLabel(protocol.label, client)
         override val pathSegment get() = protocol.pathSegment
         override val reportsJsonBytes get() = protocol == Protocol.HTTP_JSON
     }
@@ -555,6 +571,13 @@ sealed interface Arm {
         private const val REPLICA_SUFFIX = " (A/A)"
 
         fun replicaLabel(protocolLabel: String) = protocolLabel + REPLICA_SUFFIX
+
+        fun clientLabel(protocolLabel: String, client: String) = "$protocolLabel ($client)"
+
+        /** The client set an arm's label names ("HTTP/Binary (h2c)" → h2c), or null for any other arm. */
+        fun clientOf(label: String): String? = CLIENT_LABEL.matchEntire(label)?.groupValues?.get(1)?.takeIf { replicated(label) == null }
+
+        private val CLIENT_LABEL = Regex(".+ \\(([a-z0-9][a-z0-9-]*)\\)")
 
         /** The protocol label an A/A label copies, or null when [label] is not an A/A label. */
         fun replicated(label: String): String? = label.takeIf { it.endsWith(REPLICA_SUFFIX) }?.removeSuffix(REPLICA_SUFFIX)

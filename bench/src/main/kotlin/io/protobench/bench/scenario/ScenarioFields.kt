@@ -14,6 +14,7 @@ internal object ScenarioFields {
             "name", "description", "seedPhase", "sizes", "complexities", "members", "message", "protocols", "load", "include", "mode",
             "duration", "soak", "forks", "maxForks", "margin", "utilisation", "nullHop", "noiseControl", "budget", "probes", "minRequests",
             "topology", "variants", "compareVariants", "costRates", "rounds", "forksByTarget", "roundsByTarget", "seedTools",
+            "hopClients",
         ),
         "members" to listOf("images", "batch"),
         "message" to listOf("proto", "type", "sample", "protoPath", "counts"),
@@ -21,6 +22,7 @@ internal object ScenarioFields {
         "soak" to listOf("window", "min", "max", "tolerance", "vus"),
         // The fields of each entry of the variants list.
         "variants" to listOf("name", "gateway", "dataServer", "jvm", "heap", "jdk", "network", "database", "affects"),
+        "hopClients" to listOf("name", "gateway", "protocols"),
     )
 
     /** A field of earlier versions: what became of it, and what to write instead. */

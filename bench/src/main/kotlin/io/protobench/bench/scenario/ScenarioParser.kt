@@ -64,6 +64,8 @@ data class ScenarioFile(
     val roundsByTarget: Map<String, Int>? = null,
     /** Seed 003's own tools beside the load driver: requests per run by virtual users, e.g. {10: 100, 100: 10000}. */
     val seedTools: Map<String, Int>? = null,
+    /** Further sets of the gateway's hop clients, each measured as arms of its own on the protocols it names. */
+    val hopClients: List<HopClientFile>? = null,
 )
 
 /** One variant as written: `protobench.*` properties per server, JVM options, heap and JDK. */
@@ -276,6 +278,9 @@ object ScenarioParser {
             violation("compareVariants", file.compareVariants, VariantPairs.accepted + " (each variant against the first)")
         }
         val topology = topology(file, parts, variants.variants, ::violation)
+        val hopClients = HopClientChecks.check(file.hopClients, source, protocols)
+        violations += hopClients.violations
+        checkHopClientsFit(file, parts, topology, ::violation)
         checkDatabases(file, parts, ::violation)
         val costRates = costRates(file, parts, mode, ::violation)
         val rounds = file.rounds ?: 1
@@ -321,9 +326,19 @@ object ScenarioParser {
                 seedTools = seedTools,
                 included = file.include.orEmpty(),
                 message = message,
+                hopClients = hopClients.clients,
             ),
             violations,
         )
+    }
+
+    /** Hop clients are the gateway's, for the reads it forwards: not with topology direct, nor for member creation. */
+    private fun checkHopClientsFit(file: ScenarioFile, parts: List<Part>?, topology: Topology?, violation: (String, Any?, String) -> Unit) {
+        if (file.hopClients.isNullOrEmpty()) return
+        if (topology == Topology.DIRECT) violation("topology", "direct", "gateway with hopClients (they are the gateway's clients)")
+        if (parts.orEmpty().any { part -> part.workload.targets.any { it is Target.Members } }) {
+            violation("hopClients", "with members", "sizes, complexities or a message (member creation uses the gateway's own clients)")
+        }
     }
 
     /**
@@ -804,6 +819,7 @@ fun Scenario.toFile(): ScenarioFile {
         forksByTarget = forksByTarget.ifEmpty { null },
         roundsByTarget = roundsByTarget.ifEmpty { null },
         seedTools = seedTools.mapKeys { (vus, _) -> vus.toString() }.ifEmpty { null },
+        hopClients = hopClients.map { it.toFile() }.ifEmpty { null },
     )
 }
 

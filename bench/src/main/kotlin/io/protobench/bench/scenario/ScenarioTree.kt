@@ -57,6 +57,15 @@ internal class ScenarioTree private constructor(private val source: String) {
             forksByTarget = wholeNumbers(top, "forksByTarget", FORKS_BY_TARGET, "a whole number of forks"),
             roundsByTarget = wholeNumbers(top, "roundsByTarget", ROUNDS_BY_TARGET, ScenarioParser.ROUNDS_ACCEPTED),
             seedTools = wholeNumbers(top, "seedTools", SEED_TOOLS),
+            hopClients = list(top, "hopClients", HopClientChecks.ACCEPTED, ::hopClient),
+        )
+    }
+
+    private fun hopClient(field: Field) = mapping(field.value, field.path, HopClientChecks.ACCEPTED)?.let { client ->
+        HopClientFile(
+            name = text(client, "name", HopClient.NAME_ACCEPTED),
+            gateway = properties(client, Server.GATEWAY),
+            protocols = texts(client, "protocols", "a list of the scenario's protocols, e.g. [HTTP/Binary]"),
         )
     }
 

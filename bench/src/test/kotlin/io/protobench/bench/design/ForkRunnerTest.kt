@@ -164,6 +164,7 @@ class ForkRunnerTest {
         private fun protocolOf(arm: Arm) = when (arm) {
             is Arm.Of -> arm.protocol.label
             is Arm.Replica -> arm.protocol.label
+            is Arm.OnClient -> arm.label
             Arm.NullHop -> Arm.NullHop.LABEL
         }
     }

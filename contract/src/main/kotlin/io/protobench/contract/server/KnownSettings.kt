@@ -27,7 +27,7 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
 
     override fun afterSingletonsInstantiated() {
         val known = declaredNames()
-        val unknown = givenNames().filter { given -> known.none { ConfigurationPropertyName.of(it) == given } }
+        val unknown = givenNames().filter { given -> known.none { declares(it, given) } }
         if (unknown.isNotEmpty()) throw SettingsRejected(unknown.map { problem(it.toString(), known) })
     }
 
@@ -57,13 +57,32 @@ class KnownSettings(private val context: ConfigurableApplicationContext) : Smart
 
         /**
          * The leaf property names of a constructor-bound settings class under [prefix], in
-         * kebab case: nested data classes are walked, anything else is one leaf.
+         * kebab case: nested data classes are walked, a map of them by name is walked under
+         * `*` (the name, `clients.*.http.version`), anything else is one leaf.
          */
         fun declaredBy(prefix: String, type: KClass<*>): List<String> = type.primaryConstructor!!.parameters.flatMap { parameter ->
             val name = "$prefix.${PropertyNames.kebab(parameter.name!!)}"
             val nested = parameter.type.classifier as? KClass<*>
-            if (nested != null && nested.isData) declaredBy(name, nested) else listOf(name)
+            val mapped = if (nested == Map::class) parameter.type.arguments.getOrNull(1)?.type?.classifier as? KClass<*> else null
+            when {
+                nested != null && nested.isData -> declaredBy(name, nested)
+                mapped != null && mapped.isData -> declaredBy("$name.$ANY_KEY", mapped)
+                else -> listOf(name)
+            }
         }
+
+        /** Whether the [declared] name (perhaps with a map's `*`) is the [given] one: any one element stands for `*`. */
+        fun declares(declared: String, given: ConfigurationPropertyName): Boolean {
+            val elements = declared.split('.')
+            val key = elements.indexOf(ANY_KEY)
+            if (key < 0) return ConfigurationPropertyName.of(declared) == given
+            if (given.numberOfElements != elements.size) return false
+            val concrete = elements.toMutableList().also { it[key] = given.getElement(key, ConfigurationPropertyName.Form.ORIGINAL) }
+            return ConfigurationPropertyName.isValid(concrete.joinToString(".")) &&
+                ConfigurationPropertyName.of(concrete.joinToString(".")) == given
+        }
+
+        private const val ANY_KEY = "*"
 
         /**
          * The line reporting [name]: the nearest known name when it is a plausible typo

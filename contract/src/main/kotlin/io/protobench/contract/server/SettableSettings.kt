@@ -127,6 +127,11 @@ object SettableSettings {
                 property("timeouts.control-ms"),
                 property("message.jar"),
                 property("message.sample"),
+                // A scenario's hopClients, the same in every pair of the run.
+                property("clients.*.http.version"),
+                property("clients.*.http.pool-size"),
+                property("clients.*.grpc.channels"),
+                property("clients.*.grpc.executor"),
                 PARENT_PID,
                 INTERNAL_HOSTS,
             )

@@ -2,6 +2,7 @@ package io.protobench.contract.server
 
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName
 
 class KnownSettingsTest {
     data class Inner(val poolSize: Int = 1, val version: String = "")
@@ -16,6 +17,23 @@ class KnownSettingsTest {
             "protobench.x.grpc-port",
             "protobench.x.parent-pid",
         )
+    }
+
+    data class Changes(val version: String? = null)
+
+    data class WithMap(val clients: Map<String, Changes> = emptyMap(), val labels: Map<String, String> = emptyMap())
+
+    @Test
+    fun `a map of data classes declares its leaves under any one key, and a given name matches with exactly one`() {
+        val declared = KnownSettings.declaredBy("protobench.x", WithMap::class)
+        assertThat(declared).containsExactly("protobench.x.clients.*.version", "protobench.x.labels")
+
+        fun declares(given: String) = KnownSettings.declares(declared.first(), ConfigurationPropertyName.of(given))
+        assertThat(declares("protobench.x.clients.h2c.version")).isTrue()
+        assertThat(declares("protobench.x.clients.channels-4.version")).isTrue()
+        assertThat(declares("protobench.x.clients.version")).isFalse()
+        assertThat(declares("protobench.x.clients.a.b.version")).isFalse()
+        assertThat(declares("protobench.x.clients.h2c.verison")).isFalse()
     }
 
     @Test

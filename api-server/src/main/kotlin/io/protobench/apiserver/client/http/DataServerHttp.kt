@@ -148,9 +148,9 @@ class DataServerHttp(
         private const val MAX_MESSAGE = 1_000
 
         /** The client of the HTTP/JSON and HTTP/Binary hops: the configured version, pool, deadline and compression. */
-        fun forHop(settings: GatewaySettings) = DataServerHttp(
+        fun forHop(settings: GatewaySettings, poolName: String = "data-server-hop") = DataServerHttp(
             settings,
-            "data-server-hop",
+            poolName,
             settings.http.version,
             settings.http.poolSize,
             settings.http.pendingAcquireMax,

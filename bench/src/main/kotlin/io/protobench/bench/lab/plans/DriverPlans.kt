@@ -112,6 +112,7 @@ object DriverPlans {
     private fun protocolOf(arm: Arm): Protocol = when (arm) {
         is Arm.Of -> arm.protocol
         is Arm.Replica -> arm.protocol
+        is Arm.OnClient -> throw IllegalArgumentException("a set of hop clients is the gateway's; topology direct has none")
         Arm.NullHop -> throw IllegalArgumentException("the null hop is the gateway's; topology direct has none")
     }
 

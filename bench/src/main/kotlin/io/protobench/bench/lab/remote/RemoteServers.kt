@@ -128,6 +128,10 @@ fun remoteRefusal(remote: Remote, scenario: io.protobench.bench.scenario.Scenari
         remote is Remote.Gateway && (options.gatewayArguments.isNotEmpty() || scenario.variants.isNotEmpty()) ->
             "gateway properties and variants need a gateway this machine starts: $serveHint"
 
+        remote is Remote.Gateway && scenario.hopClients.isNotEmpty() ->
+            "hopClients are sets of clients the gateway creates at start: give their properties to `protobench serve`, " +
+                "or run the gateway here"
+
         else -> null
     }
 }

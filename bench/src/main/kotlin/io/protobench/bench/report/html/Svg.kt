@@ -358,10 +358,12 @@ object Palette {
             ?: others[index % others.size]
 
     /**
-     * Solid for a plain arm, dashed for an A/A copy or an arm under a variant (`protocol · variant`), which share their protocol's colour.
+     * Solid for a plain arm, dashed for an A/A copy, an arm on a further set of hop clients (`protocol (client)`) or an arm under
+     * a variant (`protocol · variant`), which share their protocol's colour.
      */
     fun dash(label: String): String = when {
         Arm.replicated(Variant.split(label).first) != null -> """ stroke-dasharray="2 3""""
+        Arm.clientOf(Variant.split(label).first) != null -> """ stroke-dasharray="6 2 1 2""""
         " · " in label -> """ stroke-dasharray="${4 + label.length % 5} 3""""
         else -> ""
     }
