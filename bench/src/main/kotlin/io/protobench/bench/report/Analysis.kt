@@ -287,7 +287,8 @@ object Analysis {
 
     /**
      * What a condition compares, among the arm labels [measured]: under each variant every
-     * pair of protocols and each A/A copy with its original; across variants each protocol
+     * pair of protocols (a protocol on one of the gateway's further sets of hop clients,
+     * `HTTP/Binary (h2c)`, counting as one) and each A/A copy with its original; across variants each protocol
      * with itself (not a protocol under one setting with another protocol under another:
      * that difference has two causes), every two variants or, with `compareVariants:
      * baseline`, each variant with the first, where both variants act on the protocol
@@ -298,8 +299,9 @@ object Analysis {
         measured: Set<String>,
     ): Pair<List<Pair<String, String>>, List<Pair<String, String>>> {
         val variants = scenario.variants.map { it.name }.ifEmpty { listOf(null) }
+        val onClients = scenario.arms.map { Variant.split(it).first }.filter { Arm.clientOf(it) != null }.distinct()
         val withinVariant = variants.flatMap { v ->
-            val protocols = scenario.protocols.map { Variant.label(it, v) }.filter { it in measured }
+            val protocols = (scenario.protocols + onClients).map { Variant.label(it, v) }.filter { it in measured }
             protocols.flatMapIndexed { i, x -> protocols.drop(i + 1).map { y -> x to y } } +
                 scenario.protocols.mapNotNull { p ->
                     (Variant.label(Arm.replicaLabel(p), v) to Variant.label(p, v))

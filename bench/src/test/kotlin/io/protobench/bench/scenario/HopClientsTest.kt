@@ -2,6 +2,8 @@ package io.protobench.bench.scenario
 
 import io.protobench.bench.json.JsonFiles
 import io.protobench.bench.lab.plans.DriverPlans
+import io.protobench.bench.report.Analysis
+import io.protobench.bench.run.toRecord
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
 import org.junit.jupiter.api.Test
@@ -41,6 +43,22 @@ class HopClientsTest {
         assertThat(path("HTTP/Binary (h2c)")).isEqualTo("/api/data/http/binary?size=10kb&client=h2c")
         assertThat(path("gRPC/Unary (channels-4)")).isEqualTo("/api/data/grpc?size=10kb&client=channels-4")
         assertThat(path("HTTP/Binary")).isEqualTo("/api/data/http/binary?size=10kb")
+    }
+
+    @Test
+    fun `every arm on a set is compared with every protocol and every other such arm, as protocols are`() {
+        val record = parse(twoSets).toRecord()
+        val (within, across) = Analysis.comparedPairs(record, record.arms.toSet())
+
+        assertThat(within).containsExactlyInAnyOrder(
+            "HTTP/Binary" to "gRPC/Unary",
+            "HTTP/Binary" to "HTTP/Binary (h2c)",
+            "HTTP/Binary" to "gRPC/Unary (channels-4)",
+            "gRPC/Unary" to "HTTP/Binary (h2c)",
+            "gRPC/Unary" to "gRPC/Unary (channels-4)",
+            "HTTP/Binary (h2c)" to "gRPC/Unary (channels-4)",
+        )
+        assertThat(across).isEmpty()
     }
 
     @Test

@@ -150,5 +150,8 @@ class RemoteServersTest {
             .contains("need a gateway this machine starts")
         assertThat(remoteRefusal(gateway, scenario("topology: direct\n"), options())).contains("give --data-server HOST:HTTP:GRPC")
         assertThat(remoteRefusal(data, scenario("topology: direct\n"), options())).isNull()
+        val hopClients = "hopClients:\n  - {name: h2c, gateway: {protobench.gateway.http.version: H2C}, protocols: [HTTP/Binary]}\n"
+        assertThat(remoteRefusal(data, scenario(hopClients), options())).isNull()
+        assertThat(remoteRefusal(gateway, scenario(hopClients), options())).contains("hopClients are sets of clients the gateway creates")
     }
 }
