@@ -21,7 +21,8 @@ class EstimateTest {
      * aa's pair (AMD EPYC VM), quick v and w (Intel Xeon VM, with the fork times that set the
      * estimate's start-up and runner's part), quick x and y (the same VM, 1 MB in 4 forks of 2 rounds),
      * seeds a and b (the same VM, 16 conditions in 5 forks, probes in every fork, no A/A copy), and
-     * projectC a and b (the same VM, capacity mode at 500 users, three variants: 12 server pairs).
+     * projectC a and b (the same VM, capacity mode at 500 users, three variants: 12 server pairs),
+     * and projectC on hop clients a and b (the same VM, one pair a fork, 5 arms).
      */
     private val calibrating = listOf(
         "2026-11-29-aa-2core-a",
@@ -34,6 +35,8 @@ class EstimateTest {
         "2026-12-02-seeds-2core-b",
         "2026-12-03-projectC-2core-a",
         "2026-12-03-projectC-2core-b",
+        "2026-12-03-projectC-hop-clients-2core-a",
+        "2026-12-03-projectC-hop-clients-2core-b",
     )
 
     @Test
