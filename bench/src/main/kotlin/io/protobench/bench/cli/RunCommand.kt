@@ -17,6 +17,7 @@ import io.protobench.bench.design.Planner
 import io.protobench.bench.lab.LocalLabSource
 import io.protobench.bench.lab.launch.Jdks
 import io.protobench.bench.lab.launch.NoSuchJdk
+import io.protobench.bench.measure.PinnedRates
 import io.protobench.bench.measure.RunStatus
 import io.protobench.bench.message.MessagePreparation
 import io.protobench.bench.message.MessageProblem
@@ -31,6 +32,7 @@ import io.protobench.bench.run.RunStore
 import io.protobench.bench.run.remoteFlag
 import io.protobench.bench.scenario.Database
 import io.protobench.bench.scenario.InvalidScenario
+import io.protobench.bench.scenario.Mode
 import io.protobench.bench.scenario.Scenario
 import io.protobench.bench.scenario.ScenarioCatalog
 import io.protobench.bench.scenario.ScenarioParser
@@ -65,6 +67,11 @@ class RunCommand : CliktCommand(name = "run") {
         "--no-pinning",
         help = "Do not pin the load driver and the servers to disjoint CPU sets even when there are enough cores",
     ).flag()
+    private val ratesOf by option(
+        "--rates-of",
+        help = "Measure the cost trials at the rates an earlier run chose (its results/<run> folder), " +
+            "so that two runs compared on one machine share one operating point; conditions it did not measure are calibrated",
+    )
     private val seed by option("--seed", help = "Seed of every shuffle (default: random, recorded in run.json)").long()
     private val resultsDir by option("--results", help = "Folder for run folders (default: results/)").default("results")
     private val lang by langOption()
@@ -114,6 +121,7 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_INVALID_INPUT)
         }
         val serverJavaBinary = serverJava?.let(::checkedJava)
+        val pinnedRates = ratesOf?.let { keptRates(it, scenario) }
         val resultsRoot = projectDir().resolve(resultsDir)
         checkWritable(resultsRoot)
         val options = RunOptions(
@@ -127,7 +135,9 @@ class RunCommand : CliktCommand(name = "run") {
             network = network?.let(::validProfile),
             remote = remote,
             externalDatabase = database,
+            pinnedRates = pinnedRates,
             given = overrides.given() + mapOf(
+                "ratesOf" to (ratesOf ?: "none"),
                 "network" to (network ?: "loopback"), "remote" to (remote?.let(::remoteFlag) ?: "none"),
                 "database" to (database?.let { "${it.jdbcUrl} (user ${it.user}, schema ${it.schema})" } ?: "the scenario's"),
                 "scenario" to scenarioName, "pinning" to (!noPinning).toString(), "jvmOptions" to jvm.joinToString(" "),
@@ -175,6 +185,43 @@ class RunCommand : CliktCommand(name = "run") {
             throw ProgramResult(EXIT_RUN_FAILED)
         }
         if (record.status != RunStatus.COMPLETE) throw ProgramResult(EXIT_RUN_FAILED)
+    }
+
+    /**
+     * The rates of the run in [folder] that this run keeps (`--rates-of`), said before it starts;
+     * exit 2 when that is no run record, this run has no rates to keep (capacity mode), or the
+     * earlier run chose none for any condition of this one.
+     */
+    private fun keptRates(folder: String, scenario: Scenario): PinnedRates {
+        fun refuse(why: String): Nothing {
+            echo("cannot run: --rates-of $folder: $why", err = true)
+            throw ProgramResult(EXIT_INVALID_INPUT)
+        }
+        if (scenario.mode != Mode.COST) {
+            refuse("scenario ${scenario.name} runs in capacity mode, which has no rates to keep; it needs cost mode")
+        }
+        val earlier = try {
+            RunStore.load(Path.of(folder))
+        } catch (e: IllegalArgumentException) {
+            refuse(e.message ?: "not a run record")
+        } catch (e: java.io.IOException) {
+            refuse("cannot read it (${e.message})")
+        }
+        val labels = scenario.conditions.map { it.label }.toSet()
+        val rates = earlier.calibrations.filter { it.condition in labels }
+        if (rates.isEmpty()) {
+            val chosen = earlier.calibrations.map { it.condition }.distinct()
+            refuse(
+                "run ${earlier.runId} chose no rate for a condition of this run (it chose rates for: " +
+                    "${chosen.ifEmpty { listOf("none") }.joinToString(", ")}; this run measures: ${labels.joinToString(", ")})",
+            )
+        }
+        val own = labels - rates.map { it.condition }.toSet()
+        echo(
+            "cost trials at the rates of run ${earlier.runId}: " + rates.joinToString(", ") { "${it.condition} ${it.ratePerSecond}/s" } +
+                if (own.isEmpty()) "" else "; calibrated here: ${own.joinToString(", ")}",
+        )
+        return PinnedRates(earlier.runId, rates)
     }
 
     /** What a budget too small for every condition's minimum forks will leave out, said before the run starts. */

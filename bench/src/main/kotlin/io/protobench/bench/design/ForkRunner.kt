@@ -311,8 +311,12 @@ class ForkRunner(
                     if (!measure(Cell(condition, arm), TrialKind.CAPACITY, closed, round)) return ConditionOutcome(fork, r, true)
                 }
             }
-            // Only where the probes set the rate: later forks keep the first fork's.
-            val reprobe = if (calibration == null) slowestBelowFixedRate(condition, fork, probed, variant) else null
+            // Only where the probes set the rate: later forks keep the first fork's, and a kept rate (--rates-of) is not cut.
+            val reprobe = if (calibration == null && pinnedRate(r, condition, variant) == null) {
+                slowestBelowFixedRate(condition, fork, probed, variant)
+            } else {
+                null
+            }
             reprobe?.let { arm ->
                 progress(
                     "fork ${fork.index}: ${arm.label} ${condition.label} probed below what the scenario's fixed rate needs; " +
@@ -384,6 +388,7 @@ class ForkRunner(
         (condition.load as? LoadLevel.Rate)?.let { return it to null }
         val vus = (condition.load as LoadLevel.Vus).vus
         calibrationOf(r, condition, variant)?.let { return fixedRate(it.ratePerSecond, vus) to null }
+        pinnedRate(r, condition, variant)?.let { return keptRate(condition, fork, it, r.pinnedRates!!.fromRun, vus) }
         val declared = scenario.costRates[condition.target.name]
         val slowest = bestCapacities(fork, condition).minByOrNull { it.value }
             // A fixed rate needs no probe; without one there is nothing to record its share of.
@@ -461,6 +466,39 @@ class ForkRunner(
             startVus = if (scenario.topology == Topology.DIRECT) LoadLevel.directStartVus(vus) else maxVus,
         )
     }
+
+    /**
+     * An earlier run's rate for [condition] (`--rates-of`), kept whatever this machine's probe
+     * says: the point is one operating point for two runs. The probe still gives its share
+     * of this run's capacity, and a share above what a fixed rate may take is said.
+     */
+    private fun keptRate(
+        condition: Condition,
+        fork: ForkRecord,
+        kept: Calibration,
+        fromRun: String,
+        vus: Int,
+    ): Pair<LoadLevel, Calibration> {
+        val load = fixedRate(kept.ratePerSecond, vus)
+        val slowest = bestCapacities(fork, condition).minByOrNull { it.value }
+        val ceiling = FixedRates.ceiling(scenario.utilisation)
+        if (slowest != null && load.perSecond > slowest.value * ceiling) {
+            progress(
+                "${condition.label}: ${load.perSecond}/s, the rate of run $fromRun, is " +
+                    "%.1f%%".format(java.util.Locale.ROOT, 100.0 * load.perSecond / slowest.value) +
+                    " of the slowest protocol's capacity on this machine (${slowest.key}), above the ${(ceiling * 100).toInt()}% " +
+                    "a fixed rate may take; kept as --rates-of asks: see the trials' saturation flags",
+            )
+        }
+        return load to Calibration(
+            condition.label, fork.index, slowest?.value ?: kept.capacityRps, slowest?.key ?: kept.slowestProtocol,
+            load.perSecond, load.maxVus, kept.variant, declared = kept.declared, pinnedFrom = fromRun,
+        )
+    }
+
+    /** The rate an earlier run chose for [condition] under [variant]'s rate owner, when this run keeps that run's rates. */
+    private fun pinnedRate(r: RunRecord, condition: Condition, variant: Variant?): Calibration? =
+        r.pinnedRates?.rates?.firstOrNull { it.condition == condition.label && it.variant == rateOwner(variant) }
 
     private fun calibrationOf(r: RunRecord, condition: Condition, variant: Variant?): Calibration? = r.calibrations.firstOrNull {
         it.condition ==

@@ -32,6 +32,8 @@ data class RunRecord(
     val resume: ResumeRecord? = null,
     /** The database the run wrote to without starting it (`--db-url`); null: H2 or a throw-away cluster. */
     val externalDatabase: ExternalDatabaseRecord? = null,
+    /** An earlier run's rates this run kept for its cost trials (`--rates-of`); null: calibrated here. */
+    val pinnedRates: PinnedRates? = null,
 ) {
     val trials: List<TrialRecord> get() = forks.flatMap { it.trials }
 
@@ -177,7 +179,17 @@ data class Calibration(
      * ([ratePerSecond]); null when the run measured at the scenario's own rate.
      */
     val scenarioRate: Int? = null,
+    /** The run ([RunRecord.runId]) whose rate this is (`--rates-of`), not this run's probe; null: chosen here. */
+    val pinnedFrom: String? = null,
 )
+
+/**
+ * The rates of an earlier run ([fromRun]) that cost trials keep instead of calibrating
+ * their own (`run --rates-of`): each is used for the condition and variant it was chosen
+ * for, so two runs compared on one machine measure at one operating point even when the
+ * machine's probes differ between them.
+ */
+data class PinnedRates(val fromRun: String, val rates: List<Calibration>)
 
 /**
  * One fresh pair of server JVMs and everything measured in it. With variants, a fork

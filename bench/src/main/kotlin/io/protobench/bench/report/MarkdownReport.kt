@@ -266,6 +266,7 @@ object MarkdownReport {
             ownDesign(s)?.let(::appendLine)
             timeLine(out)
             ratesCut(out)
+            ratesKept(out)
             appendLine()
             missing(out)
             appendLine(t(if (s.topology == Topology.DIRECT) "header.method.direct" else "header.method"))
@@ -299,6 +300,19 @@ object MarkdownReport {
                 )
             }
             out.appendLine(t("header.rates-cut", which, Numbers.percentText(FixedRates.ceiling(r.scenario.utilisation))))
+        }
+
+        /** Said at the top: the conditions whose rate an earlier run chose (`--rates-of`), and which were calibrated here. */
+        private fun ratesKept(out: StringBuilder) {
+            val from = r.pinnedRates?.fromRun ?: return
+            val kept = r.calibrations.filter { it.pinnedFrom != null }
+            fun named(c: Calibration) = c.variant?.let { "${c.condition} ($it)" } ?: c.condition
+            val which = kept.joinToString("; ") { "${named(it)} ${it.ratePerSecond}/s" }
+            val own = r.calibrations.filter { it.pinnedFrom == null }.map(::named)
+            out.appendLine(
+                t("header.rates-kept", from, which.ifEmpty { t("header.rates-kept.none") }) +
+                    if (own.isEmpty()) "" else t("header.rates-kept.own", own.joinToString(", ")),
+            )
         }
 
         /** Where the run's wall time went, in minutes: each part summed over the forks, and the runner's own time in and between them. */
@@ -411,28 +425,33 @@ object MarkdownReport {
             return (properties + jvm).joinToString("; ")
         }
 
+        /**
+         * A rate this run's probe did not choose ([lead]: the rate, and whose it is), with its share of
+         * the slowest protocol's capacity probed here, and a word when that share is above a calibrated rate's.
+         */
+        private fun sharedRate(key: String, c: Calibration, vararg lead: Any): String {
+            val share = c.ratePerSecond / c.capacityRps
+            val utilisation = r.scenario.utilisation
+            return t(key, *lead, Numbers.percentText(share), c.slowestProtocol, Numbers.number(c.capacityRps), c.fork) +
+                if (share > utilisation) t("condition.calibration.above", Numbers.percentText(utilisation)) else ""
+        }
+
         /** Where a condition's rate came from: the calibration, or the scenario with its share of the capacity probed. */
         private fun calibration(c: Calibration): String {
             val utilisation = r.scenario.utilisation
             val share = c.ratePerSecond / c.capacityRps
-            val line = if (c.scenarioRate != null) {
-                t(
+            val line = when {
+                c.pinnedFrom != null -> sharedRate("condition.calibration.pinned", c, c.ratePerSecond, c.pinnedFrom)
+
+                c.scenarioRate != null -> t(
                     "condition.calibration.halved", c.ratePerSecond, c.scenarioRate, Numbers.percentText(c.scenarioRate / c.capacityRps),
                     c.slowestProtocol, Numbers.number(c.capacityRps), c.fork, Numbers.percentText(FixedRates.ceiling(utilisation)),
                     Numbers.percentText(share),
                 )
-            } else if (c.declared) {
-                t(
-                    "condition.calibration.declared",
-                    c.ratePerSecond,
-                    Numbers.percentText(share),
-                    c.slowestProtocol,
-                    Numbers.number(c.capacityRps),
-                    c.fork,
-                ) +
-                    if (share > utilisation) t("condition.calibration.above", Numbers.percentText(utilisation)) else ""
-            } else {
-                t(
+
+                c.declared -> sharedRate("condition.calibration.declared", c, c.ratePerSecond)
+
+                else -> t(
                     "condition.calibration",
                     c.ratePerSecond,
                     Numbers.percentText(utilisation),

@@ -73,6 +73,7 @@ class BenchmarkRunner(
                 options.externalDatabase?.let { ExternalDatabaseFlags(it.jdbcUrl, it.user, it.schema) },
             ),
             externalDatabase = opened.externalDatabase,
+            pinnedRates = options.pinnedRates,
         )
         store.save(initial)
         progress("results: ${store.dir}")

@@ -4,6 +4,7 @@ import io.protobench.bench.database.ExternalDatabase
 import io.protobench.bench.measure.ConditionRecord
 import io.protobench.bench.measure.ExternalDatabaseFlags
 import io.protobench.bench.measure.ForkStatus
+import io.protobench.bench.measure.PinnedRates
 import io.protobench.bench.measure.ResumeRecord
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -37,4 +38,6 @@ data class RunOptions(
     val remote: Remote? = null,
     /** The PostgreSQL database the members are written to instead of H2 or a throw-away cluster (`--db-url`); null = none. */
     val externalDatabase: ExternalDatabase? = null,
+    /** An earlier run's rates for the cost trials (`--rates-of`); null = calibrated here. */
+    val pinnedRates: PinnedRates? = null,
 )

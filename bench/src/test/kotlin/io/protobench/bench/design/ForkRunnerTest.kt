@@ -1,6 +1,7 @@
 package io.protobench.bench.design
 
 import io.protobench.bench.design.ServerSettingRejected
+import io.protobench.bench.measure.Calibration
 import io.protobench.bench.measure.Figure
 import io.protobench.bench.measure.Figures
 import io.protobench.bench.measure.ForkCount
@@ -8,6 +9,7 @@ import io.protobench.bench.measure.ForkRecord
 import io.protobench.bench.measure.ForkStatus
 import io.protobench.bench.measure.ForkTime
 import io.protobench.bench.measure.OpenComparison
+import io.protobench.bench.measure.PinnedRates
 import io.protobench.bench.measure.RunEnvironment
 import io.protobench.bench.measure.RunRecord
 import io.protobench.bench.measure.RunStatus
@@ -943,6 +945,47 @@ class ForkRunnerTest {
             assertThat(it).contains("HTTP/JSON size=1kb vus=10 probed below what the scenario's fixed rate needs")
         }
         assertThat(MarkdownReport.render(r)).doesNotContain("too small for the scenario's fixed rates")
+    }
+
+    @Test
+    fun `an earlier run's rate is kept whatever this machine's probe says, neither halved nor reprobed, and said with its share`() {
+        val lab = FakeLab(StepClock(), clearCosts)
+        val said = mutableListOf<String>()
+        // The scenario's own rate would be halved here and its slowest protocol probed again.
+        val s = scenario("costRates: {1kb: 100000}\nprobes: first-fork")
+        val earlier = Calibration("size=1kb vus=10", 1, 900.0, "HTTP/JSON", 60000, 20, declared = true)
+        val kept = start(s).copy(pinnedRates = PinnedRates("20261201-120000-quick", listOf(earlier)))
+        val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}, progress = { said += it }).run(kept)
+        val calibration = r.calibrations.single()
+        assertThat(calibration.ratePerSecond).isEqualTo(60000)
+        assertThat(calibration.pinnedFrom).isEqualTo("20261201-120000-quick")
+        assertThat(calibration.scenarioRate).isNull()
+        // This run's own probe, not the earlier run's, gives the share.
+        assertThat(calibration.capacityRps).isNotEqualTo(900.0).isGreaterThan(0.0)
+        assertThat(lab.runs.filter { it.second.offered is LoadLevel.Rate }.map { (it.second.offered as LoadLevel.Rate).perSecond })
+            .containsOnly(60000)
+        // Each protocol probed once: a kept rate is not cut, so its slowest protocol is not probed again.
+        assertThat(lab.events.getValue(1).filter { it.startsWith("capacity ") }).hasSize(2)
+        assertThat(said).anySatisfy {
+            assertThat(it).contains("60000/s, the rate of run 20261201-120000-quick").contains("kept as --rates-of asks")
+        }
+        val report = MarkdownReport.render(r)
+        assertThat(report).contains("Rates kept from run 20261201-120000-quick").contains("size=1kb vus=10 60000/s")
+        assertThat(report).contains("the rate of run 20261201-120000-quick (`--rates-of`)").contains("above the 50% a calibrated rate")
+            .doesNotContain("too small for the scenario's fixed rates")
+    }
+
+    @Test
+    fun `a condition the earlier run chose no rate for is calibrated here, and the header names it`() {
+        val lab = FakeLab(StepClock(), clearCosts)
+        val s = scenario("probes: first-fork")
+        val other = Calibration("size=1mb vus=10", 1, 90.0, "HTTP/JSON", 40, 20)
+        val r = ForkRunner(s, lab, Analysis.judge, lab.clock, {}).run(start(s).copy(pinnedRates = PinnedRates("before", listOf(other))))
+        val calibration = r.calibrations.single()
+        assertThat(calibration.pinnedFrom).isNull()
+        assertThat(calibration.ratePerSecond).isEqualTo((calibration.capacityRps * 0.5).toInt())
+        assertThat(MarkdownReport.render(r).lines().single { it.contains("Rates kept from run before") })
+            .contains("none of its rates was used yet").contains("Calibrated here, as that run had no rate for them: size=1kb vus=10")
     }
 
     @Test

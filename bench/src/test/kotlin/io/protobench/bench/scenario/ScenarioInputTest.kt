@@ -8,6 +8,7 @@ import io.protobench.bench.cli.ReportCommand
 import io.protobench.bench.cli.RunCommand
 import io.protobench.bench.cli.ServeCommand
 import io.protobench.bench.design.Lab
+import io.protobench.bench.measure.Calibration
 import io.protobench.bench.scenario.InvalidScenario
 import io.protobench.bench.scenario.LoadFile
 import io.protobench.bench.scenario.MembersFile
@@ -19,6 +20,7 @@ import io.protobench.bench.scenario.ServerHeap
 import io.protobench.bench.scenario.SoakFile
 import io.protobench.bench.scenario.VariantFile
 import io.protobench.bench.scenario.Violation
+import io.protobench.bench.testkit.Fixtures
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.catchThrowableOfType
 import org.junit.jupiter.api.Test
@@ -285,6 +287,30 @@ class ScenarioInputTest {
     }
 
     @Test
+    fun `rates of an earlier run the run cannot keep exit 2 naming why, before any results folder exists`() {
+        val results = tmp.resolve("results")
+        val empty = Files.createDirectories(tmp.resolve("empty"))
+        val other = io.protobench.bench.run.RunStore.create(tmp.resolve("earlier"), "20261201-120000-map").also {
+            it.save(
+                Fixtures.record(listOf("size=1mb vus=50"), listOf("HTTP/JSON"), 1) { _, _, _, _ -> null }.copy(
+                    runId = "20261201-120000-map",
+                    calibrations = listOf(Calibration("size=1mb vus=50", 1, 90.0, "HTTP/JSON", 40, 60)),
+                ),
+            )
+        }.dir
+        val cases = mapOf(
+            listOf("quick", "--rates-of", empty.toString()) to "--rates-of $empty: no run.json in $empty",
+            listOf("quick", "--mode", "capacity", "--rates-of", other.toString()) to
+                "scenario quick runs in capacity mode, which has no rates to keep; it needs cost mode",
+            listOf("quick", "--rates-of", other.toString()) to
+                "run 20261201-120000-map chose no rate for a condition of this run (it chose rates for: size=1mb vus=50; " +
+                "this run measures: size=1kb vus=10, size=1mb vus=10)",
+        )
+        assertRefused(cases, results)
+        assertThat(results).doesNotExist()
+    }
+
+    @Test
     fun `a database the run cannot use exits 2 naming what is wrong, before any results folder exists`() {
         val results = tmp.resolve("results")
         val refused = "jdbc:postgresql://127.0.0.1:1/lab"
@@ -305,11 +331,7 @@ class ScenarioInputTest {
             listOf("writes", "--network", "region", "--db-url", refused, "--db-user", "u") to
                 "--network region with --db-url: no network with PostgreSQL",
         )
-        for ((argv, message) in cases) {
-            val result = protobench("run", *argv.toTypedArray(), "--results", results.toString())
-            assertThat(result.statusCode).describedAs("exit of %s", argv).isEqualTo(2)
-            assertThat(result.stderr).describedAs("message of %s", argv).contains(message).doesNotContain("Exception")
-        }
+        assertRefused(cases, results)
         assertThat(results).doesNotExist()
     }
 
@@ -332,6 +354,15 @@ class ScenarioInputTest {
         )
         for ((argv, message) in cases) {
             val result = Protobench().subcommands(ServeCommand()).test(listOf("serve") + argv)
+            assertThat(result.statusCode).describedAs("exit of %s", argv).isEqualTo(2)
+            assertThat(result.stderr).describedAs("message of %s", argv).contains(message).doesNotContain("Exception")
+        }
+    }
+
+    /** Each `run` command line of [cases] exits 2 with its message, and no stack trace. */
+    private fun assertRefused(cases: Map<List<String>, String>, results: Path) {
+        for ((argv, message) in cases) {
+            val result = protobench("run", *argv.toTypedArray(), "--results", results.toString())
             assertThat(result.statusCode).describedAs("exit of %s", argv).isEqualTo(2)
             assertThat(result.stderr).describedAs("message of %s", argv).contains(message).doesNotContain("Exception")
         }
