@@ -283,7 +283,7 @@ class ScenarioInputTest {
         // A fixed design (quick: 5 forks, 4 at 1mb) has one figure.
         val quick = ScenarioCatalog.load("quick")
         assertThat(listed.stdout.lines().single { it.startsWith("quick ") }).contains(" ${quick.estimatedSeconds() / 60 + 1} m")
-        assertThat(listed.stdout.lines().single { it.startsWith("decision-map ") }).contains("≤60 m")
+        assertThat(listed.stdout.lines().single { it.startsWith("decision-map ") }).contains("≤130 m")
     }
 
     @Test
