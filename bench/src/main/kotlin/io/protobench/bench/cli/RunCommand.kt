@@ -161,6 +161,7 @@ class RunCommand : CliktCommand(name = "run") {
                     ),
         )
         budgetShortfall(scenario)?.let { echo(it) }
+        unreachedLooks(scenario)?.let { echo(it) }
         val store = try {
             BenchmarkRunner(
                 LocalLabSource(projectDir()),
@@ -222,6 +223,25 @@ class RunCommand : CliktCommand(name = "run") {
                 if (own.isEmpty()) "" else "; calibrated here: ${own.joinToString(", ")}",
         )
         return PinnedRates(earlier.runId, rates)
+    }
+
+    /**
+     * An adaptive design whose budget is not expected to reach its most forks, said before the run
+     * starts: α is split over every look the design allows, so the ones past the budget narrow
+     * nothing and widen every interval (docs/journal/2026-12-04-decision-map-design.md).
+     */
+    private fun unreachedLooks(scenario: Scenario): String? {
+        val extra = scenario.extraForksWithinBudget() ?: return null
+        val looks = scenario.maxForks - scenario.forks + 1
+        val reached = scenario.forks + extra
+        val instead = if (extra == 0) {
+            "--max-forks $reached would test at the full α"
+        } else {
+            "--max-forks $reached would test at α/${extra + 1}, and --forks $reached --max-forks $reached at the full α"
+        }
+        return "the budget of ${scenario.budget?.toMinutes()} min is expected to reach about $reached forks of every condition, " +
+            "not the ${scenario.maxForks} the design allows: each of its $looks looks tests at α/$looks, so ${looks - extra - 1} " +
+            "are paid for and not taken; $instead (docs/statistics.md, \"Looking more than once\")"
     }
 
     /** What a budget too small for every condition's minimum forks will leave out, said before the run starts. */

@@ -149,11 +149,27 @@ data class Scenario(
      * JVMs and soaks ([estimatedForkOverheadSeconds]), then measures the conditions that
      * still need it ([estimatedConditionSeconds]), once per variant.
      */
-    fun estimatedSeconds(atMost: Boolean = false): Long {
-        fun forksOf(c: Condition): Int = if (atMost) maxForksOf(c) else this.forksOf(c)
-        val forks = conditions.maxOfOrNull { forksOf(it) } ?: 0
-        val measuring = conditions.sumOf { forksOf(it) * estimatedConditionSeconds(it) }
+    fun estimatedSeconds(atMost: Boolean = false): Long = estimatedSecondsWith(if (atMost) maxForks - forks else 0)
+
+    /** Rough wall time when every condition takes [extra] forks beyond its minimum (see [estimatedSeconds]). */
+    fun estimatedSecondsWith(extra: Int): Long {
+        val forks = conditions.maxOfOrNull { forksOf(it) + extra } ?: 0
+        val measuring = conditions.sumOf { (forksOf(it) + extra) * estimatedConditionSeconds(it) }
         return ((forks * estimatedForkOverheadSeconds() + measuring) * variantNames.size).toLong()
+    }
+
+    /**
+     * How many forks beyond its minimum every condition can take within the [budget], by the
+     * estimate, when that is fewer than the design allows ([maxForks] − [forks]); null without a
+     * budget, for a fixed design, when the budget reaches the most, or when it does not reach the
+     * minimum (the run says that apart). Each of the design's looks tests at α over all of them,
+     * so the looks past this are paid for and not taken (statistics.md, "Looking more than once").
+     */
+    fun extraForksWithinBudget(): Int? {
+        val seconds = budget?.seconds ?: return null
+        val most = maxForks - forks
+        val reached = (0..most).lastOrNull { estimatedSecondsWith(it) <= seconds } ?: return null
+        return reached.takeIf { it < most }
     }
 
     /** The estimate in whole minutes as `list` and `run` print it: "14-24" from the minimum to the most forks, or the budget's "≤40". */

@@ -40,6 +40,21 @@ class EstimateTest {
     )
 
     @Test
+    fun `a budget that cannot reach an adaptive design's most forks gives the forks it reaches`() {
+        val open = ScenarioParser.parse("name: x\nsizes: [1kb, 1mb]\nduration: 3s\nforks: 3\nmaxForks: 8\n", "t")
+        assertThat(open.extraForksWithinBudget()).describedAs("no budget").isNull()
+        fun within(seconds: Long) = open.copy(budget = Duration.ofSeconds(seconds)).extraForksWithinBudget()
+        assertThat(open.estimatedSecondsWith(3)).describedAs("each extra fork costs").isGreaterThan(open.estimatedSecondsWith(2))
+        assertThat(within(open.estimatedSecondsWith(2))).isEqualTo(2)
+        assertThat(within(open.estimatedSecondsWith(3) - 1)).isEqualTo(2)
+        assertThat(within(open.estimatedSeconds())).describedAs("the minimum alone").isEqualTo(0)
+        assertThat(within(open.estimatedSeconds(atMost = true))).describedAs("the most fits").isNull()
+        assertThat(within(open.estimatedSeconds() - 1)).describedAs("not even the minimum: said apart").isNull()
+        val fixed = ScenarioParser.parse("name: x\nsizes: [1kb]\nduration: 3s\nforks: 5\nmaxForks: 5\nbudget: 1m\n", "t")
+        assertThat(fixed.extraForksWithinBudget()).describedAs("a fixed design has one look").isNull()
+    }
+
+    @Test
     fun `a target with fewer forks and rounds saves its own trials, not the forks the other targets still need`() {
         val base = "name: x\nsizes: [1kb, 1mb]\nduration: 3s\nforks: 5\nmaxForks: 5\nrounds: 3\nprobes: first-fork\nnoiseControl: true\n"
         val uniform = ScenarioParser.parse(base, "t")
