@@ -65,8 +65,14 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         "--figure",
         help = "Compared at every point: in cost mode hop-cpu (default) or hop-p50, in capacity mode throughput",
     )
-    private val forks by option("--forks", help = "Forks every point gets at least (default 3)").int().default(CrossoverPlan.DEFAULT_FORKS)
-    private val maxForks by option("--max-forks", help = "Most forks a point gets while the pair is undecided there (default 6)").int()
+    private val forks by option(
+        "--forks",
+        help = "Forks every point gets (default ${CrossoverPlan.DEFAULT_FORKS}), decided in one look at the full alpha",
+    ).int().default(CrossoverPlan.DEFAULT_FORKS)
+    private val maxForks by option(
+        "--max-forks",
+        help = "Most forks a point gets while the pair is undecided there (default: --forks; more looks split alpha among them)",
+    ).int()
     private val duration by option(
         "--duration",
         help = "Measured time per arm per fork (default 5s)",

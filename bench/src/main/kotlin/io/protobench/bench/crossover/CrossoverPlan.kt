@@ -103,9 +103,9 @@ class CrossoverPlan private constructor(
         val point = pointSeconds()
         val least = maxPoints * point
         val most = least * base.maxForks!! / base.forks!!
+        val upTo = if (most > least) ", up to ${minutes(most)} if points stay undecided and get up to ${base.maxForks} forks" else ""
         return "at most $maxPoints points (both ends and up to ${maxPoints - 2} midpoints), " +
-            "about ${minutes(point)} each at ${base.forks} forks: " +
-            "about ${minutes(least)} in all, up to ${minutes(most)} if points stay undecided and get up to ${base.maxForks} forks"
+            "about ${minutes(point)} each at ${base.forks} forks: about ${minutes(least)} in all$upTo"
     }
 
     /** The settings every point shares, for reports: in English as crossover.json keeps it (the report reads it back in its language). */
@@ -121,7 +121,11 @@ class CrossoverPlan private constructor(
             Texts.EN(if (mode == Mode.COST) "crossover.trials.rate" else "crossover.trials.capacity")
         }
         val payloadAndLoad = if (axis == Axis.VUS || axis == Axis.RATE) Texts.EN("crossover.payload", size, load) else load
-        return Texts.EN("crossover.fixed", payloadAndLoad, trials, base.duration, base.forks, base.maxForks)
+        return if (base.maxForks == base.forks) {
+            Texts.EN("crossover.fixed.forks", payloadAndLoad, trials, base.duration, base.forks)
+        } else {
+            Texts.EN("crossover.fixed", payloadAndLoad, trials, base.duration, base.forks, base.maxForks)
+        }
     }
 
     val margin: Double get() = scenario(0, from).margin
@@ -134,7 +138,6 @@ class CrossoverPlan private constructor(
         const val DEFAULT_STEPS = 6
         const val MAX_STEPS = 30
         const val DEFAULT_FORKS = CrossoverDefaults.FORKS
-        const val DEFAULT_MAX_FORKS = CrossoverDefaults.MAX_FORKS
         const val DEFAULT_DURATION = "5s"
         const val DEFAULT_SIZE = "1kb"
         const val DEFAULT_VUS = 10
@@ -230,8 +233,8 @@ class CrossoverPlan private constructor(
                 mode = mode!!.id,
                 duration = request.duration,
                 forks = request.forks,
-                // Raising the minimum raises the maximum with it unless that is given too.
-                maxForks = request.maxForks ?: maxOf(DEFAULT_MAX_FORKS, request.forks),
+                // A fixed design at the forks asked for, unless --max-forks asks for more looks.
+                maxForks = request.maxForks ?: request.forks,
                 margin = request.margin,
                 utilisation = request.utilisation,
                 nullHop = true,

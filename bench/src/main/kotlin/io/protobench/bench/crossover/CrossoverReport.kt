@@ -163,7 +163,8 @@ object CrossoverReport {
             ?: t.readBack(text, RECORDED + RECORDED_PARTS) { value(it, t) } ?: Recorded.failure(text, t)
 
     private val RECORDED = listOf(
-        "crossover.fixed", "crossover.stop.failed", "crossover.stop.no-flip", "crossover.stop.end-undecided", "crossover.stop.steps",
+        "crossover.fixed", "crossover.fixed.forks",
+        "crossover.stop.failed", "crossover.stop.no-flip", "crossover.stop.end-undecided", "crossover.stop.steps",
         "crossover.stop.whole-kb", "crossover.stop.whole",
         "crossover.stop.adjacent", "crossover.stop.resolution", "crossover.stop.interrupted", "crossover.stop.interrupted-at",
         "crossover.failure.no-decision", "crossover.failure.signal", "crossover.failure.run",

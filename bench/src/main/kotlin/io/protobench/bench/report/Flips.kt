@@ -34,8 +34,9 @@ data class Flip(val axis: Axis, val fixed: Map<String, String>, val figure: Figu
         add("--axis ${axis.id} --from ${low.value.removeSuffix("/s")} --to ${high.value.removeSuffix("/s")}")
         if (scenario.mode == Mode.CAPACITY) add("--mode capacity")
         if (figure == Figure.HOP_P50) add("--figure hop-p50")
-        if (scenario.forks > CrossoverDefaults.FORKS) add("--forks ${scenario.forks}")
-        if (scenario.maxForks > CrossoverDefaults.MAX_FORKS) add("--max-forks ${scenario.maxForks}")
+        val forks = maxOf(scenario.forks, CrossoverDefaults.FORKS)
+        if (forks != CrossoverDefaults.FORKS) add("--forks $forks")
+        if (scenario.maxForks > forks) add("--max-forks ${scenario.maxForks}")
         if (scenario.mode == Mode.COST && scenario.utilisation != CrossoverDefaults.UTILISATION) {
             add("--utilisation ${Numbers.percentText(scenario.utilisation)}")
         }

@@ -36,7 +36,7 @@ class CrossoverPlanTest {
         assertThat(s.conditions.map { it.label }).containsExactly("size=143kb vus=10")
         assertThat(s.mode).isEqualTo(Mode.COST)
         assertThat(s.probes).isEqualTo(Probes.FIRST_FORK)
-        assertThat(s.forks to s.maxForks).isEqualTo(3 to 6)
+        assertThat(s.forks to s.maxForks).describedAs("a fixed design: one look at the full alpha").isEqualTo(5 to 5)
         assertThat(s.duration.seconds).isEqualTo(5)
         assertThat(plan.figure).isEqualTo(Figure.HOP_CPU_US)
 
@@ -50,7 +50,11 @@ class CrossoverPlanTest {
         val latency = CrossoverPlan.of(CrossoverRequest("grpc,http/binary", "size", "100kb", "500kb", figure = "hop-p50"))
         assertThat(latency.figure).isEqualTo(Figure.HOP_P50)
         assertThat(latency.verdict.figure).isEqualTo(Figure.HOP_P50)
-        assertThat(vus.scenario(1, 71).maxForks).isEqualTo(8) // raised with the minimum
+        assertThat(vus.scenario(1, 71).maxForks).isEqualTo(8) // fixed at the forks asked for
+        val looks = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "vus", "10", "500", forks = 3, maxForks = 6))
+        assertThat(looks.scenario(1, 71).let { it.forks to it.maxForks }).isEqualTo(3 to 6)
+        assertThat(looks.fixed).endsWith("5s per arm, 3–6 forks per point")
+        assertThat(plan.fixed).endsWith("5s per arm, 5 forks per point")
         val levels = CrossoverPlan.of(CrossoverRequest("grpc,http/json", "complexity", "simple", "extreme"))
         assertThat(levels.from to levels.to).isEqualTo(0L to 4L)
         assertThat(levels.scenario(3, 2).conditions.single().label).isEqualTo("complexity=complex vus=10")
@@ -87,9 +91,15 @@ class CrossoverPlanTest {
         val plan = CrossoverPlan.of(request())
         val point = plan.pointSeconds()
         assertThat(point).isEqualTo(plan.scenario(1, 10 * 1024L).estimatedSeconds()).isBetween(120L, 900L)
-        assertThat(plan.estimate()).startsWith(
-            "at most 8 points (both ends and up to 6 midpoints), about ${(point + 59) / 60} min each at 3 forks: " +
-                "about ${(8 * point + 59) / 60} min in all, up to ${(16 * point + 59) / 60} min",
+        assertThat(plan.estimate()).isEqualTo(
+            "at most 8 points (both ends and up to 6 midpoints), about ${(point + 59) / 60} min each at 5 forks: " +
+                "about ${(8 * point + 59) / 60} min in all",
+        )
+        val looks = CrossoverPlan.of(request().copy(forks = 3, maxForks = 6))
+        val least = looks.pointSeconds()
+        assertThat(looks.estimate()).startsWith(
+            "at most 8 points (both ends and up to 6 midpoints), about ${(least + 59) / 60} min each at 3 forks: " +
+                "about ${(8 * least + 59) / 60} min in all, up to ${(16 * least + 59) / 60} min",
         )
     }
 

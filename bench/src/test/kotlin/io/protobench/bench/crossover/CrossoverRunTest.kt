@@ -136,10 +136,20 @@ class CrossoverRunTest {
         texts = texts,
     )
 
+    /** A search of 3 to 6 forks a point: adaptive, so these tests see the planner add forks where a point is open. */
     private fun plan(vararg changes: Pair<String, String>, steps: Int = 6, figure: String? = null): CrossoverPlan {
         val m = mapOf("from" to "10kb", "to" to "2mb") + changes
         return CrossoverPlan.of(
-            CrossoverRequest("gRPC/Unary,HTTP/Binary", "size", m.getValue("from"), m.getValue("to"), steps = steps, figure = figure),
+            CrossoverRequest(
+                "gRPC/Unary,HTTP/Binary",
+                "size",
+                m.getValue("from"),
+                m.getValue("to"),
+                steps = steps,
+                figure = figure,
+                forks = 3,
+                maxForks = 6,
+            ),
         )
     }
 
@@ -329,6 +339,9 @@ class CrossoverRunTest {
             .contains("# Proto-Bench 역전점 탐색: size에 따른 gRPC/Unary vs HTTP/Binary", "중간점 2개의 단계 예산을 다 씀", "VU 10에서 폐쇄 모델", "사이에서 답이 뒤집힘")
         assertThat(EnglishSentences.foundIn(md)).isEmpty()
         assertThat(EnglishSentences.foundIn(CrossoverReport.summary(record, korean).joinToString("\n"))).isEmpty()
+        assertThat(md).contains("지점마다 포크 3–6개")
+        val fixedDesign = record.copy(fixed = record.fixed.replace("3–6 forks per point", "5 forks per point"))
+        assertThat(CrossoverReport.render(fixedDesign, korean)).contains("지점마다 포크 5개")
         for (point in record.points) {
             val report = Files.readString(root.resolve(point.run).resolve("report.md"))
             assertThat(report).contains("# Proto-Bench 보고서", "역전점 탐색 size에 따른 gRPC/Unary vs HTTP/Binary: ")

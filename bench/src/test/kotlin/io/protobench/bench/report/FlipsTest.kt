@@ -63,8 +63,10 @@ class FlipsTest {
         // A search as precise as the run that found the bracket, at its share of capacity.
         assertThat(flip.command(r.scenario.copy(forks = 5, maxForks = 10, utilisation = 0.3), null))
             .isEqualTo(
-                "./protobench crossover --pair gRPC/Unary,HTTP/Binary --axis count --from 1 --to 100 --forks 5 --max-forks 10 --utilisation 30% --vus 10",
+                "./protobench crossover --pair gRPC/Unary,HTTP/Binary --axis count --from 1 --to 100 --max-forks 10 --utilisation 30% --vus 10",
             )
+        assertThat(flip.command(r.scenario.copy(forks = 8, maxForks = 8), null))
+            .isEqualTo("./protobench crossover --pair gRPC/Unary,HTTP/Binary --axis count --from 1 --to 100 --forks 8 --vus 10")
         val md = MarkdownReport.render(r.copy(environment = r.environment.copy(message = message)))
         assertThat(md).contains(
             "**Where a pair's answer flips**",
