@@ -22,7 +22,8 @@ class EstimateTest {
      * estimate's start-up and runner's part), quick x and y (the same VM, 1 MB in 4 forks of 2 rounds),
      * seeds a and b (the same VM, 16 conditions in 5 forks, probes in every fork, no A/A copy), and
      * projectC a and b (the same VM, capacity mode at 500 users, three variants: 12 server pairs),
-     * and projectC on hop clients a and b (the same VM, one pair a fork, 5 arms).
+     * projectC on hop clients a and b (the same VM, one pair a fork, 5 arms), and decision-map a
+     * and b (the same VM, 21 conditions in 5 forks at 30% of capacity, 100 min each).
      */
     private val calibrating = listOf(
         "2026-11-29-aa-2core-a",
@@ -37,6 +38,8 @@ class EstimateTest {
         "2026-12-03-projectC-2core-b",
         "2026-12-03-projectC-hop-clients-2core-a",
         "2026-12-03-projectC-hop-clients-2core-b",
+        "2026-12-04-decision-map-2core-a",
+        "2026-12-04-decision-map-2core-b",
     )
 
     @Test
