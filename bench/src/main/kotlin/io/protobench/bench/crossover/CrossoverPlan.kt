@@ -92,8 +92,22 @@ class CrossoverPlan private constructor(
         serverHeapBytes = heapBytes,
     )
 
-    /** Most points the search measures: both ends and every midpoint of the budget (fewer levels on the complexity axis). */
-    val maxPoints: Int get() = if (axis == Axis.COMPLEXITY) minOf(2 + steps, (to - from + 1).toInt()) else 2 + steps
+    /**
+     * Most points the search measures: both ends and the midpoints it may take within
+     * [steps]. The search only splits a bracket between two neighbouring points until it is
+     * narrower than [resolution] (adjacent levels for complexity), so its points are a subset
+     * of one full bisection of the range: at worst every midpoint undecided, a bracket left
+     * on each side of it.
+     */
+    val maxPoints: Int get() = 2 + splits(from, to, steps)
+
+    /** Midpoints a full bisection of [low]..[high] down to [resolution] takes, counted up to [budget]. */
+    private fun splits(low: Long, high: Long, budget: Int): Int {
+        if (budget <= 0 || axis.narrow(low, high, resolution)) return 0
+        val middle = axis.midpoint(low, high) ?: return 0
+        val below = splits(low, middle, budget - 1)
+        return 1 + below + splits(middle, high, budget - 1 - below)
+    }
 
     /** Rough seconds of one point at its minimum forks, from [Scenario.estimatedSeconds]. */
     fun pointSeconds(): Long = scenario(0, to).estimatedSeconds()

@@ -62,6 +62,20 @@ class CrossoverPlanTest {
     }
 
     @Test
+    fun `the most points follow the resolution, so a coarser search is told it ends sooner`() {
+        fun most(from: String, to: String, resolution: Double, axis: String = "size") =
+            CrossoverPlan.of(CrossoverRequest("grpc,http/binary", axis, from, to, resolution = resolution)).maxPoints
+        // 100 -> 500 KB at 1.5: 224 KB, then 150 and 335 KB at worst (all three brackets under 1.5 after that).
+        assertThat(most("100kb", "500kb", 1.5)).isEqualTo(5)
+        assertThat(most("100kb", "500kb", 2.5)).isEqualTo(3)
+        assertThat(most("100kb", "500kb", 5.0)).isEqualTo(2)
+        // The default resolution over a wide range spends the whole budget of 6 midpoints.
+        assertThat(most("10kb", "2mb", CrossoverPlan.DEFAULT_RESOLUTION)).isEqualTo(8)
+        // Whole numbers run out before the resolution: 10 -> 14 VUs splits at 12, then 11 and 13, then nothing lies between.
+        assertThat(most("10", "14", 1.01, axis = "vus")).isEqualTo(5)
+    }
+
+    @Test
     fun `the count axis batches the user's message, and needs one`() {
         val proto = java.nio.file.Files.writeString(tmp.resolve("shop.proto"), "syntax = \"proto3\";\nmessage Order { string id = 1; }\n")
         val sample = java.nio.file.Files.writeString(tmp.resolve("order.json"), "{\"id\": \"A-1\"}")
