@@ -14,7 +14,7 @@ enum class Side { A, B }
 
 /** What [RunComparison.of] answers: the same run twice, a refusal, or the comparison. */
 sealed interface CompareResult {
-    /** Both are the same run (the same id, or two ids with the same per-fork values): nothing to compute. */
+    /** Both are the same run (the same id and start, or two runs with the same per-fork values): nothing to compute. */
     data class Identical(val runA: String, val runB: String) : CompareResult {
         fun message(t: Texts = Texts.EN) = if (runA == runB) t("compare.identical", runA) else t("compare.identical.values", runA, runB)
     }

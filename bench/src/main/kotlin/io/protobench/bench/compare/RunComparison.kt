@@ -61,7 +61,8 @@ object RunComparison {
      */
     fun of(a: RunRecord, b: RunRecord, margin: Double? = null, force: Boolean = false, alpha: Double = Verdicts.ALPHA): CompareResult {
         require(margin == null || margin > 0) { "margin must be positive, got $margin" }
-        if (a.runId == b.runId) return CompareResult.Identical(a.runId, b.runId)
+        // A folder's name is not unique: every crossover search names its points point-1-<value>.
+        if (a.runId == b.runId && a.startedAt == b.startedAt) return CompareResult.Identical(a.runId, b.runId)
         val analysesA = Analysis.of(a)
         val analysesB = Analysis.of(b)
         if (analysesA.isNotEmpty() && analysesA.map { it.condition to it.values } == analysesB.map { it.condition to it.values }) {

@@ -34,7 +34,7 @@ object CrossoverReport {
             t(
                 "crossover.search",
                 t("crossover.bisect.${axis.id}", r.resolution),
-                r.steps,
+                r.maxPoints - 2, // the midpoints the resolution allows within --steps, not --steps itself
                 r.maxPoints,
                 t("crossover.minutes", CrossoverPlan.wholeMinutes(r.estimatedPointSeconds)),
             ),

@@ -297,6 +297,9 @@ class CompareTest {
         assertThat((copy as CompareResult.Identical).message()).isEqualTo("identical: runs a and copy hold the same per-fork values")
         assertThat(copy.message(io.protobench.bench.text.Texts.of(io.protobench.bench.text.Lang.KO)))
             .isEqualTo("동일함: 실행 a, copy의 포크별 값이 같음")
+        // Two searches name their points alike: the same folder name started at another time is another run.
+        val twin = run("a", mapOf(grpc to 150.0)).copy(startedAt = a.startedAt + "-later")
+        assertThat(RunComparison.of(a, twin)).isInstanceOf(CompareResult.Compared::class.java)
     }
 
     @Test

@@ -137,7 +137,12 @@ class CrossoverRunTest {
     )
 
     /** A search of 3 to 6 forks a point: adaptive, so these tests see the planner add forks where a point is open. */
-    private fun plan(vararg changes: Pair<String, String>, steps: Int = 6, figure: String? = null): CrossoverPlan {
+    private fun plan(
+        vararg changes: Pair<String, String>,
+        steps: Int = 6,
+        figure: String? = null,
+        resolution: Double = CrossoverPlan.DEFAULT_RESOLUTION,
+    ): CrossoverPlan {
         val m = mapOf("from" to "10kb", "to" to "2mb") + changes
         return CrossoverPlan.of(
             CrossoverRequest(
@@ -145,6 +150,7 @@ class CrossoverRunTest {
                 "size",
                 m.getValue("from"),
                 m.getValue("to"),
+                resolution = resolution,
                 steps = steps,
                 figure = figure,
                 forks = 3,
@@ -190,6 +196,17 @@ class CrossoverRunTest {
         // Rows in axis order, whatever the order of probing.
         val rows = md.lines().filter { Regex("""^\| \d+(kb|mb) \|""").containsMatchIn(it) }.map { it.split(" | ")[0].removePrefix("| ") }
         assertThat(rows.map { PayloadSize.parse(it).bytes }).isSorted().hasSize(record.points.size)
+    }
+
+    @Test
+    fun `a coarse search says how many points its resolution allows, and measures no more`() {
+        val clock = StepClock()
+        val plan = plan("from" to "100kb", "to" to "500kb", resolution = 1.5)
+        val record = CrossoverRun(plan, CrossoverStore(tmp), points(clock, SizeLab(clock, flipAt150)), seed = 5, clock = clock).run()
+
+        assertThat(record.maxPoints).isEqualTo(5)
+        assertThat(record.points.size).isBetween(3, 5)
+        assertThat(Files.readString(tmp.resolve("crossover.md"))).contains("within ×1.5, at most 3 midpoints (5 points)")
     }
 
     @Test
