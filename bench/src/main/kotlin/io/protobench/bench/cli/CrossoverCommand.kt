@@ -4,6 +4,7 @@ import com.github.ajalt.clikt.core.CliktCommand
 import com.github.ajalt.clikt.core.Context
 import com.github.ajalt.clikt.core.ProgramResult
 import com.github.ajalt.clikt.parameters.options.default
+import com.github.ajalt.clikt.parameters.options.flag
 import com.github.ajalt.clikt.parameters.options.multiple
 import com.github.ajalt.clikt.parameters.options.option
 import com.github.ajalt.clikt.parameters.options.required
@@ -82,6 +83,10 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         "--utilisation",
         help = "Cost mode: each point's rate as a share of the slowest protocol's capacity there, e.g. 30% (default 50%)",
     )
+    private val edge by option(
+        "--edge",
+        help = "When one end is won and the other has no winner, search where that lead stops being shown (default: stop after the ends)",
+    ).flag()
     private val seed by option("--seed", help = "Seed of every shuffle; point n uses seed + n (default: random, recorded)").long()
     private val resultsDir by option("--results", help = "Folder for the search folder (default: results/)").default("results")
     private val lang by option(
@@ -100,6 +105,7 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
         val own = message?.let { MessageFile(proto, it, sample, protoPath.ifEmpty { null }) }
         val request = CrossoverRequest(
             pair, axis, from, to, resolution, steps, size, vus, mode, figure, forks, maxForks, duration, margin, own, utilisation,
+            edge = edge,
         )
         val plan = try {
             CrossoverPlan.of(request)

@@ -47,6 +47,8 @@ data class CrossoverRequest(
     val message: MessageFile? = null,
     /** Cost mode: each point's rate as a share of the slowest protocol's capacity there ("30%"); null for the scenario default. */
     val utilisation: String? = null,
+    /** `--edge`: also search where one end's lead stops being shown when the other end has no winner. */
+    val edge: Boolean = false,
 )
 
 /** Bad crossover flags, every one with what is accepted. */
@@ -69,6 +71,8 @@ class CrossoverPlan private constructor(
     val to: Long,
     val resolution: Double,
     val steps: Int,
+    /** Also search one end's lead when the other end has no winner ([CrossoverSearch]). */
+    val edge: Boolean,
     val mode: Mode,
     /** Compared at every point: hop CPU per request or hop p50 in cost mode, throughput in capacity mode. */
     val figure: Figure,
@@ -258,7 +262,7 @@ class CrossoverPlan private constructor(
                 message = request.message,
             )
             val plan = CrossoverPlan(
-                pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, mode, figure!!,
+                pair.first, pair.second, axis!!, from!!, to!!, request.resolution, request.steps, request.edge, mode, figure!!,
                 request.size?.let { PayloadSize.parse(it).toString() } ?: DEFAULT_SIZE, request.vus ?: DEFAULT_VUS, base, heapBytes,
             )
             val ends = listOf(from, to).flatMap { end ->

@@ -25,6 +25,8 @@ data class CrossoverRecord(
     val to: Long,
     val resolution: Double,
     val steps: Int,
+    /** `--edge`: one end won and the other without a winner was searched too ([Findings.edgeWinner]). */
+    val edge: Boolean = false,
     val mode: String,
     /** Key of the figure compared at every point. */
     val figure: String,
@@ -45,7 +47,7 @@ data class CrossoverRecord(
 ) {
     val figureTitle: String get() = Figure.byKey(figure)?.title ?: figure
 
-    fun findings() = Findings(axis, from, to, points)
+    fun findings() = Findings(axis, from, to, points, edge)
 
     companion object {
         const val SCHEMA_VERSION = 1

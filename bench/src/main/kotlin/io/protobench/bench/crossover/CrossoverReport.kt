@@ -37,7 +37,7 @@ object CrossoverReport {
                 r.maxPoints - 2, // the midpoints the resolution allows within --steps, not --steps itself
                 r.maxPoints,
                 t("crossover.minutes", CrossoverPlan.wholeMinutes(r.estimatedPointSeconds)),
-            ),
+            ) + if (r.edge) t("crossover.search.edge") else "",
         )
         appendLine(t("crossover.machine", machine(r.machine, t)))
         appendLine()
@@ -78,6 +78,7 @@ object CrossoverReport {
             } ?: ""
         if (f.atFrom == null || f.atTo == null) return t("crossover.no-answer") + failed
         if (!f.flips) {
+            if (f.edgeWinner != null) return edgeAnswer(r, f, t) + failed
             val ends = if (f.lowWinner != null && f.lowWinner == f.highWinner) {
                 t("crossover.both-ends", f.lowWinner, word)
             } else {
@@ -103,6 +104,23 @@ object CrossoverReport {
             "crossover.flip-answer", axis.display(low.position), axis.display(high.position), f.lowWinner, word,
             axis.display(low.position), f.highWinner, axis.display(high.position), between,
         ) + strays + failed
+    }
+
+    /** One end's lead followed to the first point where it is not shown, and what the far end decided. */
+    private fun edgeAnswer(r: CrossoverRecord, f: Findings, t: Texts): String {
+        val word = CrossoverSearch.word(Figure.byKey(r.figure) ?: Figure.HOP_CPU_US, t)
+        val lost = f.edgeLost!!
+        val far = if (f.edgeAtLow) f.atTo!! else f.atFrom!!
+        val farText = if (far == lost) "" else t("crossover.edge.far", r.axis.display(far.position), short(r, far, t))
+        return t(
+            if (f.edgeAtLow) "crossover.edge.low" else "crossover.edge.high",
+            f.edgeWinner,
+            word,
+            r.axis.display(f.edgeWon!!.position),
+            r.axis.display(lost.position),
+            short(r, lost, t),
+            farText,
+        )
     }
 
     private fun band(r: CrossoverRecord, band: List<PointRecord>, t: Texts): String {

@@ -44,6 +44,7 @@ class CrossoverRun(
         to = plan.to,
         resolution = plan.resolution,
         steps = plan.steps,
+        edge = plan.edge,
         mode = plan.mode.id,
         figure = plan.figure.key,
         margin = plan.margin,
@@ -68,7 +69,7 @@ class CrossoverRun(
         val hook = Thread { interrupted() }
         Runtime.getRuntime().addShutdownHook(hook)
         try {
-            val search = CrossoverSearch(plan.axis, plan.from, plan.to, plan.resolution, plan.steps)
+            val search = CrossoverSearch(plan.axis, plan.from, plan.to, plan.resolution, plan.steps, plan.edge)
             val result = search.run(::measure) { points -> keep(record.copy(points = points)) }
             val status = when {
                 !result.failed -> RunStatus.COMPLETE

@@ -85,7 +85,13 @@ data class PointRecord(
  * first won and [firstHigh] the lowest point the other won, and [band] the points between
  * them, each equivalent or undecided. The flip lies between [lastLow] and [firstHigh].
  */
-class Findings(private val axis: Axis, private val from: Long, private val to: Long, points: List<PointRecord>) {
+class Findings(
+    private val axis: Axis,
+    private val from: Long,
+    private val to: Long,
+    points: List<PointRecord>,
+    private val edge: Boolean = false,
+) {
     val measured: List<PointRecord> = points.filter { it.outcome != PointOutcome.FAILED }.sortedBy { it.position }
     val atFrom: PointRecord? = measured.firstOrNull { it.position == from }
     val atTo: PointRecord? = measured.firstOrNull { it.position == to }
@@ -108,10 +114,39 @@ class Findings(private val axis: Axis, private val from: Long, private val to: L
     }
 
     /**
+     * With [edge], when one end is won and the other has no winner (equivalent or undecided):
+     * the protocol that won it. Its lead is followed from its end, through the points it won,
+     * to [edgeLost], the first point where it is not shown; [edgeWon] is the point before.
+     */
+    val edgeWinner: String? = if (!edge || flips || atFrom == null || atTo == null) {
+        null
+    } else {
+        listOf(atFrom, atTo).singleOrNull { it.outcome == PointOutcome.BETTER }?.winner
+    }
+
+    /** The points in order from the edge winner's end towards the other end. */
+    private val fromEdgeEnd: List<PointRecord> = when (edgeWinner) {
+        null -> emptyList()
+        atFrom?.winner -> measured
+        else -> measured.reversed()
+    }
+    val edgeLost: PointRecord? = fromEdgeEnd.firstOrNull { it.winner != edgeWinner }
+    val edgeWon: PointRecord? = edgeLost?.let { fromEdgeEnd[fromEdgeEnd.indexOf(it) - 1] }
+
+    /** True when the edge winner won the low end, so its shown lead runs up the axis. */
+    val edgeAtLow: Boolean get() = edgeWinner != null && edgeWinner == lowWinner
+
+    /**
      * The brackets the search can still narrow: between the last point the first winner won
-     * and the band (or the other winner's first point), and between the band and that point.
+     * and the band (or the other winner's first point), and between the band and that point;
+     * with no flip, the edge winner's bracket ([edgeWon] to [edgeLost]) if there is one.
      */
     fun brackets(): List<Pair<Long, Long>> {
+        if (!flips) {
+            val won = edgeWon?.position ?: return emptyList()
+            val lost = edgeLost!!.position
+            return listOf(minOf(won, lost) to maxOf(won, lost))
+        }
         val low = lastLow?.position ?: return emptyList()
         val high = firstHigh!!.position
         if (band.isEmpty()) return listOf(low to high)
@@ -136,7 +171,8 @@ data class SearchResult(val points: List<PointRecord>, val stoppedBecause: Strin
  * than [resolution] or [steps] midpoints are spent. A midpoint that comes out equivalent or
  * undecided (each point's run has already spent its extra forks on an undecided
  * comparison) joins the band between the two; the search goes on narrowing the brackets on
- * either side of the band, the wider first.
+ * either side of the band, the wider first. With [edge], one end won and the other without a
+ * winner is a bracket too: the search narrows where that end's lead stops being shown.
  *
  * Pure logic: [measure] measures one point; nothing here starts a process.
  */
@@ -146,6 +182,8 @@ class CrossoverSearch(
     private val to: Long,
     private val resolution: Double,
     private val steps: Int,
+    /** Also search where one end's lead stops being shown when the other end has no winner (`--edge`). */
+    private val edge: Boolean = false,
 ) {
     init {
         require(from < to) { "from must be below to" }
@@ -166,7 +204,8 @@ class CrossoverSearch(
             SearchResult(points.toList(), Texts.EN("crossover.stop.failed", p.n, axis.display(p.position), p.failure), true)
 
         for (end in listOf(from, to)) probe(end).let { if (it.outcome == PointOutcome.FAILED) return failed(it) }
-        if (!findings(points).flips) {
+        val ends = findings(points)
+        if (!ends.flips && ends.edgeWinner == null) {
             // An undecided end leaves nothing to bisect: that is not the same as no flip.
             val undecided = points.any { it.outcome == PointOutcome.INCONCLUSIVE }
             return SearchResult(
@@ -183,7 +222,7 @@ class CrossoverSearch(
         return SearchResult(points.toList(), if (open == null) finished(points) else Texts.EN("crossover.stop.steps", steps), false)
     }
 
-    fun findings(points: List<PointRecord>) = Findings(axis, from, to, points)
+    fun findings(points: List<PointRecord>) = Findings(axis, from, to, points, edge)
 
     private fun finished(points: List<PointRecord>): String {
         val wide = findings(points).brackets().filter { (lo, hi) -> !axis.narrow(lo, hi, resolution) }

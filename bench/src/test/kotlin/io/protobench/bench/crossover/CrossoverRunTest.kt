@@ -17,6 +17,7 @@ import io.protobench.bench.process.ChildProcesses
 import io.protobench.bench.run.RunStore
 import io.protobench.bench.run.toRecord
 import io.protobench.bench.scenario.Arm
+import io.protobench.bench.scenario.Axis
 import io.protobench.bench.scenario.Cell
 import io.protobench.bench.scenario.LoadLevel
 import io.protobench.bench.scenario.Target
@@ -142,6 +143,7 @@ class CrossoverRunTest {
         steps: Int = 6,
         figure: String? = null,
         resolution: Double = CrossoverPlan.DEFAULT_RESOLUTION,
+        edge: Boolean = false,
     ): CrossoverPlan {
         val m = mapOf("from" to "10kb", "to" to "2mb") + changes
         return CrossoverPlan.of(
@@ -155,6 +157,7 @@ class CrossoverRunTest {
                 figure = figure,
                 forks = 3,
                 maxForks = 6,
+                edge = edge,
             ),
         )
     }
@@ -207,6 +210,35 @@ class CrossoverRunTest {
         assertThat(record.maxPoints).isEqualTo(5)
         assertThat(record.points.size).isBetween(3, 5)
         assertThat(Files.readString(tmp.resolve("crossover.md"))).contains("within ×1.5, at most 3 midpoints (5 points)")
+    }
+
+    @Test
+    fun `with --edge a lead that fades is searched to where it stops being shown, and the record keeps the flag`() {
+        val clock = StepClock()
+        // gRPC/Unary's hop is the cheaper below 150 KB; from there both cost the same.
+        val fades = { protocol: String, bytes: Long ->
+            val kb = bytes / 1024.0
+            if (protocol == "gRPC/Unary" && kb < 150) 20 + kb else 95 + 0.5 * kb
+        }
+        val record = CrossoverRun(
+            plan(edge = true),
+            CrossoverStore(tmp),
+            points(clock, SizeLab(clock, fades)),
+            seed = 5,
+            clock = clock,
+        ).run()
+
+        assertThat(record.edge).isTrue()
+        assertThat(CrossoverRecord.load(tmp)).isEqualTo(record)
+        val f = record.findings()
+        assertThat(f.flips).isFalse()
+        assertThat(f.edgeWinner).isEqualTo("gRPC/Unary")
+        assertThat(record.points.size).isGreaterThan(2)
+        assertThat(f.edgeWon!!.position).isLessThan(150 * kb)
+        assertThat(Files.readString(tmp.resolve("crossover.md"))).contains(
+            "with `--edge` also while one end is won and the other has no winner",
+            "**gRPC/Unary is cheaper up to ${Axis.SIZE.display(f.edgeWon!!.position)}; from ",
+        )
     }
 
     @Test

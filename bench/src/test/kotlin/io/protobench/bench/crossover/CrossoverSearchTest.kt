@@ -40,15 +40,22 @@ class CrossoverSearchTest {
     /** A steep flip at [at]: A cheaper below it, B above, decided outside about ±2%. */
     private fun flipAt(at: Long) = { x: Long -> 3 * ln(x.toDouble() / at) }
 
-    private fun search(steps: Int = 6, resolution: Double = 1.25, axis: Axis = Axis.SIZE, lo: Long = from, hi: Long = to) =
-        CrossoverSearch(axis, lo, hi, resolution, steps)
+    private fun search(
+        steps: Int = 6,
+        resolution: Double = 1.25,
+        axis: Axis = Axis.SIZE,
+        lo: Long = from,
+        hi: Long = to,
+        edge: Boolean = false,
+    ) = CrossoverSearch(axis, lo, hi, resolution, steps, edge)
 
-    private fun record(result: SearchResult, axis: Axis = Axis.SIZE, lo: Long = from, hi: Long = to) = CrossoverRecord(
-        id = "test", pair = listOf(a, b), axis = axis, from = lo, to = hi, resolution = 1.25, steps = 6, mode = "cost",
-        figure = Figure.HOP_CPU_US.key, margin = 0.05, fixed = "closed model at 10 VUs", estimatedPointSeconds = 300, maxPoints = 8,
-        seed = 1, startedAt = "2026-01-01T00:00:00Z", status = if (result.failed) RunStatus.FAILED else RunStatus.COMPLETE,
-        finishedAt = "2026-01-01T00:40:00Z", stoppedBecause = result.stoppedBecause, points = result.points,
-    )
+    private fun record(result: SearchResult, axis: Axis = Axis.SIZE, lo: Long = from, hi: Long = to, edge: Boolean = false) =
+        CrossoverRecord(
+            id = "test", pair = listOf(a, b), axis = axis, from = lo, to = hi, resolution = 1.25, steps = 6, edge = edge, mode = "cost",
+            figure = Figure.HOP_CPU_US.key, margin = 0.05, fixed = "closed model at 10 VUs", estimatedPointSeconds = 300, maxPoints = 8,
+            seed = 1, startedAt = "2026-01-01T00:00:00Z", status = if (result.failed) RunStatus.FAILED else RunStatus.COMPLETE,
+            finishedAt = "2026-01-01T00:40:00Z", stoppedBecause = result.stoppedBecause, points = result.points,
+        )
 
     @Test
     fun `a flip at 150kb is bracketed within the resolution by geometric midpoints in whole KB`() {
@@ -112,6 +119,52 @@ class CrossoverSearchTest {
         assertThat(fading.points).hasSize(2)
         assertThat(CrossoverReport.answer(record(fading)))
             .startsWith("**No flip between 10kb and 2mb**: at 10kb gRPC/Unary cheaper by 25.9%, at 2mb equivalent")
+    }
+
+    @Test
+    fun `with --edge a lead that fades is followed to where it stops being shown`() {
+        val lab = fake { x -> if (x < 100 * kb) -0.3 else 0.0 }
+        val result = search(edge = true).run(lab::measure)
+        val f = search(edge = true).findings(result.points)
+
+        assertThat(lab.measured.take(3)).containsExactly(from, to, 143 * kb)
+        assertThat(f.flips).isFalse()
+        assertThat(f.edgeWinner).isEqualTo(a)
+        assertThat(f.edgeAtLow).isTrue()
+        assertThat(f.edgeWon!!.position).isLessThan(100 * kb)
+        assertThat(f.edgeLost!!.position).isGreaterThanOrEqualTo(100 * kb)
+        assertThat(f.edgeLost!!.outcome).isEqualTo(PointOutcome.EQUIVALENT)
+        assertThat(f.edgeLost!!.position.toDouble() / f.edgeWon!!.position).isLessThanOrEqualTo(1.25)
+        assertThat(result.stoppedBecause).isEqualTo("the bracket is within ×1.25")
+        val won = Axis.SIZE.display(f.edgeWon!!.position)
+        val lost = Axis.SIZE.display(f.edgeLost!!.position)
+        assertThat(CrossoverReport.answer(record(result, edge = true))).isEqualTo(
+            "**gRPC/Unary is cheaper up to $won; from $lost that is not shown**: at $lost equivalent, at 2mb equivalent. " +
+                "No flip: the other end has no winner.",
+        )
+        // The same points read without --edge are the old answer: what each end decided.
+        assertThat(CrossoverReport.answer(record(result))).startsWith("**No flip between 10kb and 2mb**")
+    }
+
+    @Test
+    fun `with --edge a lead at the high end is followed down, and ends without a winner still stop the search`() {
+        val lab = fake { x -> if (x > 300 * kb) 0.3 else 0.0 }
+        val result = search(edge = true).run(lab::measure)
+        val f = search(edge = true).findings(result.points)
+
+        assertThat(f.edgeWinner).isEqualTo(b)
+        assertThat(f.edgeAtLow).isFalse()
+        assertThat(f.edgeWon!!.position).isGreaterThan(300 * kb)
+        assertThat(f.edgeLost!!.position).isLessThanOrEqualTo(300 * kb)
+        assertThat(f.edgeWon!!.position.toDouble() / f.edgeLost!!.position).isLessThanOrEqualTo(1.25)
+        assertThat(CrossoverReport.answer(record(result, edge = true)))
+            .startsWith("**HTTP/Binary is cheaper from ${Axis.SIZE.display(f.edgeWon!!.position)} on; up to ")
+
+        val equal = search(edge = true).run(fake { 0.0 }::measure)
+        assertThat(equal.points).hasSize(2)
+        assertThat(equal.stoppedBecause).isEqualTo("no flip between the ends")
+        val both = search(edge = true).run(fake { -0.3 }::measure)
+        assertThat(both.points).hasSize(2)
     }
 
     @Test
