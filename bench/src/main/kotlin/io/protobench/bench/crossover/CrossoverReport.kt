@@ -78,7 +78,7 @@ object CrossoverReport {
             } ?: ""
         if (f.atFrom == null || f.atTo == null) return t("crossover.no-answer") + failed
         if (!f.flips) {
-            if (f.edgeWinner != null) return edgeAnswer(r, f, t) + failed
+            if (f.edgeWinner != null) return edgeAnswer(r, f, word, t) + failed
             val ends = if (f.lowWinner != null && f.lowWinner == f.highWinner) {
                 t("crossover.both-ends", f.lowWinner, word)
             } else {
@@ -107,8 +107,7 @@ object CrossoverReport {
     }
 
     /** One end's lead followed to the first point where it is not shown, and what the far end decided. */
-    private fun edgeAnswer(r: CrossoverRecord, f: Findings, t: Texts): String {
-        val word = CrossoverSearch.word(Figure.byKey(r.figure) ?: Figure.HOP_CPU_US, t)
+    private fun edgeAnswer(r: CrossoverRecord, f: Findings, word: String, t: Texts): String {
         val lost = f.edgeLost!!
         val far = if (f.edgeAtLow) f.atTo!! else f.atFrom!!
         val farText = if (far == lost) "" else t("crossover.edge.far", r.axis.display(far.position), short(r, far, t))

@@ -124,17 +124,17 @@ class Findings(
         listOf(atFrom, atTo).singleOrNull { it.outcome == PointOutcome.BETTER }?.winner
     }
 
+    /** True when the edge winner won the low end, so its shown lead runs up the axis. */
+    val edgeAtLow: Boolean = edgeWinner != null && edgeWinner == lowWinner
+
     /** The points in order from the edge winner's end towards the other end. */
-    private val fromEdgeEnd: List<PointRecord> = when (edgeWinner) {
-        null -> emptyList()
-        atFrom?.winner -> measured
+    private val fromEdgeEnd: List<PointRecord> = when {
+        edgeWinner == null -> emptyList()
+        edgeAtLow -> measured
         else -> measured.reversed()
     }
     val edgeLost: PointRecord? = fromEdgeEnd.firstOrNull { it.winner != edgeWinner }
     val edgeWon: PointRecord? = edgeLost?.let { fromEdgeEnd[fromEdgeEnd.indexOf(it) - 1] }
-
-    /** True when the edge winner won the low end, so its shown lead runs up the axis. */
-    val edgeAtLow: Boolean get() = edgeWinner != null && edgeWinner == lowWinner
 
     /**
      * The brackets the search can still narrow: between the last point the first winner won
