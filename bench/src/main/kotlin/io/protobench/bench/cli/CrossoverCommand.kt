@@ -95,7 +95,7 @@ class CrossoverCommand : CliktCommand(name = "crossover") {
     ).default("en")
 
     private val message by option("--message", help = "Your own message type for --axis count, e.g. shop.Order (with --proto and --sample)")
-    private val proto by option("--proto", help = "The .proto that defines --message")
+    private val proto by option("--proto", help = MessageCommand.PROTO_HELP)
     private val sample by option("--sample", help = "One --message as JSON (protobuf's JSON mapping)")
     private val protoPath by option("-I", "--proto-path", help = "A folder the .proto's imports are relative to (repeatable)").multiple()
 

@@ -27,7 +27,7 @@ class MessageCommand : CliktCommand(name = "message") {
     override fun help(context: Context) =
         "Check your own message (a .proto, its type and a JSON sample) and show its size as JSON and as protobuf, raw and gzipped."
 
-    private val proto by option("--proto", help = "The .proto that defines the message").required()
+    private val proto by option("--proto", help = PROTO_HELP).required()
     private val message by option("--message", help = "The message type, e.g. shop.Order").required()
     private val sample by option("--sample", help = "One message as JSON (protobuf's JSON mapping), e.g. order.json").required()
     private val includes by option(
@@ -80,5 +80,11 @@ class MessageCommand : CliktCommand(name = "message") {
         Path.of(text)
     } catch (e: InvalidPathException) {
         invalid("$flag $text: not a path (${e.reason})")
+    }
+
+    companion object {
+        /** `--proto`'s help wherever a command takes a message: here, `run` and `crossover`. */
+        const val PROTO_HELP = "The .proto that defines --message, or a descriptor set holding it with its imports " +
+            "(buf build -o, protoc --include_imports -o)"
     }
 }

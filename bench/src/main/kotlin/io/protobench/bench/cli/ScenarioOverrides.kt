@@ -43,7 +43,7 @@ class ScenarioOverrides : OptionGroup("Scenario overrides") {
         "--message",
         help = "Your own message type, e.g. shop.Order: measured (with --proto and --sample) instead of the scenario's payloads",
     )
-    val proto by option("--proto", help = "The .proto that defines --message")
+    val proto by option("--proto", help = MessageCommand.PROTO_HELP)
     val sample by option("--sample", help = "One --message as JSON (protobuf's JSON mapping), e.g. order.json")
     val protoPath by option("-I", "--proto-path", help = "A folder the .proto's imports are relative to (repeatable)").multiple()
     val counts by option("--counts", help = "Items of --message per answer, one condition each, e.g. 1,10,100 (default 1,100)")

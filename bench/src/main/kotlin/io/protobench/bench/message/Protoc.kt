@@ -23,9 +23,11 @@ class Protoc(val executable: Path, val version: String) {
      * dependencies before the files that import them). [includes] are the import roots (`-I`); the
      * .proto's own folder when none is given. protobuf's well-known types (the .proto files under google/protobuf/)
      * are importable too: protoc's Maven artifact carries no include files, so they are copied from the
-     * protobuf runtime into [work].
+     * protobuf runtime into [work]. A descriptor set given for [proto] ([DescriptorSets]) is read as it
+     * is, protoc not run.
      */
     fun descriptorSet(proto: Path, includes: List<Path>, work: Path): FileDescriptorSet {
+        if (DescriptorSets.isDescriptorSet(proto)) return DescriptorSets.read(proto, includes)
         if (!Files.isRegularFile(proto)) throw MessageProblem("--proto $proto: no such file; give the .proto that defines your message")
         includes.firstOrNull { !Files.isDirectory(it) }?.let {
             throw MessageProblem("-I $it: no such folder; give the folders your .proto's imports are relative to")
@@ -45,11 +47,17 @@ class Protoc(val executable: Path, val version: String) {
 
     /**
      * protoc's Java classes for [files] (named as the descriptor set names them, relative to an import
-     * root) written under [out]; [proto] and [includes] as for [descriptorSet].
+     * root) written under [out]; [proto] and [includes] as for [descriptorSet] (a descriptor set goes to
+     * protoc as it is, `--descriptor_set_in`).
      */
     fun javaSources(proto: Path, includes: List<Path>, files: List<String>, work: Path, out: Path) {
         Files.createDirectories(out)
-        val result = run(listOf("--java_out=$out") + importRoots(proto, includes, work) + files, work)
+        val inputs = if (DescriptorSets.isDescriptorSet(proto)) {
+            listOf("--descriptor_set_in=${proto.toAbsolutePath()}")
+        } else {
+            importRoots(proto, includes, work)
+        }
+        val result = run(listOf("--java_out=$out") + inputs + files, work)
         if (result.first != 0) throw MessageProblem("protoc $version could not generate Java for $proto:\n${result.second.trim()}")
     }
 

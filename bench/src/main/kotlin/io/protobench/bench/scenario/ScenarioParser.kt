@@ -670,7 +670,12 @@ object ScenarioParser {
             }
             return path.toString()
         }
-        val proto = existing("proto", file.proto, "the path of the .proto that defines the message", Files::isRegularFile)
+        val proto = existing(
+            "proto",
+            file.proto,
+            "the path of the .proto that defines the message, or of a descriptor set holding it with its imports",
+            Files::isRegularFile,
+        )
         val sample = existing("sample", file.sample, "the path of one message as JSON (protobuf's JSON mapping)", Files::isRegularFile)
         val includes = file.protoPath.orEmpty().mapIndexed { i, dir ->
             existing("protoPath[$i]", dir, "a folder the .proto's imports are relative to", Files::isDirectory)

@@ -127,6 +127,27 @@ class MessageBuildTest {
     }
 
     @Test
+    fun `a descriptor set in place of the proto builds code that carries the sample as the proto's does`() {
+        val protoFile = tmp.resolve("shop.proto").also { Files.writeString(it, catalog) }
+        val sampleFile = tmp.resolve("order.json").also { Files.writeString(it, sample) }
+        val protoc = Protoc.find()
+        // The set protoc --include_imports writes, as a user would bring it: protobuf's own files inside.
+        val source = Files.createDirectories(tmp.resolve("source"))
+        protoc.descriptorSet(protoFile, emptyList(), source) // written to source/descriptors.pb
+        val set = Files.copy(source.resolve("descriptors.pb"), tmp.resolve("shop.binpb"))
+        val work = Files.createDirectories(tmp.resolve("work"))
+        val checked = MessageCheck.check(set, "shop.v1.Order", sampleFile, emptyList(), protoc, work)
+        val jar = MessageBuild.build(set, emptyList(), checked.type, protoc, work)
+
+        val loaded = UserMessage.load(jar.path)
+        assertThat(loaded.type).isEqualTo("shop.v1.Order")
+        val item = loaded.parse(checked.sample.toByteArray())
+        assertThat(item.javaClass.name).isEqualTo("com.example.shop.Shop\$Order")
+        assertThat(item.toByteArray()).isEqualTo(checked.sample.toByteArray())
+        assertThat(loaded.toProto(jackson.readValue(sample, loaded.modelClass))).isEqualTo(item)
+    }
+
+    @Test
     fun `a jar that protobench message did not build is refused with what was wrong`() {
         val empty = tmp.resolve("empty.jar").also { java.util.jar.JarOutputStream(Files.newOutputStream(it)).close() }
         assertThatThrownBy { UserMessage.load(empty) }.isInstanceOf(MessageUnusable::class.java).hasMessageContaining("protobench message")

@@ -1,5 +1,7 @@
 package io.protobench.bench.message
 
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto
+import com.google.protobuf.DescriptorProtos.FileDescriptorSet
 import io.protobench.bench.testkit.PROCESS
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
@@ -140,6 +142,40 @@ class MessageCheckTest {
         // Its import unreachable without the folder it is relative to.
         assertThatThrownBy { check(includes = listOf(tmp.resolve("elsewhere").also { Files.createDirectories(it) })) }
             .hasMessageContaining("could not compile")
+    }
+
+    @Test
+    fun `a descriptor set with its imports reads as its proto does, in any order, and one that lacks them is refused`() {
+        val fromSource = check()
+        val written = FileDescriptorSet.parseFrom(Files.readAllBytes(tmp.resolve("work/descriptors.pb")))
+        fun setFile(vararg files: FileDescriptorProto, name: String = "shop.binpb"): Path = tmp.resolve(name).also {
+            Files.write(it, FileDescriptorSet.newBuilder().addAllFile(files.toList()).build().toByteArray())
+        }
+        val work = Files.createDirectories(tmp.resolve("set-work"))
+        fun checkSet(set: Path, includes: List<Path> = emptyList()) =
+            MessageCheck.check(set, "shop.Order", tmp.resolve("order.json"), includes, Protoc.find(), work)
+
+        // Importers first, as a tool other than protoc may write them: read all the same.
+        val fromSet = checkSet(setFile(*written.fileList.reversed().toTypedArray()))
+        assertThat(fromSet.type.fullName).isEqualTo("shop.Order")
+        assertThat(fromSet.protoFiles).isEqualTo(3)
+        assertThat(fromSet.sizes).isEqualTo(fromSource.sizes)
+        assertThat(fromSet.sample.toByteArray()).isEqualTo(fromSource.sample.toByteArray())
+
+        val withoutImports = setFile(written.fileList.last(), name = "bare.pb")
+        assertThatThrownBy { checkSet(withoutImports) }
+            .isInstanceOf(MessageProblem::class.java)
+            .hasMessageContaining("shop.proto imports")
+            .hasMessageContaining("which the descriptor set does not hold")
+            .hasMessageContaining("--include_imports")
+        assertThatThrownBy { checkSet(tmp.resolve("order.json")) }
+            .isInstanceOf(MessageProblem::class.java)
+            .hasMessageContaining("not a descriptor set")
+            .hasMessageContaining("accepted: a .proto file, or a descriptor set")
+        assertThatThrownBy { checkSet(tmp.resolve("shop.binpb"), includes = listOf(tmp)) }
+            .isInstanceOf(MessageProblem::class.java)
+            .hasMessageContaining("give -I only with a .proto")
+        assertThatThrownBy { checkSet(tmp.resolve("none.binpb")) }.hasMessageContaining("no such file")
     }
 
     @Test
